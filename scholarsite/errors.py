@@ -1,0 +1,70 @@
+"""How problems are reported: diagnostics with file, line, severity, message and hint."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Iterable
+
+
+class Severity(str, Enum):
+    """How bad a diagnostic is; errors fail the build, notes never do."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    NOTE = "note"
+
+
+@dataclass(frozen=True, order=True)
+class Diagnostic:
+    """One problem found in one input file, at one line (0 when it concerns the whole file)."""
+
+    path: str
+    line: int
+    severity: Severity
+    message: str
+    hint: str = ""
+
+    def format(self) -> str:
+        """`seeds/x.txt:42: error: message (hint)` as printed to the terminal."""
+        where = f"{self.path}:{self.line}" if self.line else self.path
+        text = f"{where}: {self.severity.value}: {self.message}"
+        return f"{text}\n    hint: {self.hint}" if self.hint else text
+
+    def as_dict(self) -> dict[str, object]:
+        """Plain data for `--json` output."""
+        return {
+            "path": self.path,
+            "line": self.line,
+            "severity": self.severity.value,
+            "message": self.message,
+            "hint": self.hint,
+        }
+
+
+def error(path: str, line: int, message: str, hint: str = "") -> Diagnostic:
+    """Shorthand for an error diagnostic."""
+    return Diagnostic(path, line, Severity.ERROR, message, hint)
+
+
+def warning(path: str, line: int, message: str, hint: str = "") -> Diagnostic:
+    """Shorthand for a warning diagnostic."""
+    return Diagnostic(path, line, Severity.WARNING, message, hint)
+
+
+def note(path: str, line: int, message: str, hint: str = "") -> Diagnostic:
+    """Shorthand for a note (informational, never fails a build)."""
+    return Diagnostic(path, line, Severity.NOTE, message, hint)
+
+
+def count(diagnostics: Iterable[Diagnostic], severity: Severity) -> int:
+    """How many diagnostics have the given severity."""
+    return sum(1 for d in diagnostics if d.severity is severity)
+
+
+class BuildError(Exception):
+    """A user mistake that stops the build; carries every diagnostic found so far."""
+
+    def __init__(self, diagnostics: Iterable[Diagnostic]):
+        self.diagnostics = tuple(sorted(diagnostics))
+        super().__init__("\n".join(d.format() for d in self.diagnostics))

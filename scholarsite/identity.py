@@ -1,0 +1,45 @@
+"""Identity of papers and authors, and the URL slugs derived from identity alone.
+
+Identity is the normalised text: Unicode NFKC, accents folded, case-folded, and every run of
+punctuation or spacing collapsed to one space. A slug is that identity written with hyphens
+when it is plain ASCII and short; otherwise a transliterated, shortened form plus a hash of
+the identity. Either way the slug depends on nothing but the identity, so adding seeds never
+changes an existing URL, and two identities never share a slug.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+
+from slugify import slugify
+
+MAX_SLUG = 80
+HASHED_PREFIX = 60
+NON_WORD_RE = re.compile(r"[\W_]+")
+
+
+def normalise(text: str) -> str:
+    """NFKC, accents folded, case-folded, punctuation and spacing collapsed to single spaces.
+
+    Text made only of symbols (`∑`) keeps its symbols, so it never collapses to nothing.
+    """
+    folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text))
+    bare = unicodedata.normalize("NFKC", "".join(c for c in folded if not unicodedata.combining(c)))
+    words = NON_WORD_RE.sub(" ", bare.casefold()).strip()
+    return words or " ".join(bare.casefold().split())
+
+
+def short_hash(identity: str, length: int = 8) -> str:
+    """A stable hexadecimal digest of an identity."""
+    return hashlib.sha256(identity.encode("utf-8")).hexdigest()[:length]
+
+
+def slug_for(identity: str, fallback: str = "item") -> str:
+    """ASCII, lowercase, readable, at most MAX_SLUG characters, never empty, unique per identity."""
+    plain = identity.replace(" ", "-")
+    if plain and len(plain) <= MAX_SLUG and slugify(identity) == plain:
+        return plain
+    readable = slugify(identity, max_length=HASHED_PREFIX, word_boundary=True) or fallback
+    return f"{readable}-{short_hash(identity)}"

@@ -1,0 +1,235 @@
+"""The data model: authors, papers, subjects and years, cross-referenced, built from seeds.
+
+`build_model` is pure. Papers are identified by (year, normalised title); the same paper in
+several seeds is one `Paper` naming every author who lists it. Two different abstracts under
+the same title and year in one seed are two papers ("variants").
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, TypeVar
+
+from . import taxonomy
+from .identity import normalise, short_hash, slug_for
+from .seeds import AuthorRecord, SeedRecord
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, order=True)
+class Provenance:
+    """Where a record came from."""
+
+    path: str
+    line: int
+
+
+@dataclass(eq=False)
+class Subject:
+    """An arXiv subject code with its name from arXiv's taxonomy (bare code when unknown)."""
+
+    code: str
+    slug: str
+    info: taxonomy.SubjectInfo | None
+    papers: list[Paper] = field(default_factory=list)
+    author_counts: list[tuple[Author, int]] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        """Full name, e.g. 'Distributed, Parallel, and Cluster Computing'."""
+        return self.info.name if self.info else self.code
+
+    @property
+    def archive_name(self) -> str:
+        """The archive it belongs to, e.g. 'Computer Science'."""
+        return self.info.archive_name if self.info else "Other subjects"
+
+
+@dataclass(eq=False)
+class Year:
+    """One publication year."""
+
+    year: int
+    papers: list[Paper] = field(default_factory=list)
+    author_counts: list[tuple[Author, int]] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class Paper:
+    """One distinct paper, possibly listed by several authors."""
+
+    key: str
+    slug: str
+    title: str
+    abstract: str
+    year: int
+    source: str
+    subjects: list[Subject] = field(default_factory=list)
+    authors: list[Author] = field(default_factory=list)
+    provenance: list[Provenance] = field(default_factory=list)
+    abstract_key: str = ""
+
+    @property
+    def shared(self) -> bool:
+        """Listed by more than one author of the collection."""
+        return len(self.authors) > 1
+
+
+@dataclass(eq=False)
+class Author:
+    """One person of the collection (one or more seed files with the same normalised name)."""
+
+    key: str
+    slug: str
+    name: str
+    claimed_count: int | None
+    at_least: bool
+    seed_paths: list[str]
+    papers: list[Paper] = field(default_factory=list)
+    coauthors: list[tuple[Author, int]] = field(default_factory=list)
+    subject_counts: list[tuple[Subject, int]] = field(default_factory=list)
+    year_counts: list[tuple[int, int]] = field(default_factory=list)
+
+
+@dataclass
+class Site:
+    """The whole collection, every object cross-referenced."""
+
+    authors: list[Author]
+    papers: list[Paper]
+    subjects: list[Subject]
+    years: list[Year]
+
+    @property
+    def record_count(self) -> int:
+        """Records read from all seeds (each record is on exactly one paper)."""
+        return sum(len(p.provenance) for p in self.papers)
+
+    @property
+    def shared_papers(self) -> list[Paper]:
+        """Papers listed by more than one author."""
+        return [p for p in self.papers if p.shared]
+
+
+def merge_authors(records: Iterable[AuthorRecord]) -> list[tuple[Author, list[SeedRecord]]]:
+    """One Author per normalised name, with every seed record of its files, in file order."""
+    merged: dict[str, tuple[Author, list[SeedRecord]]] = {}
+    for record in sorted(records, key=lambda r: r.path):
+        key = normalise(record.name)
+        if key not in merged:
+            author = Author(key, slug_for(key, "author"), record.name, None, False, [])
+            merged[key] = (author, [])
+        author, seed_records = merged[key]
+        author.seed_paths.append(record.path)
+        if record.claimed_count is not None:  # two seeds of one person: the larger claim
+            author.claimed_count = max(author.claimed_count or 0, record.claimed_count)
+            author.at_least = author.at_least or record.at_least
+        seed_records.extend(record.records)
+    return list(merged.values())
+
+
+class PaperIndex:
+    """Finds or creates the paper a record belongs to."""
+
+    def __init__(self) -> None:
+        self.variants: dict[tuple[int, str], list[Paper]] = {}
+
+    def paper_for(self, record: SeedRecord, author: Author) -> Paper:
+        """Same (year, title) merges; in one author's records a different abstract is a new paper."""
+        title_key = normalise(record.title)
+        abstract_key = normalise(record.abstract)
+        variants = self.variants.setdefault((record.year, title_key), [])
+        same_text = [p for p in variants if p.abstract_key == abstract_key]
+        not_mine = [p for p in variants if author not in p.authors]
+        match = (same_text or not_mine or [None])[0]
+        if match is None:
+            match = self.new_paper(record, title_key, abstract_key, variant=len(variants))
+            variants.append(match)
+        return match
+
+    @staticmethod
+    def new_paper(record: SeedRecord, title_key: str, abstract_key: str, variant: int) -> Paper:
+        """A paper from its first record; variants after the first get an abstract hash."""
+        slug = slug_for(title_key, "paper")
+        key = f"{record.year}/{title_key}"
+        if variant:
+            slug = f"{slug}-{short_hash(abstract_key, 6)}"
+            key = f"{key}#{short_hash(abstract_key, 6)}"
+        return Paper(
+            key, slug, record.title, record.abstract, record.year, record.source,
+            abstract_key=abstract_key,
+        )
+
+
+def attach(paper: Paper, record: SeedRecord, author: Author, subjects: dict[str, Subject]) -> None:
+    """Add one record's author, subjects and provenance to its paper."""
+    paper.provenance.append(Provenance(record.path, record.line))
+    if author not in paper.authors:
+        paper.authors.append(author)
+        author.papers.append(paper)
+    for code in record.subjects:
+        info = taxonomy.lookup(code)
+        canonical = info.code if info else code
+        if canonical not in subjects:
+            subjects[canonical] = Subject(canonical, slug_for(normalise(canonical)), info)
+        subject = subjects[canonical]
+        if subject not in paper.subjects:
+            paper.subjects.append(subject)
+
+
+def paper_order(paper: Paper) -> tuple[int, str]:
+    """Newest first, then by title identity."""
+    return (-paper.year, paper.key)
+
+
+def ranked(counter: Counter[T], name: Callable[[T], object]) -> list[tuple[T, int]]:
+    """Counter items by count descending, then by name."""
+    return sorted(counter.items(), key=lambda item: (-item[1], name(item[0])))
+
+
+def fill_author_views(author: Author) -> None:
+    """Sort an author's papers; count co-authors, subjects and years."""
+    author.papers.sort(key=paper_order)
+    coauthors = Counter(a for p in author.papers for a in p.authors if a is not author)
+    author.coauthors = ranked(coauthors, lambda a: a.key)
+    subjects = Counter(s for p in author.papers for s in p.subjects)
+    author.subject_counts = ranked(subjects, lambda s: s.code)
+    years = Counter(p.year for p in author.papers)
+    author.year_counts = sorted(years.items(), reverse=True)
+
+
+def author_counts(papers: list[Paper]) -> list[tuple[Author, int]]:
+    """How many of `papers` each author lists, most first."""
+    return ranked(Counter(a for p in papers for a in p.authors), lambda a: a.key)
+
+
+def build_model(records: Iterable[AuthorRecord]) -> Site:
+    """Merge author records into a cross-referenced Site."""
+    index = PaperIndex()
+    subjects: dict[str, Subject] = {}
+    papers: dict[str, Paper] = {}
+    authors: list[Author] = []
+    for author, seed_records in merge_authors(records):
+        authors.append(author)
+        for record in seed_records:
+            paper = index.paper_for(record, author)
+            papers[paper.key] = paper
+            attach(paper, record, author, subjects)
+    ordered_papers = sorted(papers.values(), key=paper_order)
+    years: dict[int, Year] = {}
+    for paper in ordered_papers:
+        years.setdefault(paper.year, Year(paper.year)).papers.append(paper)
+        for subject in paper.subjects:
+            subject.papers.append(paper)
+    for author in authors:
+        fill_author_views(author)
+    for group in (*subjects.values(), *years.values()):
+        group.author_counts = author_counts(group.papers)
+    return Site(
+        authors=sorted(authors, key=lambda a: a.key),
+        papers=ordered_papers,
+        subjects=sorted(subjects.values(), key=lambda s: s.code),
+        years=sorted(years.values(), key=lambda y: -y.year),
+    )

@@ -1,0 +1,419 @@
+"""Seed records: the scraped plain-text publication profiles, parsed into `AuthorRecord`s.
+
+A seed is a sequence of blocks separated by blank lines::
+
+    arXiv subjects                                   (header, optional)
+    Ziheng Jiang                                     (the author's name)
+    Publications and source records attributed to Ziheng Jiang.
+    At least 19 recordsLinked to original sources   (claimed count)
+    arXiv2026                                        (record: source and year)
+    Mesh-Attention: ...                              (title)
+    Distributed attention is ...                     (abstract, one or more paragraphs)
+    cs.DC↗                                           (subjects)
+
+`parse_seed` is pure: it never raises for any input, it returns diagnostics instead.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from . import taxonomy, tex
+from .errors import Diagnostic, Severity, error, note, warning
+from .identity import normalise
+
+SEED_SUFFIX = ".txt"
+ARROW = "↗"
+HEADER_RE = re.compile(r"arxiv subjects", re.IGNORECASE)
+ATTRIBUTION_RE = re.compile(
+    r"publications and source records attributed to\s+(?P<name>.*?)\.?", re.IGNORECASE
+)
+COUNT_RE = re.compile(
+    r"(?P<at_least>at least\s+)?(?P<count>\d[\d,]*)\s+records?\s*(?:linked to original sources)?",
+    re.IGNORECASE,
+)
+SOURCE_YEAR_RE = re.compile(r"(?P<source>[A-Za-z][A-Za-z .&/-]{0,40}?)\s*(?P<year>\d{1,6})")
+SUBJECT_SPLIT_RE = re.compile(r"[\s,;↗]+")
+EARLIEST_YEAR = 1800
+LONG_TITLE = 400
+
+
+@dataclass(frozen=True)
+class Block:
+    """A run of non-blank lines, joined by single spaces, with the line it starts on."""
+
+    line: int
+    text: str
+
+
+@dataclass(frozen=True)
+class SeedRecord:
+    """One publication record as listed in one seed file."""
+
+    source: str
+    year: int
+    title: str
+    abstract: str
+    subjects: tuple[str, ...]
+    path: str
+    line: int
+
+
+@dataclass(frozen=True)
+class AuthorRecord:
+    """Everything one seed file says about one author."""
+
+    name: str
+    path: str
+    line: int
+    claimed_count: int | None
+    at_least: bool
+    records: tuple[SeedRecord, ...]
+
+
+@dataclass(frozen=True)
+class SeedParse:
+    """The result of parsing one file: the author (None if the file is rejected) and problems."""
+
+    author: AuthorRecord | None
+    diagnostics: tuple[Diagnostic, ...]
+
+    @property
+    def rejected(self) -> bool:
+        """True when the file has errors and contributes nothing to the site."""
+        return any(d.severity is Severity.ERROR for d in self.diagnostics)
+
+
+def decode(data: bytes, path: str) -> tuple[str | None, list[Diagnostic]]:
+    """UTF-8 text without byte-order mark, or an error naming the line of the first bad byte."""
+    try:
+        return data.decode("utf-8-sig"), []
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        bad = data[exc.start : exc.start + 1].hex()
+        message = f"not UTF-8: invalid byte 0x{bad} at column {column}"
+        return None, [error(path, line, message, "save the file as UTF-8")]
+
+
+def split_blocks(text: str) -> list[Block]:
+    """Blank-line-separated blocks; tolerant of CRLF, NBSP, trailing spaces and blank runs."""
+    blocks: list[Block] = []
+    current: list[str] = []
+    start = 0
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    for number, raw in enumerate(lines, start=1):
+        line = " ".join(raw.replace("\u00a0", " ").split())
+        if line:
+            start = start if current else number
+            current.append(line)
+        elif current:
+            blocks.append(Block(start, " ".join(current)))
+            current = []
+    if current:
+        blocks.append(Block(start, " ".join(current)))
+    return blocks
+
+
+def shorten(text: str, limit: int = 60) -> str:
+    """A title cut to `limit` characters for messages."""
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def parse_subjects(text: str) -> tuple[str, ...] | None:
+    """Subject codes of a subject line (`cs.DC↗`, `cs.DC↗ cs.LG↗`), or None if it is not one."""
+    codes = tuple(code for code in SUBJECT_SPLIT_RE.split(text) if code)
+    if not codes or not all(taxonomy.is_plausible_code(code) for code in codes):
+        return None
+    if ARROW in text or all(taxonomy.lookup(code) for code in codes):
+        return codes
+    return None
+
+
+def parse_source_year(text: str) -> tuple[str, str] | None:
+    """(source, digits) of a source-and-year line such as `arXiv2025`, or None."""
+    match = SOURCE_YEAR_RE.fullmatch(text)
+    return (match["source"].strip(), match["year"]) if match else None
+
+
+class SeedParser:
+    """Walks the blocks of one seed file, collecting the author, records and diagnostics."""
+
+    def __init__(self, blocks: list[Block], path: str, latest_year: int):
+        self.blocks = blocks
+        self.path = path
+        self.latest_year = latest_year
+        self.position = 0
+        self.diagnostics: list[Diagnostic] = []
+
+    def peek(self) -> Block | None:
+        """The next block, not consumed."""
+        return self.blocks[self.position] if self.position < len(self.blocks) else None
+
+    def take(self) -> Block:
+        """Consume and return the next block."""
+        block = self.blocks[self.position]
+        self.position += 1
+        return block
+
+    def report(self, diagnostic: Diagnostic) -> None:
+        """Remember a problem."""
+        self.diagnostics.append(diagnostic)
+
+    def parse(self) -> AuthorRecord | None:
+        """The whole file: header, name, attribution, count, then records."""
+        first = self.peek()
+        if first is not None and HEADER_RE.fullmatch(first.text):
+            self.take()
+        name_block = self.parse_name()
+        if name_block is None:
+            return None
+        self.parse_attribution(name_block)
+        claimed, at_least, count_line = self.parse_count()
+        records = self.parse_records()
+        self.check_count(claimed, at_least, count_line, len(records))
+        if any(d.severity is Severity.ERROR for d in self.diagnostics):
+            return None
+        return AuthorRecord(
+            name_block.text, self.path, name_block.line, claimed, at_least, tuple(records)
+        )
+
+    def parse_name(self) -> Block | None:
+        """The author's name, the first block after the header."""
+        block = self.peek()
+        hint = "the file should start with 'arXiv subjects', then the author's name"
+        if block is None:
+            self.report(error(self.path, 1, "no author name: the file has no content", hint))
+            return None
+        if ATTRIBUTION_RE.fullmatch(block.text) or COUNT_RE.fullmatch(block.text) or (
+            parse_source_year(block.text)
+        ):
+            self.report(error(self.path, block.line, "no author name before this line", hint))
+            return None
+        return self.take()
+
+    def parse_attribution(self, name: Block) -> None:
+        """`Publications and source records attributed to NAME.` must agree with the name."""
+        block = self.peek()
+        match = ATTRIBUTION_RE.fullmatch(block.text) if block else None
+        if block is None or match is None:
+            line = block.line if block else name.line
+            expected = f"expected 'Publications and source records attributed to {name.text}.'"
+            self.report(warning(self.path, line, expected))
+            return
+        self.take()
+        if normalise(match["name"]) != normalise(name.text):
+            self.report(
+                error(
+                    self.path,
+                    block.line,
+                    f"the records are attributed to {match['name']!r}, "
+                    f"but the author's name (line {name.line}) is {name.text!r}",
+                    "make the name line and the 'attributed to' line agree",
+                )
+            )
+
+    def parse_count(self) -> tuple[int | None, bool, int]:
+        """The claimed record count (`At least 19 records`, `18 records`) and its line."""
+        block = self.peek()
+        match = COUNT_RE.fullmatch(block.text) if block else None
+        if block is None or match is None:
+            line = block.line if block else 0
+            self.report(warning(self.path, line, "expected a count line such as '18 records'"))
+            return None, False, line
+        self.take()
+        return int(match["count"].replace(",", "")), bool(match["at_least"]), block.line
+
+    def check_count(self, claimed: int | None, at_least: bool, line: int, listed: int) -> None:
+        """Warn when an exact count disagrees with the records listed ("at least N" never does)."""
+        if claimed is None or at_least or claimed == listed:
+            return
+        claim = f"at least {claimed}" if at_least else str(claimed)
+        message = f"the count line claims {claim} records, but {listed} are listed"
+        self.report(warning(self.path, line, message))
+
+    def parse_records(self) -> list[SeedRecord]:
+        """Every record up to the end of the file."""
+        records: list[SeedRecord] = []
+        seen: dict[SeedRecord, int] = {}
+        while self.peek() is not None:
+            record = self.parse_record()
+            if record is None:
+                continue
+            twin = replace(record, line=0)
+            if twin in seen:
+                message = (
+                    f"duplicate of the record at line {seen[twin]} "
+                    f"('{shorten(record.title)}'); merged"
+                )
+                self.report(warning(self.path, record.line, message))
+            else:
+                seen[twin] = record.line
+            records.append(record)
+        return records
+
+    def skip_to_next_record(self) -> None:
+        """After an error, resynchronise on the next source-and-year line."""
+        while (block := self.peek()) is not None and parse_source_year(block.text) is None:
+            self.take()
+
+    def parse_record(self) -> SeedRecord | None:
+        """One record: source-and-year, title, abstract paragraphs, subject line."""
+        head = self.take()
+        source_year = parse_source_year(head.text)
+        if source_year is None:
+            self.report(
+                error(
+                    self.path,
+                    head.line,
+                    f"expected a source-and-year line such as 'arXiv2025', found '{shorten(head.text)}'",
+                )
+            )
+            self.skip_to_next_record()
+            return None
+        source, digits = source_year
+        year = self.check_year(digits, head.line)
+        title = self.parse_title(head)
+        if title is None:
+            self.skip_to_next_record()
+            return None
+        abstract = self.parse_abstract(title)
+        subjects = self.parse_subject_line(title)
+        if year is None:
+            return None
+        return SeedRecord(source, year, title.text, abstract, subjects, self.path, head.line)
+
+    def check_year(self, digits: str, line: int) -> int | None:
+        """The year, or an error when it is impossible."""
+        year = int(digits)
+        if len(digits) == 4 and EARLIEST_YEAR <= year <= self.latest_year:
+            return year
+        self.report(
+            error(
+                self.path,
+                line,
+                f"impossible year {digits}: expected a year from {EARLIEST_YEAR} to {self.latest_year}",
+            )
+        )
+        return None
+
+    def parse_title(self, head: Block) -> Block | None:
+        """The title block following a source-and-year line."""
+        block = self.peek()
+        following = self.blocks[self.position + 1] if self.position + 1 < len(self.blocks) else None
+        looks_like_abstract = (
+            block is not None
+            and len(block.text) > LONG_TITLE
+            and (following is None or parse_subjects(following.text) is not None)
+        )
+        if (
+            block is None
+            or parse_subjects(block.text) is not None
+            or parse_source_year(block.text) is not None
+            or looks_like_abstract
+        ):
+            self.report(
+                error(
+                    self.path,
+                    head.line,
+                    f"record '{head.text}' has no title",
+                    "a record is: source and year, title, abstract, subject line",
+                )
+            )
+            return None
+        self.take()
+        self.check_tex(block)
+        return block
+
+    def parse_abstract(self, title: Block) -> str:
+        """Abstract paragraphs up to the subject line or the next record."""
+        paragraphs: list[str] = []
+        while (block := self.peek()) is not None:
+            if parse_subjects(block.text) is not None or parse_source_year(block.text):
+                break
+            self.check_tex(self.take())
+            paragraphs.append(block.text)
+        if not paragraphs:
+            self.report(
+                warning(self.path, title.line, f"record '{shorten(title.text)}' has no abstract")
+            )
+        return "\n\n".join(paragraphs)
+
+    def parse_subject_line(self, title: Block) -> tuple[str, ...]:
+        """Subject codes, with warnings for a missing line or unknown codes."""
+        block = self.peek()
+        codes = parse_subjects(block.text) if block else None
+        if block is None or codes is None:
+            line = block.line if block else title.line
+            self.report(
+                warning(
+                    self.path,
+                    line,
+                    "expected a subject line such as 'cs.DC↗' after the abstract of "
+                    f"'{shorten(title.text)}'",
+                )
+            )
+            return ()
+        self.take()
+        for code in codes:
+            if taxonomy.lookup(code) is None:
+                self.report(
+                    warning(
+                        self.path,
+                        block.line,
+                        f"unknown arXiv subject code '{code}'",
+                        "it is shown as the bare code; see https://arxiv.org/category_taxonomy",
+                    )
+                )
+        return tuple(dict.fromkeys(codes))
+
+    def check_tex(self, block: Block) -> None:
+        """Warn about TeX that will not render (unbalanced `$`, braces)."""
+        for problem in tex.tex_problems(block.text):
+            self.report(warning(self.path, block.line, f"TeX: {problem}"))
+
+
+def parse_seed(data: bytes, path: str, *, latest_year: int) -> SeedParse:
+    """Parse one seed file's bytes; never raises, problems come back as diagnostics."""
+    text, problems = decode(data, path)
+    if text is None:
+        return SeedParse(None, tuple(problems))
+    parser = SeedParser(split_blocks(text), path, latest_year)
+    author = parser.parse()
+    return SeedParse(author, tuple(sorted(parser.diagnostics)))
+
+
+_CACHE: dict[tuple[str, str, int], SeedParse] = {}
+
+
+def parse_seed_cached(data: bytes, path: str, *, latest_year: int) -> SeedParse:
+    """`parse_seed`, memoised by path and content hash so unchanged seeds are not re-parsed."""
+    key = (path, hashlib.sha256(data).hexdigest(), latest_year)
+    if key not in _CACHE:
+        _CACHE[key] = parse_seed(data, path, latest_year=latest_year)
+    return _CACHE[key]
+
+
+def is_seed_file(path: Path) -> bool:
+    """Seeds are visible `.txt` files."""
+    return path.suffix == SEED_SUFFIX and not path.name.startswith(".")
+
+
+def read_seeds(
+    seed_dir: Path, display_dir: str, *, latest_year: int
+) -> tuple[list[SeedParse], list[Diagnostic]]:
+    """Parse every seed in `seed_dir` (sorted by name); notes for files that are skipped."""
+    parses: list[SeedParse] = []
+    notes: list[Diagnostic] = []
+    if not seed_dir.is_dir():
+        return [], [error(display_dir, 0, "the seeds folder does not exist")]
+    for path in sorted(seed_dir.iterdir()):
+        shown = f"{display_dir}/{path.name}"
+        if not path.is_file() or not is_seed_file(path):
+            notes.append(note(shown, 0, "skipped: not a seed file (seeds are visible .txt files)"))
+            continue
+        parses.append(parse_seed_cached(path.read_bytes(), shown, latest_year=latest_year))
+    return parses, notes
