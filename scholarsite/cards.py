@@ -1,0 +1,95 @@
+"""Plain-data views of model objects, computed once per object and shared by every page.
+
+A card is a dict of strings, numbers, Markup and lists, so page contexts stay plain data
+(hashable for memoising, picklable for rendering in several processes).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote_plus
+
+from markupsafe import Markup
+
+from . import tex, urls
+from .model import Author, Paper, Site, Subject
+
+Card = dict[str, Any]
+
+
+def abstract_html(abstract: str) -> Markup:
+    """An abstract's paragraphs as `<p>` elements with rendered TeX."""
+    paragraphs = [p for p in abstract.split("\n\n") if p.strip()]
+    return Markup("").join(Markup("<p>{}</p>").format(tex.tex_to_html(p)) for p in paragraphs)
+
+
+def arxiv_search_url(title_plain: str) -> str:
+    """arXiv's title search for a paper (seeds carry no identifier)."""
+    return f"https://arxiv.org/search/?query={quote_plus(title_plain)}&searchtype=title"
+
+
+class Cards:
+    """Cards for every author, subject and paper of a site, built once."""
+
+    def __init__(self, site: Site):
+        self.subjects = {id(s): self.subject_card(s) for s in site.subjects}
+        self.authors = {id(a): self.author_card(a) for a in site.authors}
+        self.papers = {id(p): self.paper_card(p) for p in site.papers}
+
+    @staticmethod
+    def subject_card(subject: Subject) -> Card:
+        """Code, names and link of a subject."""
+        return {
+            "code": subject.code,
+            "name": subject.name,
+            "archive": subject.archive_name,
+            "known": subject.info is not None,
+            "path": urls.subject(subject.slug),
+            "count": len(subject.papers),
+        }
+
+    @staticmethod
+    def author_card(author: Author) -> Card:
+        """Name, link and paper count of an author."""
+        return {
+            "name": author.name,
+            "path": urls.author(author.slug),
+            "count": len(author.papers),
+        }
+
+    def paper_card(self, paper: Paper) -> Card:
+        """Everything a paper list shows about a paper."""
+        title_plain = tex.tex_to_plain(paper.title)
+        return {
+            "path": urls.paper(paper.year, paper.slug),
+            "title": tex.tex_to_html(paper.title),
+            "title_plain": title_plain,
+            "abstract": abstract_html(paper.abstract),
+            "abstract_plain": tex.tex_to_plain(paper.abstract.replace("\n\n", " ")),
+            "year": paper.year,
+            "source": paper.source,
+            "subjects": [self.subjects[id(s)] for s in paper.subjects],
+            "authors": [self.authors[id(a)] for a in paper.authors],
+            "arxiv_search": arxiv_search_url(title_plain),
+        }
+
+    def paper(self, paper: Paper) -> Card:
+        """The card of a paper."""
+        return self.papers[id(paper)]
+
+    def author(self, author: Author) -> Card:
+        """The card of an author."""
+        return self.authors[id(author)]
+
+    def subject(self, subject: Subject) -> Card:
+        """The card of a subject."""
+        return self.subjects[id(subject)]
+
+    def by_year(self, papers: list[Paper]) -> list[Card]:
+        """Papers (already newest first) grouped as [{year, papers}]."""
+        groups: list[Card] = []
+        for paper in papers:
+            if not groups or groups[-1]["year"] != paper.year:
+                groups.append({"year": paper.year, "papers": []})
+            groups[-1]["papers"].append(self.paper(paper))
+        return groups

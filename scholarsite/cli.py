@@ -1,0 +1,124 @@
+"""Command line: `build` (default), `check` and `serve`; progress, summaries and exit codes.
+
+Exit codes: 0 success (warnings allowed unless --strict), 1 problems in the input, 2 usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from . import pipeline, write
+from .errors import BuildError, Diagnostic, Severity, count
+
+OK, FAILED, USAGE = 0, 1, 2
+
+
+def print_diagnostics(diagnostics: Sequence[Diagnostic]) -> None:
+    """Every problem on stderr, sorted by file and line."""
+    for diagnostic in sorted(diagnostics):
+        print(diagnostic.format(), file=sys.stderr)
+
+
+def tally(diagnostics: Sequence[Diagnostic]) -> str:
+    """'0 errors, 2 warnings'."""
+    errors, warnings = count(diagnostics, Severity.ERROR), count(diagnostics, Severity.WARNING)
+    return f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
+
+
+def fails(diagnostics: Sequence[Diagnostic], strict: bool) -> bool:
+    """Errors always fail; warnings fail under --strict."""
+    failing = {Severity.ERROR, Severity.WARNING} if strict else {Severity.ERROR}
+    return any(d.severity in failing for d in diagnostics)
+
+
+def check_report(project: pipeline.Project) -> dict[str, object]:
+    """The figures `check` prints, as plain data."""
+    site = pipeline.model_of(project)
+    years = [y.year for y in site.years]
+    return {
+        "authors": len(site.authors),
+        "records": site.record_count,
+        "papers": len(site.papers),
+        "shared_papers": len(site.shared_papers),
+        "subjects": len(site.subjects),
+        "years": len(years),
+        "first_year": min(years, default=None),
+        "last_year": max(years, default=None),
+        "errors": count(project.diagnostics, Severity.ERROR),
+        "warnings": count(project.diagnostics, Severity.WARNING),
+        "notes": count(project.diagnostics, Severity.NOTE),
+    }
+
+
+def run_check(root: Path, strict: bool, as_json: bool) -> int:
+    """Parse everything, print problems and a summary."""
+    project = pipeline.load_project(root)
+    report = check_report(project)
+    failed = fails(project.diagnostics, strict)
+    if as_json:
+        report["diagnostics"] = [d.as_dict() for d in project.diagnostics]
+        report["ok"] = not failed
+        print(json.dumps(report, indent=2, ensure_ascii=False))
+        return FAILED if failed else OK
+    print_diagnostics(project.diagnostics)
+    span = f" ({report['first_year']}-{report['last_year']})" if report["years"] else ""
+    print(
+        f"{report['authors']} authors, {report['records']} records, {report['papers']} distinct papers, "
+        f"{report['shared_papers']} shared papers, {report['subjects']} subjects, "
+        f"{report['years']} years{span}; {tally(project.diagnostics)}"
+    )
+    return FAILED if failed else OK
+
+
+def run_build(root: Path, site_dir: Path | None, strict: bool) -> int:
+    """Build the site; on any problem leave site/ as it was."""
+    try:
+        result = pipeline.build(root, site_dir, strict=strict)
+    except BuildError as exc:
+        print_diagnostics(exc.diagnostics)
+        print(f"build failed ({tally(exc.diagnostics)}); site/ left unchanged", file=sys.stderr)
+        return FAILED
+    except write.WriteConflict as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return FAILED
+    print_diagnostics([d for d in result.diagnostics if d.severity is not Severity.NOTE])
+    for path in result.report.foreign:
+        print(f"site/{path}: note: not produced by the build (left in place)", file=sys.stderr)
+    print(result.summary())
+    return OK
+
+
+def parser() -> argparse.ArgumentParser:
+    """The argument parser for all commands."""
+    main = argparse.ArgumentParser(prog="python build.py", description="Build a static site of publication records.")
+    main.add_argument("--project", type=Path, default=Path.cwd(), help="project folder (default: current folder)")
+    commands = main.add_subparsers(dest="command")
+    build = commands.add_parser("build", help="build site/ from seeds/ (the default)")
+    build.add_argument("--site", type=Path, default=None, help="output folder (default: PROJECT/site)")
+    build.add_argument("--strict", action="store_true", help="fail on warnings too")
+    check = commands.add_parser("check", help="check seeds, content and settings; write nothing")
+    check.add_argument("--strict", action="store_true", help="fail on warnings too")
+    check.add_argument("--json", action="store_true", help="print the report as JSON")
+    serve = commands.add_parser("serve", help="build, serve on 127.0.0.1 and rebuild on changes")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--open", action="store_true", help="open a browser")
+    serve.add_argument("--base-path", default="/", help="serve under a sub-path, e.g. /scholarsite/")
+    return main
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run a command; returns the exit code."""
+    args = parser().parse_args(argv)
+    root = args.project.resolve()
+    if args.command == "check":
+        return run_check(root, args.strict, args.json)
+    if args.command == "serve":
+        from . import serve
+
+        return serve.run(root, args.host, args.port, args.base_path, args.open)
+    return run_build(root, getattr(args, "site", None), getattr(args, "strict", False))

@@ -1,0 +1,115 @@
+"""Site settings from `site.yaml`: every key checked, every problem reported at once."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any, Callable
+
+import yaml
+
+from .errors import BuildError, Diagnostic, error
+
+LANGUAGE_RE = re.compile(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*")
+URL_RE = re.compile(r"https?://[^\s/$.?#][^\s<>\"']*")
+HOST_RE = re.compile(r"(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}", re.I)
+
+
+@dataclass(frozen=True)
+class Config:
+    """Validated site settings with their defaults."""
+
+    title: str = "Publication records"
+    description: str = "Who published what: authors, papers, subjects and years."
+    language: str = "en"
+    base_url: str | None = None
+    cname: str | None = None
+    papers_per_page: int = 100
+    latest_papers: int = 10
+    feed_entries: int = 50
+    related_papers: int = 5
+
+
+Check = Callable[[Any], str | None]
+
+
+def text(value: Any) -> str | None:
+    """A non-empty string."""
+    return None if isinstance(value, str) and value.strip() else "expected a non-empty text"
+
+
+def positive_int(value: Any) -> str | None:
+    """A whole number from 1 to 100000."""
+    ok = isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 100_000
+    return None if ok else "expected a whole number from 1 to 100000"
+
+
+def matching(pattern: re.Pattern[str], expected: str) -> Check:
+    """A string matching `pattern` entirely."""
+    return lambda value: None if isinstance(value, str) and pattern.fullmatch(value) else expected
+
+
+CHECKS: dict[str, Check] = {
+    "title": text,
+    "description": text,
+    "language": matching(LANGUAGE_RE, "expected a language tag such as 'en' or 'en-GB'"),
+    "base_url": matching(URL_RE, "expected an absolute http(s) URL such as 'https://example.org/'"),
+    "cname": matching(HOST_RE, "expected a domain name such as 'papers.example.org'"),
+    "papers_per_page": positive_int,
+    "latest_papers": positive_int,
+    "feed_entries": positive_int,
+    "related_papers": positive_int,
+}
+assert set(CHECKS) == {f.name for f in fields(Config)}
+
+
+def normalise_value(key: str, value: Any) -> Any:
+    """Canonical forms: base_url always ends with '/'."""
+    if key == "base_url":
+        return value.rstrip("/") + "/"
+    return value.strip() if isinstance(value, str) else value
+
+
+def parse_config(text_: str, path: str) -> Config:
+    """A Config from YAML text; raises BuildError listing every problem with its line."""
+    try:
+        root = yaml.compose(text_, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark else 0
+        raise BuildError([error(path, line, f"not valid YAML: {getattr(exc, 'problem', exc)}")])
+    if root is None:
+        return Config()
+    if not isinstance(root, yaml.MappingNode):
+        raise BuildError([error(path, root.start_mark.line + 1, "expected key: value settings")])
+    problems: list[Diagnostic] = []
+    values: dict[str, Any] = {}
+    for key_node, value_node in root.value:
+        line = key_node.start_mark.line + 1
+        key = key_node.value
+        if key not in CHECKS:
+            known = ", ".join(sorted(CHECKS))
+            problems.append(error(path, line, f"unknown setting '{key}'", f"known settings: {known}"))
+            continue
+        value = yaml.safe_load(yaml.serialize(value_node))
+        if value is None:
+            continue
+        problem = CHECKS[key](value)
+        if problem:
+            problems.append(error(path, line, f"'{key}': {problem}, found {value!r}"))
+        else:
+            values[key] = normalise_value(key, value)
+    if problems:
+        raise BuildError(problems)
+    return Config(**values)
+
+
+def load_config(path: Path, display: str) -> Config:
+    """Read `site.yaml`; a missing file means the defaults."""
+    if not path.exists():
+        return Config()
+    try:
+        return parse_config(path.read_text(encoding="utf-8"), display)
+    except UnicodeDecodeError:
+        raise BuildError([error(display, 0, "not UTF-8", "save the file as UTF-8")]) from None

@@ -1,0 +1,103 @@
+"""Page metadata: descriptions, canonical URLs and schema.org JSON-LD as plain dicts."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from markupsafe import Markup
+
+from . import urls
+from .cards import Card
+from .config import Config
+from .content import Page
+from .model import Author
+
+DESCRIPTION_LIMIT = 160
+SCHEMA = "https://schema.org"
+
+
+def clip(text: str, limit: int = DESCRIPTION_LIMIT) -> str:
+    """Whitespace collapsed and cut at a word boundary to at most `limit` characters."""
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    return flat[: limit - 1].rsplit(" ", 1)[0].rstrip(",;:.") + "…"
+
+
+def author_description(author: Author) -> str:
+    """One sentence about an author for meta descriptions."""
+    subjects = ", ".join(s.name for s, _ in author.subject_counts[:3])
+    noun = "paper" if len(author.papers) == 1 else "papers"
+    topics = f" in {subjects}" if subjects else ""
+    return f"{author.name}: {len(author.papers)} {noun}{topics}."
+
+
+def json_script(data: Any) -> Markup:
+    """JSON for a `<script>` element: `<`, `>` and `&` escaped so no tag can close it."""
+    text = json.dumps(data, ensure_ascii=False, sort_keys=True, indent=None)
+    safe = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return Markup(safe)
+
+
+class Metadata:
+    """JSON-LD and absolute URLs; URLs are absolute only when `base_url` is configured."""
+
+    def __init__(self, config: Config):
+        self.config = config
+
+    def absolute(self, path: str) -> str | None:
+        """Absolute URL of an output path, or None without base_url."""
+        return urls.absolute(self.config.base_url, path) if self.config.base_url else None
+
+    def link(self, from_page: str, to_path: str) -> str:
+        """Absolute URL when possible, else the relative link."""
+        return self.absolute(to_path) or urls.relative(from_page, to_path)
+
+    def collection(self, path: str, title: str, description: str) -> dict[str, Any]:
+        """CollectionPage for index-like pages."""
+        data = {"@context": SCHEMA, "@type": "CollectionPage", "name": title, "description": description}
+        return self.with_url(data, path)
+
+    def with_url(self, data: dict[str, Any], path: str) -> dict[str, Any]:
+        """Add `url` when an absolute URL is known."""
+        url = self.absolute(path)
+        return {**data, "url": url} if url else data
+
+    def breadcrumbs(self, crumbs: list[tuple[str, str]]) -> dict[str, Any]:
+        """BreadcrumbList for the trail of a page (the last crumb is the page itself)."""
+        page = crumbs[-1][1]
+        items = [
+            {"@type": "ListItem", "position": n, "name": name, "item": self.link(page, path)}
+            for n, (name, path) in enumerate(crumbs, start=1)
+        ]
+        return {"@context": SCHEMA, "@type": "BreadcrumbList", "itemListElement": items}
+
+    def person(self, author: Author, profile: Page | None, path: str) -> dict[str, Any]:
+        """Person for an author page."""
+        data: dict[str, Any] = {"@context": SCHEMA, "@type": "Person", "name": author.name}
+        meta = profile.meta if profile else {}
+        if meta.get("affiliation"):
+            data["affiliation"] = {"@type": "Organization", "name": meta["affiliation"]}
+        same_as = [meta[k] if k != "orcid" else f"https://orcid.org/{meta[k]}" for k in ("homepage", "orcid") if meta.get(k)]
+        if same_as:
+            data["sameAs"] = same_as
+        return self.with_url(data, path)
+
+    def article(self, card: Card, path: str) -> dict[str, Any]:
+        """ScholarlyArticle for a paper page."""
+        data = {
+            "@context": SCHEMA,
+            "@type": "ScholarlyArticle",
+            "headline": clip(card["title_plain"], 110),
+            "name": card["title_plain"],
+            "abstract": card["abstract_plain"],
+            "datePublished": str(card["year"]),
+            "author": [
+                {"@type": "Person", "name": a["name"], "url": self.link(path, a["path"])}
+                for a in card["authors"]
+            ],
+            "about": [{"@type": "Thing", "name": s["name"], "identifier": s["code"]} for s in card["subjects"]],
+            "publisher": {"@type": "Organization", "name": card["source"]},
+        }
+        return self.with_url(data, path)

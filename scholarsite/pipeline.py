@@ -1,0 +1,140 @@
+"""The build, top to bottom: load -> model -> plan -> render -> write.
+
+Only `load_project` reads the disk and only `write.sync` changes it; everything between is
+pure. The whole site is rendered in memory before the first byte is written, so a failing
+build leaves `site/` exactly as it was.
+"""
+
+from __future__ import annotations
+
+import datetime
+import difflib
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import citations, deploy, exports, urls, write
+from .cards import Cards
+from .config import Config, load_config
+from .content import Page, read_pages
+from .errors import BuildError, Diagnostic, Severity, error
+from .model import Site, build_model
+from .render import make_environment, render_pages
+from .seeds import SeedParse, read_seeds
+from .views import Inputs, Planner
+
+
+@dataclass
+class Project:
+    """Everything read from a project folder, with the problems found while reading."""
+
+    root: Path
+    config: Config
+    seeds: list[SeedParse]
+    pages: list[Page]
+    author_pages: list[Page]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    """What a build did."""
+
+    report: write.SyncReport
+    seconds: float
+    diagnostics: tuple[Diagnostic, ...]
+
+    def summary(self) -> str:
+        """`12 written, 310 unchanged, 2 removed in 0.41 s`."""
+        return self.report.summary(self.seconds)
+
+
+def latest_possible_year() -> int:
+    """Records cannot be from later than next year."""
+    return datetime.date.today().year + 1
+
+
+def load_project(root: Path) -> Project:
+    """Read site.yaml, seeds/ and content/; never raises for bad input, collects problems."""
+    diagnostics: list[Diagnostic] = []
+    try:
+        config = load_config(root / "site.yaml", "site.yaml")
+    except BuildError as exc:
+        config = Config()
+        diagnostics.extend(exc.diagnostics)
+    parses, notes = read_seeds(root / "seeds", "seeds", latest_year=latest_possible_year())
+    diagnostics += notes + [d for parse in parses for d in parse.diagnostics]
+    pages, author_pages, problems = read_pages(root / "content", "content")
+    diagnostics += problems
+    return Project(root, config, parses, pages, author_pages, sorted(diagnostics))
+
+
+def model_of(project: Project) -> Site:
+    """The cross-referenced model of a project's accepted seeds."""
+    return build_model(parse.author for parse in project.seeds if parse.author is not None)
+
+
+def match_author_pages(site: Site, pages: list[Page]) -> tuple[dict[str, Page], list[Diagnostic]]:
+    """Author pages by slug; an unknown slug is an error naming the closest ones."""
+    slugs = [a.slug for a in site.authors]
+    matched: dict[str, Page] = {}
+    problems: list[Diagnostic] = []
+    for page in pages:
+        if page.name in slugs:
+            matched[page.name] = page
+            continue
+        close = difflib.get_close_matches(page.name, slugs, n=3, cutoff=0.5)
+        hint = f"did you mean {', '.join(close)}?" if close else "name the file after an author's slug"
+        problems.append(error(page.path, 0, f"no author with the slug '{page.name}'", hint))
+    return matched, problems
+
+
+def reserved_page_problems(pages: list[Page]) -> list[Diagnostic]:
+    """A content page may not take a folder the build uses."""
+    return [
+        error(p.path, 0, f"the page name '{p.name}' is reserved for the site's own pages")
+        for p in pages
+        if p.name in urls.RESERVED
+    ]
+
+
+def render_site(project: Project, site: Site) -> dict[str, bytes]:
+    """Every output file of the site, in memory; BuildError for user mistakes."""
+    author_pages, problems = match_author_pages(site, project.author_pages)
+    problems += reserved_page_problems(project.pages)
+    if problems:
+        raise BuildError(problems)
+    config = project.config
+    cards = Cards(site)
+    records = exports.citation_records(site, cards, config)
+    inputs = Inputs(
+        site=site,
+        config=config,
+        pages=project.pages,
+        author_pages=author_pages,
+        related={},
+        bibtex={key: citations.to_bibtex(rec) for key, rec in records.items()},
+        has_feeds=False,
+    )
+    specs = Planner(inputs, cards).all()
+    env = make_environment(project.root / "templates")
+    outputs = render_pages(specs, env, project.root / "templates")
+    outputs.update(deploy.hosting_files(config, list(outputs)))
+    outputs.update(deploy.asset_files(project.root / "assets"))
+    outputs.update(exports.paper_files(site, cards, records))
+    outputs.update(exports.collection_bibs(site, cards, records))
+    outputs.update(exports.data_files(site, cards, records))
+    outputs["llms.txt"] = exports.llms_txt(site, config)
+    return outputs
+
+
+def build(root: Path, site_dir: Path | None = None, *, strict: bool = False) -> BuildResult:
+    """Build the site of the project at `root` into `site_dir` (default `root/site`)."""
+    started = time.perf_counter()
+    project = load_project(root)
+    failing = {Severity.ERROR, Severity.WARNING} if strict else {Severity.ERROR}
+    if any(d.severity in failing for d in project.diagnostics):
+        raise BuildError(project.diagnostics)
+    outputs = render_site(project, model_of(project))
+    report = write.sync(outputs, site_dir or root / "site")
+    return BuildResult(report, time.perf_counter() - started, tuple(project.diagnostics))

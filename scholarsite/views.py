@@ -1,0 +1,311 @@
+"""Plan the site: one `PageSpec` (output path, template, plain-data context) per HTML page."""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass
+from itertools import groupby
+from typing import Any, Callable, Iterator, Sequence
+
+from markupsafe import Markup
+
+from . import metadata, urls
+from .cards import Card, Cards
+from .config import Config
+from .content import Page
+from .model import Author, Paper, Site, Subject, Year
+
+
+@dataclass(frozen=True)
+class PageSpec:
+    """One HTML page to render."""
+
+    path: str
+    template: str
+    context: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """Everything the planner needs, already loaded and modelled."""
+
+    site: Site
+    config: Config
+    pages: Sequence[Page]
+    author_pages: dict[str, Page]
+    related: dict[int, list[Paper]]
+    bibtex: dict[int, str]
+    has_feeds: bool
+
+
+def paged_path(first: str, number: int) -> str:
+    """Path of page `number` of a listing whose first page is `first`."""
+    if number == 1:
+        return first
+    return posixpath.join(posixpath.dirname(first), "page", str(number), urls.INDEX)
+
+
+def paginate(first: str, papers: list[Paper], per_page: int) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(path, pager) for each page of a long list of papers; always at least one page."""
+    chunks = [papers[i : i + per_page] for i in range(0, len(papers), per_page)] or [[]]
+    links = [{"number": n, "path": paged_path(first, n)} for n in range(1, len(chunks) + 1)]
+    for number, chunk in enumerate(chunks, start=1):
+        yield links[number - 1]["path"], {
+            "number": number,
+            "count": len(chunks),
+            "links": links if len(chunks) > 1 else [],
+            "papers": chunk,
+        }
+
+
+def count_text(author: Author) -> str:
+    """'lists 18 of at least 19 records' and its variants."""
+    listed = len(author.papers)
+    noun = "paper" if listed == 1 else "papers"
+    if author.claimed_count is None:
+        return f"lists {listed} {noun}"
+    claim = f"at least {author.claimed_count}" if author.at_least else str(author.claimed_count)
+    return f"lists {listed} of {claim} records"
+
+
+def chart(items: list[tuple[Card | int, int]], label: Callable[[Any], str]) -> list[dict[str, Any]]:
+    """Bars with a share of the largest count, for the inline SVG charts."""
+    top = max((count for _, count in items), default=1)
+    return [
+        {"label": label(item), "item": item, "count": count, "share": count / top}
+        for item, count in items
+    ]
+
+
+class Planner:
+    """Builds the context of every page of the site."""
+
+    def __init__(self, inputs: Inputs, cards: Cards):
+        self.inputs = inputs
+        self.site = inputs.site
+        self.config = inputs.config
+        self.cards = cards
+        self.meta = metadata.Metadata(inputs.config)
+        self.common = {
+            "site": {
+                "title": inputs.config.title,
+                "description": inputs.config.description,
+                "language": inputs.config.language,
+                "base_url": inputs.config.base_url,
+                "pages": [{"title": p.title, "path": urls.content_page(p.name)} for p in inputs.pages if p.name != "index"],
+            },
+            "has_feeds": inputs.has_feeds,
+        }
+
+    def spec(self, path: str, template: str, title: str, crumbs: list[tuple[str, str]], **context: Any) -> PageSpec:
+        """A PageSpec with the context every template expects."""
+        description = context.pop("description", self.config.description)
+        jsonld = context.pop("jsonld", None) or self.meta.collection(path, title, description)
+        full = {
+            **self.common,
+            "page_path": path,
+            "title": title,
+            "description": metadata.clip(description),
+            "canonical": self.meta.absolute(path),
+            "breadcrumbs": [{"name": n, "path": p} for n, p in crumbs],
+            "jsonld": [jsonld, self.meta.breadcrumbs(crumbs)] if len(crumbs) > 1 else [jsonld],
+            "og_type": context.pop("og_type", "website"),
+            "feed": context.pop("feed", None),
+            **context,
+        }
+        return PageSpec(path, template, full)
+
+    def all(self) -> list[PageSpec]:
+        """Every page, in a stable order."""
+        specs = [self.home(), self.authors_index(), self.subjects_index(), self.years_index()]
+        specs += [self.search(), self.not_found()]
+        specs += self.papers_index()
+        specs += [self.content(page) for page in self.inputs.pages if page.name != "index"]
+        for author in self.site.authors:
+            specs += self.author(author)
+        specs += [self.paper(paper) for paper in self.site.papers]
+        for subject in self.site.subjects:
+            specs += self.subject(subject)
+        for year in self.site.years:
+            specs += self.year(year)
+        return specs
+
+    def crumbs(self, *trail: tuple[str, str]) -> list[tuple[str, str]]:
+        """Breadcrumbs starting at home."""
+        return [("Home", urls.HOME), *trail]
+
+    def home(self) -> PageSpec:
+        """The home page: introduction, figures, authors, latest papers, subjects."""
+        intro = next((p.body for p in self.inputs.pages if p.name == "index"), Markup(""))
+        top_authors = sorted(self.site.authors, key=lambda a: (-len(a.papers), a.key))[:60]
+        return self.spec(
+            urls.HOME, "home.html", self.config.title, self.crumbs(),
+            intro=intro,
+            figures={
+                "authors": len(self.site.authors),
+                "papers": len(self.site.papers),
+                "shared": len(self.site.shared_papers),
+                "subjects": len(self.site.subjects),
+                "years": len(self.site.years),
+            },
+            authors=[self.cards.author(a) for a in top_authors],
+            more_authors=len(self.site.authors) > len(top_authors),
+            latest=[self.cards.paper(p) for p in self.site.papers[: self.config.latest_papers]],
+            archives=self.archives(),
+            feed=urls.FEED if self.inputs.has_feeds else None,
+        )
+
+    def archives(self) -> list[dict[str, Any]]:
+        """Subjects grouped by archive, archives by name, unknown codes last."""
+        ordered = sorted(self.site.subjects, key=lambda s: (s.info is None, s.archive_name, s.code))
+        return [
+            {"name": name, "subjects": [self.cards.subject(s) for s in group]}
+            for name, group in groupby(ordered, key=lambda s: s.archive_name)
+        ]
+
+    def authors_index(self) -> PageSpec:
+        """Authors A-Z with paper counts."""
+        def initial(author: Author) -> str:
+            first = author.key[:1].upper()
+            return first if first.isalpha() and first.isascii() else "#"
+
+        letters = [
+            {"letter": letter, "authors": [self.cards.author(a) for a in group]}
+            for letter, group in groupby(sorted(self.site.authors, key=lambda a: (initial(a), a.key)), key=initial)
+        ]
+        return self.spec(
+            urls.AUTHORS, "authors.html", "Authors", self.crumbs(("Authors", urls.AUTHORS)),
+            letters=letters, description=f"All {len(self.site.authors)} authors of the collection, A to Z.",
+        )
+
+    def author(self, author: Author) -> list[PageSpec]:
+        """An author's pages: profile, co-authors, charts, papers by year."""
+        first = urls.author(author.slug)
+        card = self.cards.author(author)
+        profile = self.inputs.author_pages.get(author.slug)
+        description = metadata.author_description(author)
+        specs = []
+        for path, pager in paginate(first, author.papers, self.config.papers_per_page):
+            specs.append(self.spec(
+                path, "author.html", author.name,
+                self.crumbs(("Authors", urls.AUTHORS), (author.name, first)),
+                author=card,
+                count_text=count_text(author),
+                profile={"meta": profile.meta, "bio": profile.body} if profile else None,
+                coauthors=[{"author": self.cards.author(a), "count": n} for a, n in author.coauthors],
+                subject_chart=chart([(self.cards.subject(s), n) for s, n in author.subject_counts], lambda c: c["code"]),
+                year_chart=chart(author.year_counts, str),
+                groups=self.cards.by_year(pager["papers"]),
+                pager=pager,
+                bib=urls.beside(first, "papers.bib"),
+                feed=urls.beside(first, "feed.xml") if self.inputs.has_feeds else None,
+                description=description,
+                og_type="profile",
+                jsonld=self.meta.person(author, profile, first),
+            ))
+        return specs
+
+    def paper(self, paper: Paper) -> PageSpec:
+        """A paper's page: abstract, authors, subjects, citation, related papers."""
+        card = self.cards.paper(paper)
+        path = card["path"]
+        by_authors = sorted(
+            {id(p): p for a in paper.authors for p in a.papers[:40] if p is not paper}.values(),
+            key=lambda p: (-p.year, p.key),
+        )[:8]
+        seen = {id(p) for p in by_authors} | {id(paper)}
+        in_subjects = [p for s in paper.subjects for p in s.papers[:20] if id(p) not in seen]
+        in_subjects = list({id(p): p for p in in_subjects}.values())[:5]
+        return self.spec(
+            path, "paper.html", card["title_plain"],
+            self.crumbs(("Papers", urls.PAPERS), (str(paper.year), urls.year(paper.year)), (card["title_plain"], path)),
+            paper=card,
+            records=len(paper.provenance),
+            bibtex=self.inputs.bibtex[id(paper)],
+            exports={ext: urls.beside(path, f"cite.{ext}") for ext in ("bib", "ris", "json")},
+            related=[self.cards.paper(p) for p in self.inputs.related.get(id(paper), [])],
+            by_authors=[self.cards.paper(p) for p in by_authors],
+            in_subjects=[self.cards.paper(p) for p in in_subjects],
+            description=card["abstract_plain"] or card["title_plain"],
+            og_type="article",
+            jsonld=self.meta.article(card, path),
+        )
+
+    def subjects_index(self) -> PageSpec:
+        """Subjects grouped by archive, with counts."""
+        return self.spec(
+            urls.SUBJECTS, "subjects.html", "Subjects", self.crumbs(("Subjects", urls.SUBJECTS)),
+            archives=self.archives(),
+            description=f"The {len(self.site.subjects)} arXiv subjects of the collection, by archive.",
+        )
+
+    def listing(self, first: str, template: str, title: str, crumbs: list[tuple[str, str]],
+                papers: list[Paper], **context: Any) -> list[PageSpec]:
+        """A paginated list of papers grouped by year."""
+        return [
+            self.spec(path, template, title if pager["number"] == 1 else f"{title} (page {pager['number']})",
+                      crumbs, groups=self.cards.by_year(pager["papers"]), pager=pager, **context)
+            for path, pager in paginate(first, papers, self.config.papers_per_page)
+        ]
+
+    def subject(self, subject: Subject) -> list[PageSpec]:
+        """A subject's papers by year and its authors."""
+        card = self.cards.subject(subject)
+        first = card["path"]
+        return self.listing(
+            first, "subject.html", subject.name,
+            self.crumbs(("Subjects", urls.SUBJECTS), (subject.code, first)),
+            subject.papers,
+            subject=card,
+            authors=[{"author": self.cards.author(a), "count": n} for a, n in subject.author_counts],
+            bib=urls.beside(first, "papers.bib"),
+            feed=urls.beside(first, "feed.xml") if self.inputs.has_feeds else None,
+            description=f"{card['count']} papers in {subject.name} ({subject.code}) from the collection.",
+        )
+
+    def years_index(self) -> PageSpec:
+        """Years with paper counts."""
+        years = [{"year": y.year, "path": urls.year(y.year), "count": len(y.papers)} for y in self.site.years]
+        return self.spec(
+            urls.YEARS, "years.html", "Years", self.crumbs(("Years", urls.YEARS)),
+            years=years, year_chart=chart([(y["year"], y["count"]) for y in years], str),
+            description="Papers of the collection by year.",
+        )
+
+    def year(self, year: Year) -> list[PageSpec]:
+        """A year's papers and authors."""
+        first = urls.year(year.year)
+        return self.listing(
+            first, "year.html", f"Papers of {year.year}",
+            self.crumbs(("Years", urls.YEARS), (str(year.year), first)),
+            year.papers,
+            year=year.year,
+            authors=[{"author": self.cards.author(a), "count": n} for a, n in year.author_counts],
+            description=f"{len(year.papers)} papers from {year.year} in the collection.",
+        )
+
+    def papers_index(self) -> list[PageSpec]:
+        """All papers, newest first, paginated."""
+        return self.listing(
+            urls.PAPERS, "papers.html", "Papers", self.crumbs(("Papers", urls.PAPERS)),
+            self.site.papers, description=f"All {len(self.site.papers)} papers of the collection, newest first.",
+        )
+
+    def content(self, page: Page) -> PageSpec:
+        """A hand-written Markdown page."""
+        path = urls.content_page(page.name)
+        return self.spec(
+            path, "page.html", page.title, self.crumbs((page.title, path)),
+            body=page.body, description=str(page.meta.get("description", self.config.description)),
+        )
+
+    def search(self) -> PageSpec:
+        """The search page (Pagefind), with plain index links for readers without JavaScript."""
+        return self.spec(
+            urls.SEARCH, "search.html", "Search", self.crumbs(("Search", urls.SEARCH)),
+            description="Search titles, abstracts, authors and subjects.",
+        )
+
+    def not_found(self) -> PageSpec:
+        """The 404 page; GitHub Pages serves it for any missing path, so it links absolutely-free."""
+        return self.spec(urls.NOT_FOUND, "404.html", "Page not found", self.crumbs(), description="This page does not exist.")
