@@ -1,0 +1,52 @@
+"""Link check: linkinator crawls the site served under its base path only."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from contextlib import AbstractContextManager, nullcontext
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from .core import LINKINATOR, CheckResult, node_tool
+from .server import serve
+
+SKIP_EXTERNAL = r"^https?://(?!127\.0\.0\.1)"
+LINKINATOR_TIMEOUT = 600
+
+
+def site_url(site_dir: Path, base_path: str,
+             base_url: str | None) -> AbstractContextManager[str]:
+    """The given base URL, or a fresh sub-path server for the duration."""
+    return nullcontext(base_url) if base_url else serve(site_dir, base_path)
+
+
+def _describe(link: dict, origin: str) -> str:
+    """One broken link, with served URLs shortened to their paths."""
+    target = link.get("url", "?").removeprefix(origin)
+    parent = link.get("parent", "(start)").removeprefix(origin)
+    status = link.get("status")
+    reason = "missing fragment" if status == 200 and "#" in target else f"HTTP {status}"
+    return f"{target} ({reason}) linked from {parent}"
+
+
+def check_links(site_dir: Path, base_path: str = "/scholarsite/", *,
+                base_url: str | None = None) -> CheckResult:
+    """Crawl from the base URL with linkinator; broken links, fragments and assets fail."""
+    with site_url(site_dir, base_path, base_url) as url:
+        command = [str(node_tool(LINKINATOR)), url, "--recurse", "--check-fragments",
+                   "--check-css", "--format", "json", "--skip", SKIP_EXTERNAL]
+        proc = subprocess.run(command, capture_output=True, text=True, timeout=LINKINATOR_TIMEOUT)
+    result = CheckResult("links")
+    try:
+        links = json.loads(proc.stdout)["links"]
+    except (json.JSONDecodeError, KeyError):
+        result.problems.append(f"linkinator failed (exit {proc.returncode}): "
+                               f"{proc.stderr.strip()[:300]}")
+        return result
+    parts = urlsplit(url)
+    origin = f"{parts.scheme}://{parts.netloc}"
+    result.checked = sum(1 for link in links if link.get("state") != "SKIPPED")
+    broken = {_describe(link, origin) for link in links if link.get("state") == "BROKEN"}
+    result.problems = sorted(broken)
+    return result

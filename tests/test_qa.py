@@ -1,0 +1,287 @@
+"""The quality gate runs the real checkers: it passes a clean scratch site and catches defects."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.error import HTTPError
+from urllib.request import urlopen
+
+import pytest
+
+from scholarsite import qa
+from scholarsite.qa.runner import format_report
+
+pytestmark = pytest.mark.qa
+
+BASE = "https://example.org/scholarsite/"
+
+CSS = """\
+:root { color-scheme: light dark; --fg: #1a1a1a; --bg: #ffffff; --link: #0645ad; }
+@media (prefers-color-scheme: dark) {
+  :root { --fg: #e8e8e8; --bg: #121212; --link: #8ab4f8; }
+}
+* { box-sizing: border-box; }
+body { margin: 0 auto; max-width: 48rem; padding: 1rem; font: 16px/1.5 sans-serif;
+       color: var(--fg); background: var(--bg); }
+a { color: var(--link); }
+"""
+
+JSONLD = {"@context": "https://schema.org", "@type": "ScholarlyArticle",
+          "headline": "Paper one", "author": {"@type": "Person", "name": "Ada Example"}}
+
+FEED = f"""\
+<?xml version="1.0" encoding="utf-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom">
+  <id>{BASE}</id>
+  <title>Ada Example: publications</title>
+  <updated>2024-05-01T00:00:00Z</updated>
+  <author><name>Ada Example</name></author>
+  <link rel="self" href="{BASE}feed.xml"/>
+  <entry>
+    <id>{BASE}publications/paper-one/</id>
+    <title>Paper one</title>
+    <updated>2024-05-01T00:00:00Z</updated>
+    <link href="{BASE}publications/paper-one/"/>
+  </entry>
+</feed>
+"""
+
+PAGES = {
+    "index.html": ("Ada Example", f"""
+        <h1 id="intro">Ada Example</h1>
+        <p>Research on examples. <a href="#intro">Back to the introduction</a>.</p>
+        <p><img src="portrait.svg" alt="Portrait of Ada Example" width="80" height="80"></p>
+        <script type="application/ld+json">{json.dumps(JSONLD)}</script>"""),
+    "publications/index.html": ("Publications", """
+        <h1>Publications</h1>
+        <ul><li><a href="paper-one/">Paper one</a> (2024)</li></ul>"""),
+    "publications/paper-one/index.html": ("Paper one", f"""
+        <h1>Paper one</h1>
+        <p>By Ada Example. <a href="../../about/#contact">Contact the author</a>.</p>
+        <script type="application/ld+json">{json.dumps(JSONLD)}</script>"""),
+    "about/index.html": ("About", """
+        <h1>About</h1>
+        <h2 id="contact">Contact</h2>
+        <p>Write to ada@example.org.</p>"""),
+    "404.html": ("Not found", """
+        <h1>Page not found</h1>
+        <p>Try the <a href="./">home page</a>.</p>"""),
+}
+
+
+def render(rel: str, title: str, body: str) -> str:
+    """A complete, valid HTML5 page with relative links to the shared assets."""
+    root = "../" * rel.count("/")
+    return textwrap.dedent(f"""\
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>{title}</title>
+        <link rel="icon" href="{root}favicon.svg" type="image/svg+xml">
+        <link rel="stylesheet" href="{root}style.css">
+        <link rel="alternate" type="application/atom+xml" href="{root}feed.xml" title="Feed">
+        </head>
+        <body>
+        <header><nav aria-label="Site"><a href="{root}index.html">Home</a>
+        <a href="{root}publications/">Publications</a> <a href="{root}about/">About</a></nav></header>
+        <main>{textwrap.dedent(body)}
+        </main>
+        </body>
+        </html>
+        """)
+
+
+def sitemap(locs: list[str]) -> str:
+    """A sitemaps.org urlset listing the given locations."""
+    urls = "".join(f"<url><loc>{loc}</loc></url>" for loc in locs)
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns='
+            f'"http://www.sitemaps.org/schemas/sitemap/0.9">{urls}</urlset>\n')
+
+
+def build_site(site: Path) -> Path:
+    """Write the clean scratch site into SITE."""
+    for rel, (title, body) in PAGES.items():
+        (site / rel).parent.mkdir(parents=True, exist_ok=True)
+        (site / rel).write_text(render(rel, title, body), encoding="utf-8")
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8">'
+           '<circle cx="4" cy="4" r="4" fill="#0645ad"/></svg>')
+    (site / "favicon.svg").write_text(svg)
+    (site / "portrait.svg").write_text(svg)
+    (site / "style.css").write_text(CSS)
+    (site / "feed.xml").write_text(FEED)
+    pages = [rel.removesuffix("index.html") for rel in PAGES if rel != "404.html"]
+    (site / "sitemap.xml").write_text(sitemap([BASE + p for p in pages]))
+    return site
+
+
+@pytest.fixture(scope="module", autouse=True)
+def tools() -> None:
+    """Fail (never skip) when the checkers are not installed."""
+    missing = qa.missing_tools()
+    if missing:
+        pytest.fail(f"QA tools missing ({', '.join(missing)}): run `bash .ci/install-qa.sh`",
+                    pytrace=False)
+
+
+@pytest.fixture(scope="module")
+def clean_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The clean scratch site, shared read-only by the tests."""
+    return build_site(tmp_path_factory.mktemp("clean") / "site")
+
+
+@pytest.fixture
+def site(clean_site: Path, tmp_path: Path) -> Path:
+    """A scratch copy of the clean site, for planting one defect."""
+    return Path(shutil.copytree(clean_site, tmp_path / "site"))
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    """One Chromium shared by the browser tests."""
+    with qa.open_browser() as context:
+        yield context
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    """Plant a defect by replacing text in a file of the scratch site."""
+    text = path.read_text()
+    assert old in text, f"{old!r} not in {path}"
+    path.write_text(text.replace(old, new, 1))
+
+
+def problems_of(result: qa.CheckResult) -> str:
+    """All problems of a failed check as one string, for assertions."""
+    assert not result.ok, f"{result.name} passed but should have caught the defect"
+    return "\n".join(result.problems)
+
+
+# -- the clean site ------------------------------------------------------------------------------
+
+def test_whole_gate_passes_clean_site(clean_site: Path, tmp_path: Path) -> None:
+    results = qa.run_all(clean_site, screenshots=tmp_path / "shots")
+    assert [r.name for r in results if not r.ok] == [], format_report(results, verbose=True)
+    names = {r.name for r in results}
+    assert names == {"html", "links", "anchors", "paths", "a11y", "layout", "sitemap", "jsonld",
+                     "feeds"}
+    assert len(list((tmp_path / "shots").glob("*.png"))) == 2 * len(qa.sample_pages(clean_site))
+
+
+def test_cli_exit_status(clean_site: Path, site: Path, tmp_path: Path) -> None:
+    from scholarsite.qa.__main__ import main
+
+    shots = ["--screenshots", str(tmp_path / "shots"), "--pages", "/scholarsite/"]
+    assert main([str(clean_site), *shots]) == 0
+    edit(site / "about/index.html", 'id="contact"', 'id="kontakt"')
+    assert main([str(site), *shots]) == 1
+
+
+def test_sample_has_one_page_per_kind(clean_site: Path) -> None:
+    assert qa.sample_pages(clean_site) == [
+        "index.html", "404.html", "about/index.html",
+        "publications/index.html", "publications/paper-one/index.html"]
+
+
+def test_server_exposes_only_the_base_path(clean_site: Path) -> None:
+    with qa.serve(clean_site, "/scholarsite/") as url:
+        assert urlopen(url).status == 200
+        assert urlopen(url.rstrip("/")).url == url  # redirected to the trailing slash
+        with pytest.raises(HTTPError) as above:
+            urlopen(url.removesuffix("scholarsite/") + "index.html")
+        assert above.value.code == 404
+
+
+# -- planted defects ------------------------------------------------------------------------------
+
+def test_html_catches_invalid_markup(site: Path) -> None:
+    edit(site / "about/index.html", "<h1>About</h1>", "<h1>About</h2><div><span></div>")
+    assert "about/index.html" in problems_of(qa.check_html(site))
+
+
+def test_links_catch_broken_link(site: Path) -> None:
+    edit(site / "publications/index.html", 'href="paper-one/"', 'href="paper-two/"')
+    assert "paper-two/ (HTTP 404)" in problems_of(qa.check_links(site))
+
+
+def test_links_catch_broken_same_page_fragment(site: Path) -> None:
+    edit(site / "index.html", 'id="intro"', 'id="introduction"')
+    assert "/scholarsite/#intro (missing fragment)" in problems_of(qa.check_links(site))
+
+
+def test_anchors_catch_broken_fragment_on_other_page(site: Path) -> None:
+    # linkinator misses this one: about/ is already fetched when paper-one/ links to #contact.
+    edit(site / "about/index.html", 'id="contact"', 'id="kontakt"')
+    found = problems_of(qa.check_fragments(site))
+    assert 'publications/paper-one/index.html: <a href="../../about/#contact">' in found
+
+
+def test_link_above_sub_path_caught_by_crawl_and_paths(site: Path) -> None:
+    edit(site / "about/index.html", "<h1>About</h1>", '<h1>About</h1><a href="/x/">x</a>')
+    assert "/x/ (HTTP 404)" in problems_of(qa.check_links(site))
+    assert 'about/index.html: <a href="/x/">' in problems_of(qa.check_root_relative(site))
+
+
+def test_a11y_catches_missing_alt(site: Path, browser: object) -> None:
+    edit(site / "index.html", ' alt="Portrait of Ada Example"', "")
+    found = problems_of(qa.check_accessibility(site, ["/scholarsite/"], browser=browser))
+    assert "index.html [light] image-alt" in found
+
+
+def test_a11y_catches_low_contrast(site: Path, browser: object) -> None:
+    edit(site / "about/index.html", "<p>Write", '<p style="color: #bbbbbb">Write')
+    found = problems_of(qa.check_accessibility(site, ["about/"], browser=browser))
+    assert "about/index.html [light] color-contrast" in found
+
+
+def test_a11y_checks_dark_scheme_too(site: Path, browser: object) -> None:
+    edit(site / "style.css", "--link: #8ab4f8;", "--link: #1a2a5a;")
+    found = problems_of(qa.check_accessibility(site, ["about/"], browser=browser))
+    assert "[dark] color-contrast" in found and "[light]" not in found
+
+
+def test_sitemap_catches_schema_violation(site: Path) -> None:
+    edit(site / "sitemap.xml", "</loc></url>", "</loc><priority>high</priority></url>")
+    assert "priority" in problems_of(qa.check_sitemap(site))
+
+
+def test_sitemap_catches_relative_loc(site: Path) -> None:
+    (site / "sitemap.xml").write_text(sitemap(["about/"]))
+    assert "not absolute: 'about/'" in problems_of(qa.check_sitemap(site))
+
+
+def test_jsonld_catches_broken_json(site: Path) -> None:
+    edit(site / "publications/paper-one/index.html", '"Ada Example"}', '"Ada Example",}')
+    found = problems_of(qa.check_jsonld(site))
+    assert "publications/paper-one/index.html: JSON-LD block 1" in found
+
+
+def test_feeds_catch_missing_required_element(site: Path) -> None:
+    edit(site / "feed.xml", "<updated>2024-05-01T00:00:00Z</updated>\n    <link", "<link")
+    assert "feed.xml: entry 1 lacks <updated>" in problems_of(qa.check_feeds(site))
+
+
+def test_feeds_catch_malformed_xml(site: Path) -> None:
+    edit(site / "feed.xml", "</title>", "</titel>")
+    assert "feed.xml: not well-formed" in problems_of(qa.check_feeds(site))
+
+
+def test_layout_catches_horizontal_overflow(site: Path, browser: object, tmp_path: Path) -> None:
+    edit(site / "about/index.html", "<h1>About</h1>",
+         '<h1>About</h1><div class="wide" style="width: 900px">Wide box</div>')
+    found = problems_of(qa.check_layout(site, ["about/"], screenshots=tmp_path / "shots",
+                                        browser=browser))
+    assert "about/index.html @390px horizontal overflow" in found and "div.wide" in found
+    assert "@1280px" not in found
+
+
+def test_layout_catches_overlapping_text(site: Path, browser: object, tmp_path: Path) -> None:
+    edit(site / "about/index.html", "<h1>About</h1>",
+         '<h1>About</h1><p style="margin-top: -3.5rem">Covering text</p>')
+    found = problems_of(qa.check_layout(site, ["about/"], screenshots=tmp_path / "shots",
+                                        browser=browser))
+    assert "text overlaps" in found and "Covering text" in found
