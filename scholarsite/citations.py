@@ -1,0 +1,360 @@
+"""Citation exports (BibTeX, RIS, CSL-JSON) for papers whose author lists are incomplete.
+
+The records come from scraped author profiles, so a paper only names the authors of this
+collection. Every format says so: BibTeX ends the list with "and others", RIS and CSL-JSON
+carry a note.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from urllib.parse import quote
+
+from slugify import slugify
+
+INCOMPLETE_NOTE = "Author list incomplete: it names only the authors in this collection."
+
+_PARTICLES = frozenset(
+    {"al", "bin", "da", "dal", "de", "del", "della", "dem", "den", "der", "des", "di", "do"}
+    | {"dos", "du", "el", "la", "le", "lo", "ten", "ter", "van", "von", "zu"}
+)
+_SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
+_KEY_STOPWORDS = frozenset(
+    {"a", "an", "and", "are", "as", "at", "by", "for", "from", "how", "in", "is", "it", "of"}
+    | {"on", "or", "the", "to", "towards", "toward", "via", "what", "when", "where", "which"}
+    | {"why", "with"}
+)
+_BIBTEX_ESCAPES = {
+    "\\": r"\textbackslash{}",
+    "{": r"\textbraceleft{}",
+    "}": r"\textbraceright{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+_BIBTEX_SPECIAL = re.compile(r"[\\{}&%$#_~^]")
+# The start of a TeX group, kept with its markup command if any, e.g. {BERT} or \textit{x}.
+_GROUP_START = re.compile(r"(?:\\(?:textit|textbf|textsc|texttt|textrm|textsf|emph))?\{")
+# An already escaped character (\& \% ...) or accent (\"o {\"o} \v{c}), kept as it is.
+_ACCENT = r"""\\(?:["'`^~=.](?:[A-Za-z]|\{[A-Za-z]\})|[uvHckr]\{[A-Za-z]\})"""
+_ESCAPED = re.compile(rf"\\[&%$#_]|{_ACCENT}|\{{{_ACCENT}\}}")
+# BibTeX counts braces even when escaped, so escaped braces become commands.
+_ESCAPED_BRACES = {r"\{": r"\textbraceleft{}", r"\}": r"\textbraceright{}"}
+_AND = re.compile(r"(?<!\S)and(?!\S)", re.IGNORECASE)
+_URL_SAFE = ":/?#[]@!$&'()*+,;=%~-._"
+
+
+@dataclass(frozen=True)
+class CitationRecord:
+    """What the exports need to know about one paper."""
+
+    key: str
+    title_tex: str
+    title_plain: str
+    authors: tuple[str, ...]
+    year: int
+    source: str
+    subjects: tuple[str, ...]
+    abstract_plain: str
+    url: str | None
+
+
+@dataclass(frozen=True)
+class PersonName:
+    """A personal name split into its parts; particle is e.g. "van der"."""
+
+    given: str
+    particle: str
+    family: str
+    suffix: str
+
+
+def split_name(name: str) -> PersonName:
+    """Split "Given [particle] Family [suffix]" or "Family, Given" into parts.
+
+    Particles are lowercase words such as "van der", as BibTeX's "von" part.
+    """
+    name = _one_line(name)
+    if "," in name:
+        family, given = (part.strip() for part in name.split(",", 1))
+        particle, family = _split_particle(family.split())
+        return PersonName(given, particle, family, "")
+    words = name.split()
+    suffix = words.pop() if len(words) > 2 and words[-1].lower() in _SUFFIXES else ""
+    if len(words) <= 1:
+        return PersonName("", "", " ".join(words), suffix)
+    start = next(
+        (i for i, w in enumerate(words[1:-1], 1) if w in _PARTICLES), len(words) - 1
+    )
+    particle, family = _split_particle(words[start:])
+    return PersonName(" ".join(words[:start]), particle, family, suffix)
+
+
+def _split_particle(words: list[str]) -> tuple[str, str]:
+    """Split leading lowercase particles ("van der") from the rest of a family name."""
+    n = 0
+    while n < len(words) - 1 and words[n] in _PARTICLES:
+        n += 1
+    return " ".join(words[:n]), " ".join(words[n:])
+
+
+def make_citation_keys(items: Sequence[tuple[str, int, str]]) -> list[str]:
+    """Keys like "jiang2025comet" for (first author, year, plain title) items.
+
+    A key depends only on its own item unless several items share it; those get suffixes
+    a, b, c, ... in input order, skipping any key another item already has.
+    """
+    bases = [_base_key(author, year, title) for author, year, title in items]
+    counts = Counter(bases)
+    used = {base for base in bases if counts[base] == 1}
+    keys = []
+    next_suffix: Counter[str] = Counter()
+    for base in bases:
+        if counts[base] == 1:
+            keys.append(base)
+            continue
+        key = base + _letters(next_suffix[base])
+        while key in used:
+            next_suffix[base] += 1
+            key = base + _letters(next_suffix[base])
+        next_suffix[base] += 1
+        used.add(key)
+        keys.append(key)
+    return keys
+
+
+def _base_key(author: str, year: int, title: str) -> str:
+    """Family name, year and first significant title word, lowercased ASCII."""
+    family = _ascii_word(split_name(author).family) or "anon"
+    words = slugify(title, separator=" ").split()
+    word = next((w for w in words if w not in _KEY_STOPWORDS and not w.isdigit()), "")
+    return f"{family}{year}{word}"
+
+
+def _ascii_word(text: str) -> str:
+    """Lowercase ASCII letters and digits of text, transliterated."""
+    return slugify(text, separator="")
+
+
+def _letters(n: int) -> str:
+    """0 -> "a", 25 -> "z", 26 -> "aa" (bijective base 26)."""
+    out = ""
+    n += 1
+    while n:
+        n, rem = divmod(n - 1, 26)
+        out = chr(ord("a") + rem) + out
+    return out
+
+
+def _one_line(text: str) -> str:
+    """NFC-normalise text and collapse all whitespace, including newlines, to single spaces."""
+    return " ".join(unicodedata.normalize("NFC", text).split())
+
+
+def bibtex_escape(text: str) -> str:
+    """Escape plain text for a braced BibTeX field."""
+    return _BIBTEX_SPECIAL.sub(lambda m: _BIBTEX_ESCAPES[m.group()], _one_line(text))
+
+
+def bibtex_title(title_tex: str) -> str:
+    """TeX title for BibTeX: math, groups, markup and escapes kept, everything else escaped."""
+    return _tex_to_bibtex(_one_line(title_tex))
+
+
+def _tex_to_bibtex(text: str) -> str:
+    """Escape TeX text except $...$ math, {...} groups, markup commands and escapes."""
+    out = []
+    i = 0
+    while i < len(text):
+        kept = _math_span(text, i) or _group_span(text, i) or _escaped_span(text, i)
+        if kept:
+            out.append(kept[0])
+            i += kept[1]
+        else:
+            out.append(_BIBTEX_ESCAPES.get(text[i], text[i]))
+            i += 1
+    return "".join(out)
+
+
+Kept = tuple[str, int] | None  # (BibTeX output, number of input characters consumed)
+
+
+def _math_span(text: str, i: int) -> Kept:
+    """The $...$ span at i, verbatim, if it closes, its braces balance and it has no %."""
+    if text[i] != "$":
+        return None
+    j = i + 1
+    while j < len(text) and text[j] != "$":
+        j += 2 if text[j] == "\\" else 1
+    span = text[i : j + 1]
+    if j >= len(text) or len(span) < 3 or not _balanced(span) or "%" in span.replace("\\%", ""):
+        return None
+    return span, len(span)
+
+
+def _group_span(text: str, i: int) -> Kept:
+    """A closed {...} group, optionally after a markup command such as \\textit, kept as a
+    group with its content converted in turn."""
+    match = _GROUP_START.match(text, i)
+    if not match:
+        return None
+    end = _closing_brace(text, match.end())
+    if end < 0:
+        return None
+    return match.group() + _tex_to_bibtex(text[match.end() : end]) + "}", end + 1 - i
+
+
+def _escaped_span(text: str, i: int) -> Kept:
+    """An escaped character or accent at i, verbatim; escaped braces become commands."""
+    if text[i : i + 2] in _ESCAPED_BRACES:
+        return _ESCAPED_BRACES[text[i : i + 2]], 2
+    match = _ESCAPED.match(text, i)
+    return (match.group(), match.end() - i) if match else None
+
+
+def _closing_brace(text: str, start: int) -> int:
+    """Index of the brace closing the group opened just before start, or -1."""
+    depth = 1
+    i = start
+    while i < len(text):
+        char = text[i]
+        if char == "\\":
+            i += 2
+            continue
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if depth == 0:
+            return i
+        i += 1
+    return -1
+
+
+def _balanced(span: str) -> bool:
+    """True if braces balance as BibTeX counts them: escaped or not, never below zero."""
+    depth = 0
+    for char in span:
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def _bibtex_name(name: str) -> str:
+    """One author as "particle Family, Suffix, Given", escaped."""
+    parts = split_name(name)
+    family = " ".join(filter(None, (parts.particle, parts.family)))
+    if not parts.given:
+        return "{" + bibtex_escape(family) + "}"
+    fields = [family, parts.suffix, parts.given] if parts.suffix else [family, parts.given]
+    return _AND.sub("{\\g<0>}", ", ".join(bibtex_escape(f) for f in fields))
+
+
+def _is_arxiv(rec: CitationRecord) -> bool:
+    return rec.source.strip().lower() == "arxiv"
+
+
+def to_bibtex(rec: CitationRecord) -> str:
+    """One @misc entry; the title keeps its TeX math and is double-braced to keep its case."""
+    authors = [_bibtex_name(a) for a in rec.authors if a.strip()] + ["others"]
+    fields = [
+        ("title", "{" + bibtex_title(rec.title_tex or rec.title_plain) + "}"),
+        ("author", " and ".join(authors)),
+        ("year", str(rec.year)),
+        ("howpublished", bibtex_escape(f"{rec.source} preprint" if _is_arxiv(rec) else rec.source)),
+    ]
+    if _is_arxiv(rec):
+        fields.append(("archiveprefix", "arXiv"))
+        if rec.subjects:
+            fields.append(("primaryclass", bibtex_escape(rec.subjects[0])))
+    if rec.subjects:
+        fields.append(("keywords", bibtex_escape(", ".join(rec.subjects))))
+    if rec.url:
+        fields.append(("url", _safe_url(rec.url)))
+    if rec.abstract_plain.strip():
+        fields.append(("abstract", bibtex_escape(rec.abstract_plain)))
+    body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
+    return f"@misc{{{rec.key},\n{body}\n}}\n"
+
+
+def _safe_url(url: str) -> str:
+    """URL with braces, backslashes, spaces and non-ASCII percent-encoded."""
+    return quote(url.strip(), safe=_URL_SAFE)
+
+
+def bibtex_file(recs: Iterable[CitationRecord]) -> str:
+    """Several BibTeX entries separated by blank lines."""
+    return "\n".join(to_bibtex(rec) for rec in recs)
+
+
+def _ris_name(name: str) -> str:
+    """One author as "particle Family, Given[, Suffix]"."""
+    parts = split_name(name)
+    family = " ".join(filter(None, (parts.particle, parts.family)))
+    return ", ".join(filter(None, (family, parts.given, parts.suffix)))
+
+
+def to_ris(rec: CitationRecord) -> str:
+    """One RIS record (TY GEN) with an N1 note that the author list is incomplete."""
+    lines = [("TY", "GEN"), ("ID", rec.key), ("TI", rec.title_plain)]
+    lines += [("AU", _ris_name(a)) for a in rec.authors if a.strip()]
+    lines += [("PY", str(rec.year)), ("DB", rec.source)]
+    lines += [("KW", subject) for subject in rec.subjects]
+    if rec.abstract_plain.strip():
+        lines.append(("AB", rec.abstract_plain))
+    if rec.url:
+        lines.append(("UR", _safe_url(rec.url)))
+    lines.append(("N1", INCOMPLETE_NOTE))
+    body = "".join(f"{tag}  - {_one_line(value)}\n" for tag, value in lines)
+    return body + "ER  - \n"
+
+
+def ris_file(recs: Iterable[CitationRecord]) -> str:
+    """Several RIS records separated by blank lines."""
+    return "\n".join(to_ris(rec) for rec in recs)
+
+
+def _csl_name(name: str) -> dict[str, str]:
+    """One author as a CSL name object."""
+    parts = split_name(name)
+    fields = {
+        "family": parts.family,
+        "given": parts.given,
+        "non-dropping-particle": parts.particle,
+        "suffix": parts.suffix,
+    }
+    return {key: value for key, value in fields.items() if value}
+
+
+def to_csl_json(rec: CitationRecord) -> dict:
+    """One CSL-JSON item of type "article" (CSL's type for preprints and working papers)."""
+    item: dict = {
+        "id": rec.key,
+        "type": "article",
+        "title": _one_line(rec.title_plain),
+        "author": [_csl_name(a) for a in rec.authors if a.strip()],
+        "issued": {"date-parts": [[rec.year]]},
+        "publisher": rec.source,
+        "note": INCOMPLETE_NOTE,
+    }
+    if _is_arxiv(rec):
+        item["genre"] = "Preprint"
+    if rec.subjects:
+        item["keyword"] = ", ".join(rec.subjects)
+    if rec.abstract_plain.strip():
+        item["abstract"] = _one_line(rec.abstract_plain)
+    if rec.url:
+        item["URL"] = _safe_url(rec.url)
+    return item
+
+
+def csl_json_file(recs: Iterable[CitationRecord]) -> str:
+    """A CSL-JSON array of several items, as UTF-8 JSON text."""
+    return json.dumps([to_csl_json(rec) for rec in recs], ensure_ascii=False, indent=2) + "\n"
