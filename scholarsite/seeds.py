@@ -39,6 +39,7 @@ SOURCE_YEAR_RE = re.compile(r"(?P<source>[A-Za-z][A-Za-z .&/-]{0,40}?)\s*(?P<yea
 SUBJECT_SPLIT_RE = re.compile(r"[\s,;↗]+")
 EARLIEST_YEAR = 1800
 LONG_TITLE = 400
+PROSE_WORDS = 8
 
 
 @dataclass(frozen=True)
@@ -133,6 +134,16 @@ def parse_subjects(text: str) -> tuple[str, ...] | None:
     return None
 
 
+def is_prose(text: str) -> bool:
+    """Abstract-like text rather than a title: very long, or sentences ending in a full stop."""
+    return len(text) > LONG_TITLE or (text.endswith(".") and len(text.split()) >= PROSE_WORDS)
+
+
+def ends_record(text: str) -> bool:
+    """A subject line or the start of the next record."""
+    return parse_subjects(text) is not None or parse_source_year(text) is not None
+
+
 def parse_source_year(text: str) -> tuple[str, str] | None:
     """(source, digits) of a source-and-year line such as `arXiv2025`, or None."""
     match = SOURCE_YEAR_RE.fullmatch(text)
@@ -174,9 +185,9 @@ class SeedParser:
         self.parse_attribution(name_block)
         claimed, at_least, count_line = self.parse_count()
         records = self.parse_records()
-        self.check_count(claimed, at_least, count_line, len(records))
         if any(d.severity is Severity.ERROR for d in self.diagnostics):
             return None
+        self.check_count(claimed, at_least, count_line, len(records))
         return AuthorRecord(
             name_block.text, self.path, name_block.line, claimed, at_least, tuple(records)
         )
@@ -306,15 +317,10 @@ class SeedParser:
         following = self.blocks[self.position + 1] if self.position + 1 < len(self.blocks) else None
         looks_like_abstract = (
             block is not None
-            and len(block.text) > LONG_TITLE
-            and (following is None or parse_subjects(following.text) is not None)
+            and is_prose(block.text)
+            and (following is None or ends_record(following.text))
         )
-        if (
-            block is None
-            or parse_subjects(block.text) is not None
-            or parse_source_year(block.text) is not None
-            or looks_like_abstract
-        ):
+        if block is None or ends_record(block.text) or looks_like_abstract:
             self.report(
                 error(
                     self.path,
@@ -332,7 +338,7 @@ class SeedParser:
         """Abstract paragraphs up to the subject line or the next record."""
         paragraphs: list[str] = []
         while (block := self.peek()) is not None:
-            if parse_subjects(block.text) is not None or parse_source_year(block.text):
+            if ends_record(block.text):
                 break
             self.check_tex(self.take())
             paragraphs.append(block.text)
