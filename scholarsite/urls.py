@@ -54,9 +54,11 @@ def content_page(name: str) -> str:
     return f"{name}/{INDEX}"
 
 
-def papers_page(number: int) -> str:
-    """Page `number` (1-based) of the papers index."""
-    return PAPERS if number == 1 else f"papers/page/{number}/{INDEX}"
+def paged(first: str, number: int) -> str:
+    """Page `number` (1-based) of a listing whose first page is `first`."""
+    if number == 1:
+        return first
+    return posixpath.join(posixpath.dirname(first), "page", str(number), INDEX)
 
 
 def beside(page: str, filename: str) -> str:

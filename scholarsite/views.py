@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import posixpath
 from dataclasses import dataclass
 from itertools import groupby
 from typing import Any, Callable, Iterator, Sequence
@@ -38,17 +37,10 @@ class Inputs:
     has_feeds: bool
 
 
-def paged_path(first: str, number: int) -> str:
-    """Path of page `number` of a listing whose first page is `first`."""
-    if number == 1:
-        return first
-    return posixpath.join(posixpath.dirname(first), "page", str(number), urls.INDEX)
-
-
 def paginate(first: str, papers: list[Paper], per_page: int) -> Iterator[tuple[str, dict[str, Any]]]:
     """(path, pager) for each page of a long list of papers; always at least one page."""
     chunks = [papers[i : i + per_page] for i in range(0, len(papers), per_page)] or [[]]
-    links = [{"number": n, "path": paged_path(first, n)} for n in range(1, len(chunks) + 1)]
+    links = [{"number": n, "path": urls.paged(first, n)} for n in range(1, len(chunks) + 1)]
     for number, chunk in enumerate(chunks, start=1):
         yield links[number - 1]["path"], {
             "number": number,
