@@ -85,7 +85,7 @@ def run_build(root: Path, site_dir: Path | None, strict: bool) -> int:
     except write.WriteConflict as exc:
         print(f"error: {exc}", file=sys.stderr)
         return FAILED
-    print_diagnostics([d for d in result.diagnostics if d.severity is not Severity.NOTE])
+    print_diagnostics(result.diagnostics)
     for path in result.report.foreign:
         print(f"site/{path}: note: not produced by the build (left in place)", file=sys.stderr)
     print(result.summary())

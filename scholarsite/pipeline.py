@@ -13,15 +13,18 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import citations, deploy, exports, urls, write
+from . import citations, deploy, exports, feeds, urls, write
 from .cards import Cards
 from .config import Config, load_config
 from .content import Page, read_pages
-from .errors import BuildError, Diagnostic, Severity, error
+from .errors import BuildError, Diagnostic, Severity, error, note
 from .model import Site, build_model
 from .render import make_environment, render_pages
 from .seeds import SeedParse, read_seeds
 from .views import Inputs, Planner
+
+
+FEEDS_NEED_BASE_URL = "no base_url: Atom feeds, sitemap and canonical links are not written"
 
 
 @dataclass
@@ -66,6 +69,8 @@ def load_project(root: Path) -> Project:
     diagnostics += notes + [d for parse in parses for d in parse.diagnostics]
     pages, author_pages, problems = read_pages(root / "content", "content")
     diagnostics += problems
+    if not config.base_url:
+        diagnostics.append(note("site.yaml", 0, FEEDS_NEED_BASE_URL))
     return Project(root, config, parses, pages, author_pages, sorted(diagnostics))
 
 
@@ -114,7 +119,7 @@ def render_site(project: Project, site: Site) -> dict[str, bytes]:
         author_pages=author_pages,
         related={},
         bibtex={key: citations.to_bibtex(rec) for key, rec in records.items()},
-        has_feeds=False,
+        has_feeds=bool(config.base_url),
     )
     specs = Planner(inputs, cards).all()
     env = make_environment(project.root / "templates")
@@ -125,6 +130,8 @@ def render_site(project: Project, site: Site) -> dict[str, bytes]:
     outputs.update(exports.collection_bibs(site, cards, records))
     outputs.update(exports.data_files(site, cards, records))
     outputs["llms.txt"] = exports.llms_txt(site, config)
+    if config.base_url:
+        outputs.update(feeds.feed_files(site, cards, config))
     return outputs
 
 

@@ -1,0 +1,82 @@
+"""Atom feeds (RFC 4287) for the collection, each author and each subject.
+
+Feeds need absolute URLs, so they exist only when `base_url` is configured. Records carry
+a year but no date, so an entry's `updated` is the first instant of its year: deterministic,
+and never later than the truth.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from . import urls
+from .cards import Card, Cards
+from .config import Config
+from .model import Paper, Site
+
+ATOM = "http://www.w3.org/2005/Atom"
+XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
+
+
+def timestamp(year: int) -> str:
+    """RFC 3339 timestamp of the start of a year."""
+    return f"{year:04d}-01-01T00:00:00Z"
+
+
+def text_element(parent: ET.Element, tag: str, text: str, **attributes: str) -> ET.Element:
+    """A child element with text."""
+    element = ET.SubElement(parent, tag, attributes)
+    element.text = text
+    return element
+
+
+def entry(feed: ET.Element, card: Card, base_url: str) -> None:
+    """One paper as an Atom entry."""
+    element = ET.SubElement(feed, "entry")
+    url = urls.absolute(base_url, card["path"])
+    text_element(element, "id", url)
+    text_element(element, "title", card["title_plain"])
+    text_element(element, "updated", timestamp(card["year"]))
+    ET.SubElement(element, "link", {"rel": "alternate", "type": "text/html", "href": url})
+    for author in card["authors"]:
+        person = ET.SubElement(element, "author")
+        text_element(person, "name", author["name"])
+        text_element(person, "uri", urls.absolute(base_url, author["path"]))
+    for subject in card["subjects"]:
+        ET.SubElement(element, "category", {"term": subject["code"], "label": subject["name"]})
+    if card["abstract_plain"]:
+        text_element(element, "summary", card["abstract_plain"])
+
+
+def atom_feed(title: str, page: str, papers: list[Paper], cards: Cards, config: Config) -> bytes:
+    """An Atom feed of the newest papers of a page (author, subject or the whole collection)."""
+    assert config.base_url, "feeds need base_url"
+    base = config.base_url
+    feed = ET.Element("feed", {"xmlns": ATOM, XML_LANG: config.language})
+    feed_url = urls.absolute(base, urls.beside(page, "feed.xml"))
+    text_element(feed, "id", feed_url)
+    text_element(feed, "title", title)
+    newest = papers[: config.feed_entries]
+    text_element(feed, "updated", timestamp(max((p.year for p in newest), default=1970)))
+    ET.SubElement(feed, "link", {"rel": "self", "type": "application/atom+xml", "href": feed_url})
+    ET.SubElement(feed, "link", {"rel": "alternate", "type": "text/html", "href": urls.absolute(base, page)})
+    text_element(ET.SubElement(feed, "author"), "name", config.title)
+    text_element(feed, "generator", "scholarsite")
+    for paper in newest:
+        entry(feed, cards.paper(paper), base)
+    ET.indent(feed)
+    body = ET.tostring(feed, encoding="utf-8", xml_declaration=False)
+    return b'<?xml version="1.0" encoding="utf-8"?>\n' + body + b"\n"
+
+
+def feed_files(site: Site, cards: Cards, config: Config) -> dict[str, bytes]:
+    """feed.xml at the root and beside every author and subject page."""
+    files = {urls.FEED: atom_feed(config.title, urls.HOME, site.papers, cards, config)}
+    for author in site.authors:
+        page = cards.author(author)["path"]
+        files[urls.beside(page, "feed.xml")] = atom_feed(f"{author.name} · {config.title}", page, author.papers, cards, config)
+    for subject in site.subjects:
+        page = cards.subject(subject)["path"]
+        title = f"{subject.name} ({subject.code}) · {config.title}"
+        files[urls.beside(page, "feed.xml")] = atom_feed(title, page, subject.papers, cards, config)
+    return files
