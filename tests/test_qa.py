@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,7 +15,8 @@ from urllib.request import urlopen
 import pytest
 
 from scholarsite import qa
-from scholarsite.qa.runner import format_report
+from scholarsite.qa import core
+from scholarsite.qa.__main__ import main
 
 pytestmark = pytest.mark.qa
 
@@ -163,22 +166,36 @@ def problems_of(result: qa.CheckResult) -> str:
 
 # -- the clean site ------------------------------------------------------------------------------
 
-def test_whole_gate_passes_clean_site(clean_site: Path, tmp_path: Path) -> None:
-    results = qa.run_all(clean_site, screenshots=tmp_path / "shots")
-    assert [r.name for r in results if not r.ok] == [], format_report(results, verbose=True)
-    names = {r.name for r in results}
-    assert names == {"html", "links", "anchors", "paths", "a11y", "layout", "sitemap", "jsonld",
-                     "feeds"}
+CHECKS = ["html", "links", "anchors", "paths", "a11y", "layout", "sitemap", "jsonld", "feeds"]
+
+
+def test_whole_gate_passes_clean_site(clean_site: Path, tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    status = main([str(clean_site), "--screenshots", str(tmp_path / "shots")])
+    report = capsys.readouterr().out
+    assert status == 0, report
+    lines = report.splitlines()
+    assert [line.split()[:2] for line in lines[:-1]] == [[name, "ok"] for name in CHECKS]
+    assert lines[-1] == f"qa: all {len(CHECKS)} checks ok"
     assert len(list((tmp_path / "shots").glob("*.png"))) == 2 * len(qa.sample_pages(clean_site))
 
 
-def test_cli_exit_status(clean_site: Path, site: Path, tmp_path: Path) -> None:
-    from scholarsite.qa.__main__ import main
-
-    shots = ["--screenshots", str(tmp_path / "shots"), "--pages", "/scholarsite/"]
-    assert main([str(clean_site), *shots]) == 0
+def test_cli_fails_on_a_defect(site: Path, tmp_path: Path) -> None:
     edit(site / "about/index.html", 'id="contact"', 'id="kontakt"')
-    assert main([str(site), *shots]) == 1
+    command = [sys.executable, "-m", "scholarsite.qa", str(site), "--base-path", "/scholarsite",
+               "--screenshots", str(tmp_path / "shots"), "--pages", "about/"]
+    proc = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "anchors  FAIL    1 problems" in proc.stdout
+    assert proc.stdout.splitlines()[-1] == f"qa: 1 of {len(CHECKS)} checks FAILED (anchors)"
+
+
+def test_missing_tool_names_the_install_script(monkeypatch: pytest.MonkeyPatch,
+                                               tmp_path: Path, clean_site: Path) -> None:
+    monkeypatch.setattr(core, "_node_modules_candidates", lambda: [tmp_path])
+    assert "node_modules/vnu-jar/build/dist/vnu.jar" in qa.missing_tools()
+    with pytest.raises(qa.ToolMissingError, match=r"run `bash \.ci/install-qa\.sh`"):
+        qa.check_html(clean_site)
 
 
 def test_sample_has_one_page_per_kind(clean_site: Path) -> None:

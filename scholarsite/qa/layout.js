@@ -45,8 +45,7 @@
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const el = node.parentElement;
     if (!node.nodeValue.trim() || !el) continue;
-    const style = getComputedStyle(el);
-    if (style.visibility !== "visible" || Number(style.opacity) === 0) continue;
+    if (!el.checkVisibility({opacityProperty: true, visibilityProperty: true})) continue;
     range.selectNodeContents(node);
     for (const rect of range.getClientRects()) {
       const r = intersect(rect, clipOf(el));
