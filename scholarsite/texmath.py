@@ -1,0 +1,263 @@
+"""Math in TeX text: find the ``$...$`` spans and turn them into safe MathML or plain text.
+
+latex2mathml copies ``\\text{...}`` into its output unescaped, so its serialised string is
+never used: its element tree is re-serialised here through allowlists (elements, attributes,
+attribute values), with every text node escaped, and the result is passed through nh3 as a
+second line of defence.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from dataclasses import dataclass
+from functools import lru_cache
+from html import escape
+from xml.etree.ElementTree import Element
+
+import nh3
+from latex2mathml.converter import convert_to_element
+
+MATHML_TAGS = frozenset({
+    "math", "mrow", "mi", "mn", "mo", "ms", "mtext", "mspace", "msup", "msub", "msubsup",
+    "mfrac", "msqrt", "mroot", "mover", "munder", "munderover", "mtable", "mtr", "mtd",
+    "mstyle", "mpadded", "mphantom", "menclose", "semantics", "annotation",
+})  # fmt: skip
+MATHML_ATTRIBUTES = frozenset({
+    "display", "xmlns", "mathvariant", "mathsize", "stretchy", "fence", "separator", "form",
+    "largeop", "movablelimits", "minsize", "maxsize", "lspace", "rspace", "accent",
+    "accentunder", "columnalign", "columnlines", "rowlines", "columnspacing", "rowspacing",
+    "width", "height", "depth", "voffset", "notation", "displaystyle", "scriptlevel",
+    "linethickness", "linebreak",
+})  # fmt: skip
+_LENGTH_ATTRIBUTES = frozenset({
+    "width", "height", "depth", "voffset", "lspace", "rspace", "minsize", "maxsize", "mathsize",
+})  # fmt: skip
+_LENGTH_VALUE = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:em|ex|px|in|cm|mm|pt|pc|%)?")
+_WORDS_VALUE = re.compile(r"[A-Za-z0-9:/.-]+(?: [A-Za-z0-9:/.-]+)*")
+_NH3_ATTRIBUTES = {tag: set(MATHML_ATTRIBUTES) for tag in MATHML_TAGS}
+_TOKEN_TAGS = frozenset({"mi", "mn", "mo", "ms", "mtext"})
+_ARITY = {"msup": 2, "msub": 2, "mfrac": 2, "mroot": 2, "mover": 2, "munder": 2}
+_ARITY |= {"msubsup": 3, "munderover": 3}
+_SCRIPT_SLOTS = {  # element -> (index of subscript, index of superscript)
+    "msup": (None, 1), "mover": (None, 1), "msub": (1, None), "munder": (1, None),
+    "msubsup": (1, 2), "munderover": (1, 2),
+}  # fmt: skip
+_CHAR_REF = re.compile(r"&#x([0-9A-Fa-f]{1,6});")
+_TEXT_ESCAPE = re.compile(r"\\([%&$#_{} ])")
+_MACRO_DEFINITION = re.compile(
+    r"\\(?:[egx]?def|let|(?:re|provide)?newcommand|DeclareMathOperator)(?![A-Za-z])"
+)
+_FORBIDDEN_BMP = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff]"
+)
+_ASTRAL_NONCHARACTERS = (
+    chr(plane << 16 | low) for plane in range(1, 17) for low in (0xFFFE, 0xFFFF)
+)
+_FORBIDDEN_ASTRAL = re.compile("[" + "".join(_ASTRAL_NONCHARACTERS) + "]")
+_DELIMITER = re.compile(r"\\[\\$()\[\]]|\$")
+_PRIMES = "\u2032\u2033\u2034"
+_SUPERSCRIPTS = dict(
+    zip("0123456789+-\u2212=()ni" + _PRIMES, "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ⁿⁱ" + _PRIMES, strict=True)
+)
+_SUBSCRIPTS = dict(
+    zip("0123456789+-\u2212=()aeoxhklmnpst", "₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎ₐₑₒₓₕₖₗₘₙₚₛₜ", strict=True)
+)
+_SIMPLE = re.compile(r"[\w.]+")
+
+
+class _Rejected(ValueError):
+    """Converter output that is unsafe, invalid HTML, or hides an unknown command."""
+
+
+@dataclass(frozen=True)
+class MathSpan:
+    """A math span of the source: ``text[start:end]`` with delimiters, ``body`` without."""
+
+    start: int
+    end: int
+    body: str
+    display: bool
+
+
+@dataclass(frozen=True)
+class ConvertedMath:
+    """Sanitised MathML markup and a plain-text rendering of one math span."""
+
+    html: str
+    plain: str
+
+
+def remove_forbidden_chars(text: str) -> str:
+    """Drop control characters, surrogates and noncharacters, which HTML and UTF-8 reject."""
+    text = _FORBIDDEN_BMP.sub("", text)
+    if text.isascii() or max(text) <= "\uffff":
+        return text
+    return _FORBIDDEN_ASTRAL.sub("", text)
+
+
+def find_math(text: str) -> tuple[list[MathSpan], list[str]]:
+    """Locate ``$..$``, ``\\(..\\)`` (inline) and ``$$..$$``, ``\\[..\\]`` (display) math.
+
+    Escaped ``\\$`` is a dollar sign; unmatched openers stay literal text and are reported.
+    Linear apart from a binary search per opener, whatever the input.
+    """
+    tokens = [(m.start(), m.group()) for m in _DELIMITER.finditer(text)]
+    tokens = [(pos, token) for pos, token in tokens if token not in ("\\\\", "\\$")]
+    dollars = [pos for pos, token in tokens if token == "$"]
+    dollar_set = set(dollars)
+    closers = {
+        "$": dollars,
+        "$$": [pos for pos in dollars if pos + 1 in dollar_set],
+        "\\(": [pos for pos, token in tokens if token == "\\)"],
+        "\\[": [pos for pos, token in tokens if token == "\\]"],
+    }
+    spans: list[MathSpan] = []
+    problems: list[str] = []
+    cursor = 0
+    for pos, token in tokens:
+        if pos < cursor:
+            continue
+        if token in ("\\)", "\\]"):
+            problems.append(f"stray {token!r} at offset {pos} outside math")
+            continue
+        opener = "$$" if token == "$" and pos + 1 in dollar_set else token
+        span = _close(text, pos, opener, closers[opener])
+        if span is None:
+            problems.append(_unmatched_message(opener, pos))
+            cursor = pos + len(opener)
+        else:
+            spans.append(span)
+            cursor = span.end
+    return spans, problems
+
+
+def _close(text: str, start: int, opener: str, closer_positions: list[int]) -> MathSpan | None:
+    """The span from ``opener`` at ``start`` to its first closer, if there is one."""
+    body_start = start + len(opener)
+    index = bisect_left(closer_positions, body_start)
+    if index == len(closer_positions):
+        return None
+    body_end = closer_positions[index]
+    end = body_end + (1 if opener == "$" else 2)
+    return MathSpan(start, end, text[body_start:body_end], display=opener in ("$$", "\\["))
+
+
+def _unmatched_message(opener: str, pos: int) -> str:
+    """Human-readable diagnostic for an opener without a closer."""
+    if opener == "$":
+        return f"unbalanced '$' (odd number of unescaped dollar signs; unmatched at offset {pos})"
+    return f"unmatched {opener!r} at offset {pos}"
+
+
+@lru_cache(maxsize=16384)
+def convert_math(body: str, display: bool) -> ConvertedMath | None:
+    """Sanitised MathML and plain text for one math body; None when it can't be converted."""
+    if _MACRO_DEFINITION.search(body):  # macro expansion could blow up; never needed here
+        return None
+    try:
+        root = convert_to_element(body, display="block" if display else "inline")
+        markup: list[str] = []
+        _serialize(root, markup)
+        plain = _plain(root)
+    except Exception:  # noqa: BLE001 - latex2mathml raises many types on malformed TeX
+        return None
+    html = nh3.clean(
+        "".join(markup), tags=set(MATHML_TAGS), attributes=_NH3_ATTRIBUTES, link_rel=None
+    )
+    return ConvertedMath(html, plain)
+
+
+def _serialize(element: Element, out: list[str]) -> None:
+    """Append allowlisted, escaped markup for ``element``; raise _Rejected otherwise."""
+    tag = element.tag
+    children = list(element)
+    if tag not in MATHML_TAGS:
+        raise _Rejected(f"element {tag!r}")
+    if (tag in _TOKEN_TAGS and children) or _ARITY.get(tag, len(children)) != len(children):
+        raise _Rejected(f"malformed {tag!r}")
+    attributes = "".join(
+        f' {name}="{escape(value)}"'
+        for name, value in element.attrib.items()
+        if _keep_attribute(name, value)
+    )
+    out.append(f"<{tag}{attributes}>{escape(_text(element.text, tag), quote=False)}")
+    for child in children:
+        _serialize(child, out)
+        out.append(escape(_text(child.tail, tag), quote=False))
+    out.append(f"</{tag}>")
+
+
+def _keep_attribute(name: str, value: str) -> bool:
+    """Allowlisted attribute with a well-formed value (others are dropped)."""
+    if name not in MATHML_ATTRIBUTES:
+        return False
+    pattern = _LENGTH_VALUE if name in _LENGTH_ATTRIBUTES else _WORDS_VALUE
+    return pattern.fullmatch(value) is not None
+
+
+def _text(raw: str | None, tag: str) -> str:
+    """Decode latex2mathml's character references; reject leftover TeX commands."""
+    if not raw:
+        return ""
+    if tag == "mtext":
+        raw = _TEXT_ESCAPE.sub(r"\1", raw)
+    if "\\" in raw:
+        raise _Rejected(f"unconverted TeX in {raw!r}")
+    decoded = _CHAR_REF.sub(_decode_reference, raw)
+    if remove_forbidden_chars(decoded) != decoded:
+        raise _Rejected("forbidden character")
+    return decoded
+
+
+def _decode_reference(match: re.Match[str]) -> str:
+    """One ``&#x...;`` reference as its character."""
+    code = int(match.group(1), 16)
+    if code > 0x10FFFF:
+        raise _Rejected(f"bad character reference {match.group()}")
+    return chr(code)
+
+
+def _plain(element: Element) -> str:
+    """Readable plain text for a MathML element (x², a/b, √x, ...)."""
+    tag = element.tag
+    if tag in _TOKEN_TAGS:
+        return _text(element.text, tag)
+    parts = [_plain(child) for child in element]
+    if tag in _SCRIPT_SLOTS:
+        return _plain_scripts(tag, list(element), parts)
+    if tag == "mfrac":
+        separator = " " if element.get("linethickness") == "0" else "/"
+        return _parenthesize(parts[0]) + separator + _parenthesize(parts[1])
+    if tag == "msqrt":
+        return "√" + _parenthesize("".join(parts))
+    if tag == "mroot":
+        return _script(parts[1], _SUPERSCRIPTS, "") + "√" + _parenthesize(parts[0])
+    if tag == "mspace":
+        return " "
+    if tag == "mphantom":
+        return ""
+    return {"mtable": "; ", "mtr": ", "}.get(tag, "").join(parts)
+
+
+def _plain_scripts(tag: str, children: list[Element], parts: list[str]) -> str:
+    """Base followed by sub/superscripts; a bare operator over/under the base is decoration."""
+    decorative = tag in ("mover", "munder", "munderover")
+    text = parts[0]
+    sub, sup = _SCRIPT_SLOTS[tag]
+    for index, table, mark in ((sub, _SUBSCRIPTS, "_"), (sup, _SUPERSCRIPTS, "^")):
+        if index is not None and not (decorative and children[index].tag == "mo"):
+            text += _script(parts[index], table, mark)
+    return text
+
+
+def _script(text: str, table: dict[str, str], mark: str) -> str:
+    """Unicode super/subscript characters when all exist, else ``^x`` / ``_(xy)``."""
+    if text and all(char in table for char in text):
+        return "".join(table[char] for char in text)
+    return mark + (text if len(text) <= 1 else f"({text})") if text else ""
+
+
+def _parenthesize(text: str) -> str:
+    """Wrap compound expressions in parentheses."""
+    return text if len(text) <= 1 or _SIMPLE.fullmatch(text) else f"({text})"
