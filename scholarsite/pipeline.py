@@ -110,6 +110,7 @@ def render_site(project: Project, site: Site) -> dict[str, bytes]:
     if problems:
         raise BuildError(problems)
     config = project.config
+    assets = deploy.asset_files(project.root / "assets")
     cards = Cards(site)
     records = exports.citation_records(site, cards, config)
     inputs = Inputs(
@@ -120,12 +121,13 @@ def render_site(project: Project, site: Site) -> dict[str, bytes]:
         related={},
         bibtex={key: citations.to_bibtex(rec) for key, rec in records.items()},
         has_feeds=bool(config.base_url),
+        stylesheet=assets.get(urls.STYLESHEET, b"").decode("utf-8", "replace"),
     )
     specs = Planner(inputs, cards).all()
     env = make_environment(project.root / "templates")
     outputs = render_pages(specs, env, project.root / "templates")
     outputs.update(deploy.hosting_files(config, list(outputs)))
-    outputs.update(deploy.asset_files(project.root / "assets"))
+    outputs.update(assets)
     outputs.update(exports.paper_files(site, cards, records))
     outputs.update(exports.collection_bibs(site, cards, records))
     outputs.update(exports.data_files(site, cards, records))

@@ -35,6 +35,7 @@ class Inputs:
     related: dict[int, list[Paper]]
     bibtex: dict[int, str]
     has_feeds: bool
+    stylesheet: str
 
 
 def paginate(first: str, papers: list[Paper], per_page: int) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -98,7 +99,7 @@ class Planner:
             "page_path": path,
             "title": title,
             "description": metadata.clip(description),
-            "canonical": self.meta.absolute(path),
+            "canonical": self.meta.absolute(path) if path != urls.NOT_FOUND else None,
             "breadcrumbs": [{"name": n, "path": p} for n, p in crumbs],
             "jsonld": [jsonld, self.meta.breadcrumbs(crumbs)] if len(crumbs) > 1 else [jsonld],
             "og_type": context.pop("og_type", "website"),
@@ -299,5 +300,8 @@ class Planner:
         )
 
     def not_found(self) -> PageSpec:
-        """The 404 page; GitHub Pages serves it for any missing path, so it links absolutely-free."""
-        return self.spec(urls.NOT_FOUND, "404.html", "Page not found", self.crumbs(), description="This page does not exist.")
+        """The 404 page, which GitHub Pages serves at any missing path (see the template)."""
+        return self.spec(
+            urls.NOT_FOUND, "404.html", "Page not found", self.crumbs(),
+            description="This page does not exist.", inline_css=Markup(self.inputs.stylesheet),
+        )
