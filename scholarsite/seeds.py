@@ -377,9 +377,10 @@ class SeedParser:
         return tuple(dict.fromkeys(codes))
 
     def check_tex(self, block: Block) -> None:
-        """Warn about TeX that will not render (unbalanced `$`, braces)."""
+        """Warn about unbalanced TeX; note what is shown as TeX source (unknown macros)."""
         for problem in tex.tex_problems(block.text):
-            self.report(warning(self.path, block.line, f"TeX: {problem}"))
+            report = warning if problem.startswith("unbalanced") else note
+            self.report(report(self.path, block.line, f"TeX: {problem}"))
 
 
 def parse_seed(data: bytes, path: str, *, latest_year: int) -> SeedParse:

@@ -314,3 +314,9 @@ def test_parser_never_raises_on_seed_like_text(lines: list[str]) -> None:
     for diagnostic in result.diagnostics:
         assert diagnostic.path == "seeds/a.txt"
         assert 0 <= diagnostic.line <= len(lines) + 1
+
+
+def test_unknown_tex_macro_is_only_a_note() -> None:
+    result = parse(VALID.replace(ABSTRACT, "\\ours{} beats the baseline."))
+    assert [(line, sev) for line, sev, _ in problems(result)] == [(13, "note")]
+    assert not result.rejected
