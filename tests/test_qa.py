@@ -184,7 +184,7 @@ def test_cli_fails_on_a_defect(site: Path, tmp_path: Path) -> None:
     edit(site / "about/index.html", 'id="contact"', 'id="kontakt"')
     command = [sys.executable, "-m", "scholarsite.qa", str(site), "--base-path", "/scholarsite",
                "--screenshots", str(tmp_path / "shots"), "--pages", "about/"]
-    proc = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(command, check=False, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "anchors  FAIL    1 problems" in proc.stdout
     assert proc.stdout.splitlines()[-1] == f"qa: 1 of {len(CHECKS)} checks FAILED (anchors)"
@@ -269,6 +269,11 @@ def test_sitemap_catches_schema_violation(site: Path) -> None:
 def test_sitemap_catches_relative_loc(site: Path) -> None:
     (site / "sitemap.xml").write_text(sitemap(["about/"]))
     assert "not absolute: 'about/'" in problems_of(qa.check_sitemap(site))
+
+
+def test_sitemap_catches_malformed_xml(site: Path) -> None:
+    edit(site / "sitemap.xml", "</loc>", "")
+    assert "sitemap.xml: not well-formed" in problems_of(qa.check_sitemap(site))
 
 
 def test_jsonld_catches_broken_json(site: Path) -> None:

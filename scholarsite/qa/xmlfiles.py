@@ -5,11 +5,16 @@ from __future__ import annotations
 import importlib
 import re
 import xml.etree.ElementTree as ET
+from functools import cache
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from .core import SITEMAP_XSD, CheckResult, ToolMissingError, node_tool
+
+if TYPE_CHECKING:
+    from xmlschema import XMLSchema
 
 SITEMAP_NS = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 ATOM = "http://www.w3.org/2005/Atom"
@@ -32,6 +37,12 @@ def _import(name: str) -> ModuleType:
         raise ToolMissingError(f"python package {name}") from None
 
 
+@cache
+def _sitemap_schema(xsd: Path) -> XMLSchema:
+    """The sitemaps.org schema, compiled once per process."""
+    return _import("xmlschema").XMLSchema(str(xsd))
+
+
 def check_sitemap(site_dir: Path) -> CheckResult:
     """site/sitemap.xml (if any) is valid against sitemaps.org's XSD; every <loc> is absolute."""
     result = CheckResult("sitemap")
@@ -39,7 +50,7 @@ def check_sitemap(site_dir: Path) -> CheckResult:
     if not path.is_file():
         return result
     xmlschema = _import("xmlschema")
-    schema = xmlschema.XMLSchema(str(node_tool(SITEMAP_XSD)))
+    schema = _sitemap_schema(node_tool(SITEMAP_XSD))
     try:
         errors = list(schema.iter_errors(str(path)))
         root = ET.parse(path).getroot()
