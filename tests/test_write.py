@@ -1,0 +1,322 @@
+"""Tests for scholarsite.write: incremental, atomic, ownership-aware site sync."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from scholarsite import write
+from scholarsite.write import (
+    MANIFEST,
+    CorruptManifest,
+    ForeignFileConflict,
+    SyncReport,
+    WriteConflict,
+    sync,
+)
+
+REPO = Path(__file__).resolve().parents[1]
+
+OUTPUTS = {
+    "index.html": b"<h1>home</h1>",
+    "authors/ziheng-jiang/index.html": b"<h1>Ziheng</h1>",
+    "authors/ada-lovelace/index.html": b"<h1>Ada</h1>",
+    "papers/2024/tvm/index.html": b"<h1>TVM</h1>",
+    "assets/style.css": b"body{}",
+}
+
+
+def snapshot(site: Path) -> dict[str, tuple[int, bytes]]:
+    """Every file and folder under ``site`` with its mtime_ns and content."""
+    found = {}
+    for dirpath, dirnames, filenames in os.walk(site):
+        for name in dirnames + filenames:
+            path = Path(dirpath, name)
+            data = b"" if path.is_dir() else path.read_bytes()
+            found[path.relative_to(site).as_posix()] = (path.lstat().st_mtime_ns, data)
+    return found
+
+
+def files_on_disk(site: Path) -> set[str]:
+    """Relative paths of every non-folder under ``site``."""
+    return {p.relative_to(site).as_posix() for p in site.rglob("*") if not p.is_dir()}
+
+
+def test_first_sync_writes_everything(tmp_path: Path) -> None:
+    site = tmp_path / "deep" / "site"
+    report = sync(OUTPUTS, site)
+    assert report.written == tuple(sorted(OUTPUTS))
+    assert report.unchanged == report.removed == report.foreign == ()
+    for rel, data in OUTPUTS.items():
+        assert (site / rel).read_bytes() == data
+    manifest = json.loads((site / MANIFEST).read_bytes())
+    assert manifest["files"] == sorted(OUTPUTS)
+
+
+def test_second_sync_writes_nothing_and_keeps_mtimes(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    sync(OUTPUTS, site)
+    before, root_mtime = snapshot(site), site.stat().st_mtime_ns
+    time.sleep(0.01)
+    report = sync(dict(OUTPUTS), site)
+    assert report.written == () and report.removed == ()
+    assert report.unchanged == tuple(sorted(OUTPUTS))
+    assert snapshot(site) == before
+    assert site.stat().st_mtime_ns == root_mtime
+
+
+def test_only_changed_file_is_written(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    sync(OUTPUTS, site)
+    before = snapshot(site)
+    changed = dict(OUTPUTS, **{"assets/style.css": b"body{color:red}"})
+    report = sync(changed, site)
+    assert report.written == ("assets/style.css",)
+    after = snapshot(site)
+    assert after["assets/style.css"][1] == b"body{color:red}"
+    for rel in OUTPUTS:
+        if rel != "assets/style.css":
+            assert after[rel] == before[rel]
+    assert after[MANIFEST] == before[MANIFEST]
+
+
+def test_same_size_change_is_detected(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    sync(OUTPUTS, site)
+    report = sync(dict(OUTPUTS, **{"index.html": b"<h1>HOME</h1>"}), site)
+    assert report.written == ("index.html",)
+    assert (site / "index.html").read_bytes() == b"<h1>HOME</h1>"
+
+
+def test_dropped_output_is_removed_and_empty_folders_pruned(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    sync(OUTPUTS, site)
+    fewer = {k: v for k, v in OUTPUTS.items() if not k.startswith("papers/")}
+    report = sync(fewer, site)
+    assert report.removed == ("papers/2024/tvm/index.html",)
+    assert not (site / "papers").exists()
+    assert json.loads((site / MANIFEST).read_bytes())["files"] == sorted(fewer)
+    report = sync({}, site)
+    assert len(report.removed) == len(fewer)
+    assert site.is_dir() and os.listdir(site) == [MANIFEST]
+
+
+def test_hand_placed_file_survives_and_is_reported(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    sync(OUTPUTS, site)
+    (site / "authors" / "notes.txt").write_bytes(b"mine")
+    (site / "CNAME").write_bytes(b"example.org")
+    fewer = {k: v for k, v in OUTPUTS.items() if not k.startswith("authors/")}
+    report = sync(fewer, site)
+    assert report.foreign == ("CNAME", "authors/notes.txt")
+    assert (site / "authors" / "notes.txt").read_bytes() == b"mine"
+    assert not (site / "authors" / "ada-lovelace").exists()
+    assert report.summary(0.5).endswith("in 0.50 s, 2 not produced by the build")
+
+
+@pytest.mark.parametrize("hand_placed, wanted", [
+    ("index.html", "index.html"),  # a file where a file must go
+    ("papers", "papers/2024/tvm/index.html"),  # a file where a folder must go
+    ("index.html/keep.txt", "index.html"),  # a folder holding a foreign file
+])
+def test_foreign_conflict_raises_before_writing(tmp_path: Path, hand_placed: str,
+                                                wanted: str) -> None:
+    site = tmp_path / "site"
+    (site / hand_placed).parent.mkdir(parents=True)
+    (site / hand_placed).write_bytes(b"hand made")
+    (site / ".tmp-leftover").write_bytes(b"x")
+    before = snapshot(site)
+    with pytest.raises(ForeignFileConflict) as caught:
+        sync(OUTPUTS, site)
+    assert caught.value.path == hand_placed and hand_placed in str(caught.value)
+    assert isinstance(caught.value, WriteConflict)
+    assert snapshot(site) == before
+
+
+def test_identical_hand_placed_file_is_adopted(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_bytes(OUTPUTS["index.html"])
+    report = sync(OUTPUTS, site)
+    assert "index.html" in report.unchanged and report.foreign == ()
+
+
+@pytest.mark.parametrize("bad", [
+    "../x", "/etc/x", "a/../../b", "a\\b", "", "a//b", "a/", "./a", "a\0b",
+    MANIFEST, f"{MANIFEST}/x", "assets/.tmp-x", ".tmp-y",
+])
+def test_invalid_paths_rejected_before_writing(tmp_path: Path, bad: str) -> None:
+    site = tmp_path / "site"
+    outputs = dict(OUTPUTS, **{bad: b"evil"})
+    with pytest.raises(ValueError) as caught:
+        sync(outputs, site)
+    assert repr(bad) in str(caught.value)
+    assert not site.exists() and not (tmp_path / "x").exists()
+
+
+def test_output_that_is_also_a_folder_rejected(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="'a'"):
+        sync({"a": b"1", "a/b": b"2"}, tmp_path / "site")
+    assert not (tmp_path / "site").exists()
+
+
+def test_non_bytes_rejected(tmp_path: Path) -> None:
+    with pytest.raises(TypeError, match="index.html"):
+        sync({"index.html": "text"}, tmp_path / "site")  # type: ignore[dict-item]
+
+
+def test_owned_file_and_folder_swap_places(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    sync({"a": b"file", "x/y/z": b"deep"}, site)
+    report = sync({"a/b": b"now a folder", "x": b"now a file"}, site)
+    assert set(report.removed) == {"a", "x/y/z"}
+    assert (site / "a" / "b").read_bytes() == b"now a folder"
+    assert (site / "x").read_bytes() == b"now a file"
+    sync({"a": b"file again"}, site)
+    assert (site / "a").read_bytes() == b"file again"
+    assert files_on_disk(site) == {"a", MANIFEST}
+
+
+def test_never_writes_through_symlink(tmp_path: Path) -> None:
+    site, outside = tmp_path / "site", tmp_path / "outside"
+    outside.mkdir()
+    site.mkdir()
+    (site / "papers").symlink_to(outside, target_is_directory=True)
+    with pytest.raises(WriteConflict, match="symlink"):
+        sync(OUTPUTS, site)
+    assert list(outside.iterdir()) == [] and not (site / "index.html").exists()
+
+
+def test_owned_symlink_is_replaced_not_followed(tmp_path: Path) -> None:
+    site, outside = tmp_path / "site", tmp_path / "outside.html"
+    outside.write_bytes(b"precious")
+    sync(OUTPUTS, site)
+    (site / "index.html").unlink()
+    (site / "index.html").symlink_to(outside)
+    assert sync(OUTPUTS, site).written == ("index.html",)
+    assert not (site / "index.html").is_symlink() and outside.read_bytes() == b"precious"
+
+
+def test_leftover_temporary_files_cleaned(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    sync(OUTPUTS, site)
+    (site / ".tmp-abc").write_bytes(b"half")
+    (site / "authors" / ".tmp-def").write_bytes(b"half")
+    (site / "gone").mkdir()
+    (site / "gone" / ".tmp-ghi").write_bytes(b"half")
+    report = sync(OUTPUTS, site)
+    assert report.foreign == () and report.written == ()
+    assert not list(site.rglob(".tmp-*")) and not (site / "gone").exists()
+
+
+def test_manifest_bytes_deterministic(tmp_path: Path) -> None:
+    sync(OUTPUTS, tmp_path / "one")
+    sync(dict(reversed(list(OUTPUTS.items()))), tmp_path / "two")
+    one = (tmp_path / "one" / MANIFEST).read_bytes()
+    assert one == (tmp_path / "two" / MANIFEST).read_bytes()
+    assert json.loads(one)["files"] == sorted(OUTPUTS)
+
+
+@pytest.mark.parametrize("content", [
+    b"{not json", b'{"files": ["../../etc/passwd"]}', b'{"files": "index.html"}', b"[]",
+])
+def test_untrustworthy_manifest_refused(tmp_path: Path, content: bytes) -> None:
+    site = tmp_path / "site"
+    sync(OUTPUTS, site)
+    (site / MANIFEST).write_bytes(content)
+    before = snapshot(site)
+    with pytest.raises(CorruptManifest):
+        sync({}, site)
+    assert snapshot(site) == before
+
+
+def test_new_files_are_written_with_default_permissions(tmp_path: Path) -> None:
+    old = os.umask(0o022)
+    try:
+        sync(OUTPUTS, tmp_path / "site")
+    finally:
+        os.umask(old)
+    assert (tmp_path / "site" / "index.html").stat().st_mode & 0o777 == 0o644
+
+
+def test_summary_format() -> None:
+    report = SyncReport(("a",) * 12, ("b",) * 310, ("c",) * 2, ())
+    assert report.summary(0.41) == "12 written, 310 unchanged, 2 removed in 0.41 s"
+
+
+def test_interrupted_sync_leaves_no_stray_ownership(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    site = tmp_path / "site"
+    sync(OUTPUTS, site)
+    real, calls = write._write_atomic, []
+
+    def dying(*args: object) -> None:
+        calls.append(args)
+        if len(calls) == 3:  # widened manifest, then one page, then "killed"
+            raise KeyboardInterrupt
+        real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(write, "_write_atomic", dying)
+    new = dict(OUTPUTS, **{"new/a.html": b"a", "new/b.html": b"b"})
+    with pytest.raises(KeyboardInterrupt):
+        sync(new, site)
+    monkeypatch.undo()
+    report = sync(OUTPUTS, site)  # the seed that produced new/ was removed meanwhile
+    assert report.foreign == () and not (site / "new").exists()
+    assert files_on_disk(site) == set(OUTPUTS) | {MANIFEST}
+
+
+# --- crash safety with SIGKILL --------------------------------------------------
+
+BIG = 256 * 1024
+
+
+def big_outputs(version: str) -> dict[str, bytes]:
+    """Large outputs; "new" changes every shared page, drops some and adds others."""
+    pages = range(120) if version == "old" else range(30, 150)
+    fill, size = (b"o", BIG) if version == "old" else (b"n", BIG + 4096)
+    if version == "final":
+        pages, fill, size = range(30, 120), b"f", BIG - 4096
+    return {f"pages/{i:03d}/index.html": bytes([i]) + fill * size for i in pages}
+
+
+CHILD = """
+import sys
+from pathlib import Path
+from scholarsite.write import sync
+from tests.test_write import big_outputs
+outputs = big_outputs("new")
+print("ready", flush=True)
+sync(outputs, Path(sys.argv[1]))
+print("done", flush=True)
+"""
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.01, 0.03, 0.06, 0.1, 0.2, 0.4])
+def test_sigkill_mid_sync_never_truncates_and_next_sync_repairs(tmp_path: Path,
+                                                               delay: float) -> None:
+    site = tmp_path / "site"
+    old, new, final = big_outputs("old"), big_outputs("new"), big_outputs("final")
+    sync(old, site)
+    child = subprocess.Popen([sys.executable, "-c", CHILD, str(site)], cwd=REPO,
+                             stdout=subprocess.PIPE, env=dict(os.environ, PYTHONPATH=str(REPO)))
+    assert child.stdout is not None and child.stdout.readline() == b"ready\n"
+    time.sleep(delay)
+    child.send_signal(signal.SIGKILL)
+    child.wait()
+    child.stdout.close()
+    for rel in files_on_disk(site) - {MANIFEST}:
+        if not Path(rel).name.startswith(".tmp-"):
+            assert (site / rel).read_bytes() in (old.get(rel), new.get(rel)), rel
+    json.loads((site / MANIFEST).read_bytes())  # never a torn manifest
+    report = sync(final, site)
+    assert report.foreign == ()
+    assert files_on_disk(site) == set(final) | {MANIFEST}
+    assert all((site / rel).read_bytes() == data for rel, data in final.items())
