@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import citations, deploy, exports, feeds, urls, write
+from . import citations, deploy, exports, feeds, search, urls, write
 from .cards import Cards
 from .config import Config, load_config
 from .content import Page, read_pages
@@ -103,7 +103,7 @@ def reserved_page_problems(pages: list[Page]) -> list[Diagnostic]:
     ]
 
 
-def render_site(project: Project, site: Site) -> dict[str, bytes]:
+def render_site(project: Project, site: Site, previous_search: dict[str, bytes]) -> dict[str, bytes]:
     """Every output file of the site, in memory; BuildError for user mistakes."""
     author_pages, problems = match_author_pages(site, project.author_pages)
     problems += reserved_page_problems(project.pages)
@@ -134,6 +134,7 @@ def render_site(project: Project, site: Site) -> dict[str, bytes]:
     outputs["llms.txt"] = exports.llms_txt(site, config)
     if config.base_url:
         outputs.update(feeds.feed_files(site, cards, config))
+    outputs.update(search.search_files(outputs, config.language, previous_search))
     return outputs
 
 
@@ -144,6 +145,7 @@ def build(root: Path, site_dir: Path | None = None, *, strict: bool = False) -> 
     failing = {Severity.ERROR, Severity.WARNING} if strict else {Severity.ERROR}
     if any(d.severity in failing for d in project.diagnostics):
         raise BuildError(project.diagnostics)
-    outputs = render_site(project, model_of(project))
-    report = write.sync(outputs, site_dir or root / "site")
+    site_dir = site_dir or root / "site"
+    outputs = render_site(project, model_of(project), search.read_previous(site_dir))
+    report = write.sync(outputs, site_dir)
     return BuildResult(report, time.perf_counter() - started, tuple(project.diagnostics))

@@ -104,6 +104,7 @@ class Planner:
             "jsonld": [jsonld, self.meta.breadcrumbs(crumbs)] if len(crumbs) > 1 else [jsonld],
             "og_type": context.pop("og_type", "website"),
             "feed": context.pop("feed", None),
+            "searchable": context.pop("searchable", False),
             **context,
         }
         return PageSpec(path, template, full)
@@ -194,6 +195,7 @@ class Planner:
                 feed=urls.beside(first, "feed.xml") if self.inputs.has_feeds else None,
                 description=description,
                 og_type="profile",
+                searchable=True,
                 jsonld=self.meta.person(author, profile, first),
             ))
         return specs
@@ -221,6 +223,7 @@ class Planner:
             in_subjects=[self.cards.paper(p) for p in in_subjects],
             description=card["abstract_plain"] or card["title_plain"],
             og_type="article",
+            searchable=True,
             jsonld=self.meta.article(card, path),
         )
 
@@ -250,6 +253,7 @@ class Planner:
             self.crumbs(("Subjects", urls.SUBJECTS), (subject.code, first)),
             subject.papers,
             subject=card,
+            searchable=True,
             authors=[{"author": self.cards.author(a), "count": n} for a, n in subject.author_counts],
             bib=urls.beside(first, "papers.bib"),
             feed=urls.beside(first, "feed.xml") if self.inputs.has_feeds else None,

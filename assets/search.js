@@ -1,0 +1,94 @@
+// Search page: Pagefind's JavaScript API with our own accessible result list and filters.
+// Without JavaScript the page shows plain links to the indexes instead.
+(function () {
+  "use strict";
+  var box = document.getElementById("search");
+  if (!box) return;
+  var root = box.getAttribute("data-root") || "./";
+  var FILTERS = [["kind", "Type"], ["subject", "Subject"], ["year", "Year"], ["author", "Author"]];
+
+  function element(tag, attributes, text) {
+    var node = document.createElement(tag);
+    Object.keys(attributes || {}).forEach(function (name) { node.setAttribute(name, attributes[name]); });
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  // Pagefind excerpts mark matches with <mark>; everything else is rebuilt as text nodes.
+  function excerpt(html) {
+    var paragraph = element("p", { "class": "search-excerpt" });
+    var decoder = document.createElement("textarea");
+    var target = paragraph;
+    html.split(/(<\/?mark>)/).forEach(function (part) {
+      if (part === "<mark>") { target = paragraph.appendChild(element("mark")); return; }
+      if (part === "</mark>") { target = paragraph; return; }
+      decoder.innerHTML = part;
+      target.appendChild(document.createTextNode(decoder.value));
+    });
+    return paragraph;
+  }
+
+  function resultItem(data) {
+    var item = element("li", { "class": "search-result" });
+    var heading = item.appendChild(element("h2", { "class": "paper-title" }));
+    heading.appendChild(element("a", { href: root + data.url.replace(/^\//, "") }, data.meta.title || data.url));
+    var facts = [data.meta.kind, data.meta.year, data.meta.authors].filter(Boolean).join(" · ");
+    if (facts) item.appendChild(element("p", { "class": "paper-meta" }, facts));
+    item.appendChild(excerpt(data.excerpt || ""));
+    return item;
+  }
+
+  async function start() {
+    var pagefind;
+    try {
+      pagefind = await import(new URL(root + "pagefind/pagefind.js", document.baseURI).href);
+      await pagefind.options({ excerptLength: 28 });
+    } catch (failure) {
+      box.appendChild(element("p", {}, "The search index could not be loaded. Browse the indexes below."));
+      return;
+    }
+    var form = box.appendChild(element("form", { "class": "search-form", role: "search" }));
+    form.addEventListener("submit", function (event) { event.preventDefault(); run(); });
+    var label = form.appendChild(element("label", { "for": "search-query" }, "Search titles, abstracts, authors and subjects"));
+    var input = form.appendChild(element("input", { id: "search-query", type: "search", name: "q", autocomplete: "off" }));
+    var available = await pagefind.filters();
+    var selects = {};
+    var filterRow = form.appendChild(element("div", { "class": "search-filters" }));
+    FILTERS.forEach(function (pair) {
+      var values = Object.keys(available[pair[0]] || {}).sort();
+      if (!values.length) return;
+      var id = "filter-" + pair[0];
+      var wrap = filterRow.appendChild(element("div"));
+      wrap.appendChild(element("label", { "for": id }, pair[1]));
+      var select = wrap.appendChild(element("select", { id: id, name: pair[0] }));
+      select.appendChild(element("option", { value: "" }, "Any"));
+      values.forEach(function (value) {
+        select.appendChild(element("option", { value: value }, value + " (" + available[pair[0]][value] + ")"));
+      });
+      select.addEventListener("change", run);
+      selects[pair[0]] = select;
+    });
+    var status = box.appendChild(element("p", { "class": "search-status", role: "status", "aria-live": "polite" }));
+    var list = box.appendChild(element("ol", { "class": "search-results paper-list" }));
+
+    async function run() {
+      var query = input.value.trim();
+      var filters = {};
+      Object.keys(selects).forEach(function (name) { if (selects[name].value) filters[name] = selects[name].value; });
+      if (!query && !Object.keys(filters).length) { list.replaceChildren(); status.textContent = ""; return; }
+      var search = await pagefind.debouncedSearch(query || null, { filters: filters }, 150);
+      if (search === null) return;  // superseded by a newer keystroke
+      var shown = await Promise.all(search.results.slice(0, 30).map(function (r) { return r.data(); }));
+      list.replaceChildren.apply(list, shown.map(resultItem));
+      var count = search.results.length;
+      status.textContent = count === 0 ? "No results." : count + (count === 1 ? " result" : " results") + (count > 30 ? ", showing the first 30." : ".");
+    }
+
+    input.addEventListener("input", run);
+    input.value = new URLSearchParams(window.location.search).get("q") || "";
+    label.hidden = false;
+    if (input.value) run();
+    input.focus();
+  }
+  start();
+})();
