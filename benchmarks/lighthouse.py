@@ -27,7 +27,8 @@ def lighthouse_scores(url: str) -> dict[str, int | None]:
     env = {**os.environ, "CHROME_PATH": str(chromium())}
     command = [str(node_tool(".bin/lighthouse")), url, "--output=json", "--quiet",
                f"--chrome-flags={' '.join(CHROMIUM_FLAGS)}"]
-    proc = subprocess.run(command, check=False, capture_output=True, text=True, env=env, timeout=TIMEOUT)
+    proc = subprocess.run(command, check=False, capture_output=True, text=True, env=env,
+                          timeout=TIMEOUT)
     try:
         categories = json.loads(proc.stdout)["categories"]
     except (json.JSONDecodeError, KeyError):

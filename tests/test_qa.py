@@ -92,7 +92,8 @@ def render(rel: str, title: str, body: str) -> str:
         </head>
         <body>
         <header><nav aria-label="Site"><a href="{root}index.html">Home</a>
-        <a href="{root}publications/">Publications</a> <a href="{root}about/">About</a></nav></header>
+        <a href="{root}publications/">Publications</a>
+        <a href="{root}about/">About</a></nav></header>
         <main>{textwrap.dedent(body)}
         </main>
         </body>

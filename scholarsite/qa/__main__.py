@@ -1,4 +1,4 @@
-"""Command line: python -m scholarsite.qa SITE_DIR [--base-path P] [--screenshots DIR] [--pages ...]."""
+"""Command line: python -m scholarsite.qa SITE_DIR [--base-path P] [--screenshots DIR] [--pages]."""
 
 from __future__ import annotations
 

@@ -96,7 +96,7 @@ def _layout_problems(page: Page, width: int) -> list[str]:
 
 
 def screenshot_name(rel: str, width: int) -> str:
-    """File name of a page's screenshot: 'publications/index.html' -> 'publications--index-390.png'."""
+    """Screenshot file name: 'publications/index.html' at 390 -> 'publications--index-390.png'."""
     return f"{rel.removesuffix('.html').replace('/', '--')}-{width}.png"
 
 

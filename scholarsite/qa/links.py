@@ -36,7 +36,8 @@ def check_links(site_dir: Path, base_path: str = "/scholarsite/", *,
     with site_url(site_dir, base_path, base_url) as url:
         command = [str(node_tool(LINKINATOR)), url, "--recurse", "--check-fragments",
                    "--check-css", "--format", "json", "--skip", SKIP_EXTERNAL]
-        proc = subprocess.run(command, check=False, capture_output=True, text=True, timeout=LINKINATOR_TIMEOUT)
+        proc = subprocess.run(command, check=False, capture_output=True, text=True,
+                              timeout=LINKINATOR_TIMEOUT)
     result = CheckResult("links")
     try:
         links = json.loads(proc.stdout)["links"]

@@ -32,7 +32,8 @@ def check_html(site_dir: Path) -> CheckResult:
     """Nu HTML Checker over the whole folder in one run; errors and warnings both fail."""
     command = [executable("java"), "-jar", str(node_tool(VNU_JAR)),
                "--format", "json", "--stdout", "--skip-non-html", str(site_dir)]
-    proc = subprocess.run(command, check=False, capture_output=True, text=True, timeout=VNU_TIMEOUT)
+    proc = subprocess.run(command, check=False, capture_output=True, text=True,
+                          timeout=VNU_TIMEOUT)
     result = CheckResult("html", checked=len(html_files(site_dir)))
     try:
         messages = json.loads(proc.stdout)["messages"]

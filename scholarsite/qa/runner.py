@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import sys
 import time
+import traceback
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
@@ -25,19 +27,22 @@ PROBLEM_WIDTH = 160
 
 
 def _timed(name: str, check: Callable[[], CheckResult]) -> CheckResult:
-    """Run one check, timing it; a missing tool becomes a failed result."""
+    """Run one check, timing it; a missing tool or a crash becomes a failed result."""
     start = time.monotonic()
     try:
         result = check()
     except ToolMissingError as exc:
         result = CheckResult(name, [str(exc)])
+    except Exception as exc:  # noqa: BLE001 - one crashed check must not hide the others
+        traceback.print_exc(file=sys.stderr)
+        result = CheckResult(name, [f"check crashed: {exc!r}"])
     result.seconds = time.monotonic() - start
     return result
 
 
 def _browser_checks(site: Path, pages: list[str], base_path: str, url: str,
                     screenshots: Path) -> list[CheckResult]:
-    """Accessibility and layout, sharing one browser (opened lazily, so a missing one fails both)."""
+    """Accessibility and layout sharing one browser, opened lazily (if missing, both fail)."""
     with ExitStack() as stack:
         shared: list[BrowserContext] = []
 
@@ -88,7 +93,8 @@ def format_report(results: list[CheckResult], verbose: bool = False) -> str:
         shown = r.problems if verbose else r.problems[:SHOWN_PROBLEMS]
         if shown:
             more = len(r.problems) - len(shown)
-            line += ": " + " | ".join(_clip(p) for p in shown) + (f" | +{more} more" if more else "")
+            line += ": " + " | ".join(_clip(p) for p in shown)
+            line += f" | +{more} more" if more else ""
         lines.append(line)
     failed = [r.name for r in results if not r.ok]
     lines.append(f"qa: {len(failed)} of {len(results)} checks FAILED ({', '.join(failed)})"
