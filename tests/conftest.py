@@ -1,0 +1,41 @@
+"""Shared fixtures: project folders copied from the repository, built into temporary folders."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from scholarsite import pipeline
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+PROJECT_PARTS = ("seeds", "content", "templates", "assets")
+
+
+def make_project(target: Path, seeds: Path | None = None, site_yaml: str | None = None) -> Path:
+    """A project folder: the repository's content, templates and assets, with given seeds."""
+    target.mkdir(parents=True, exist_ok=True)
+    for part in PROJECT_PARTS:
+        source = seeds if part == "seeds" and seeds is not None else ROOT / part
+        shutil.copytree(source, target / part)
+    (target / "site.yaml").write_text(site_yaml if site_yaml is not None else (ROOT / "site.yaml").read_text())
+    return target
+
+
+BASE_URL_YAML = "title: Test records\nbase_url: https://example.org/scholarsite/\n"
+
+
+@pytest.fixture(scope="session")
+def shipped_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The shipped seeds with base_url set (feeds and sitemap on), built once."""
+    project = make_project(tmp_path_factory.mktemp("shipped"), site_yaml=BASE_URL_YAML)
+    pipeline.build(project)
+    return project
+
+
+@pytest.fixture(scope="session")
+def shipped_site(shipped_project: Path) -> Path:
+    """The built site/ folder of the shipped seeds."""
+    return shipped_project / "site"

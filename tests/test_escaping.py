@@ -1,0 +1,112 @@
+"""Nothing from a seed can inject markup: hostile titles, abstracts and names show as text."""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import bibtexparser
+import pytest
+
+from scholarsite import pipeline
+from scholarsite.qa.pages import scan_page
+
+from .conftest import BASE_URL_YAML, FIXTURES, make_project
+
+TITLE = "<script>alert('title')</script> & <think>Quotes \"double\" and 'single'</think>"
+NAME = "Eve \"<b>Mallory</b>\" O'Hara & Co"
+
+
+class Elements(HTMLParser):
+    """Every start tag and attribute of a page, as the browser's tokenizer would see them."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+@pytest.fixture(scope="module")
+def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    project = make_project(tmp_path_factory.mktemp("hostile"), FIXTURES / "hostile/seeds", BASE_URL_YAML)
+    pipeline.build(project)
+    return project / "site"
+
+
+def parsed(page: Path) -> Elements:
+    """The tags and text of a page."""
+    elements = Elements()
+    elements.feed(page.read_text(encoding="utf-8"))
+    return elements
+
+
+def test_no_injected_elements_or_handlers_on_any_page(hostile_site: Path) -> None:
+    pages = sorted(hostile_site.rglob("*.html"))
+    assert len(pages) > 10
+    for page in pages:
+        for tag, attrs in parsed(page).tags:
+            assert tag not in {"think", "img", "b", "textarea"}, (page, tag)
+            assert not any(name.startswith("on") for name in attrs), (page, tag, attrs)
+            if tag == "script":
+                assert attrs.get("type") in {"application/ld+json", "module", None}
+                assert attrs.get("src") or attrs.get("type") == "application/ld+json", (page, attrs)
+
+
+def test_hostile_text_is_shown_as_text(hostile_site: Path) -> None:
+    paper = next((hostile_site / "papers/2025").glob("*/index.html"))
+    elements = parsed(paper)
+    text = "".join(elements.text)
+    assert TITLE in text
+    assert "alert(\"abstract\")" in text and "<think> tag" in text
+    assert "</textarea><img src=x onerror=alert(1)>" in text
+    heads = [attrs for tag, attrs in elements.tags if tag == "meta"]
+    og_title = next(a["content"] for a in heads if a.get("property") == "og:title")
+    assert og_title == TITLE
+    author = parsed(next((hostile_site / "authors").glob("*/index.html")))
+    assert NAME in "".join(author.text)
+
+
+def test_math_text_cannot_carry_markup(hostile_site: Path) -> None:
+    paper = next((hostile_site / "papers/2025").glob("*/index.html"))
+    html = paper.read_text()
+    assert "<script>alert(2)" not in html
+    assert re.search(r"<math[^>]*>.*?&lt;script&gt;alert\(2\)", html, re.S)
+
+
+def test_jsonld_survives_script_closing_text(hostile_site: Path) -> None:
+    for page in hostile_site.rglob("*.html"):
+        raw = page.read_text()
+        for block in scan_page(page).jsonld:
+            assert "</script" not in block.lower()
+            json.loads(block)
+        assert raw.count("<script") == raw.count("</script>")
+    second = next((hostile_site / "papers/2024").glob("*/index.html"))
+    article = next(json.loads(b) for b in scan_page(second).jsonld if '"ScholarlyArticle"' in b)
+    assert article["name"] == "Second paper </title><script>alert(3)</script>"
+    assert '"}]</script><script>alert(4)</script>' in article["abstract"]
+
+
+def test_exports_keep_the_text(hostile_site: Path) -> None:
+    paper_dir = next((hostile_site / "papers/2025").glob("*/"))
+    library = bibtexparser.parse_string((paper_dir / "cite.bib").read_text())
+    assert not library.failed_blocks
+    title = library.entries[0]["title"]
+    assert "<script>" in title and "<think>" in title
+    csl = json.loads((paper_dir / "cite.json").read_text())
+    assert csl[0]["title"] == TITLE
+    feed = (hostile_site / "feed.xml").read_text()
+    assert "<script>" not in feed and "&lt;script&gt;" in feed
+
+
+def test_slugs_stay_inside_site(hostile_site: Path) -> None:
+    for path in hostile_site.rglob("*"):
+        assert path.resolve().is_relative_to(hostile_site.resolve())
+        assert re.fullmatch(r"[A-Za-z0-9._-]+", path.name), path
