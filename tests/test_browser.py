@@ -1,0 +1,135 @@
+"""What only a browser can show: search under a sub-path, and the live preview reloading."""
+
+from __future__ import annotations
+
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from scholarsite.qa.browser import open_browser
+from scholarsite.qa.server import serve
+
+from .conftest import ROOT, make_project
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One headless Debian Chromium for the module."""
+    with open_browser() as context:
+        yield context
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh tab."""
+    tab = browser.new_page()
+    yield tab
+    tab.close()
+
+
+def result_titles(page) -> list[str]:
+    """Titles of the search results shown."""
+    return page.locator(".search-result h2").all_inner_texts()
+
+
+def search_for(page, query: str) -> None:
+    """Type a query and wait until results or 'No results.' are announced."""
+    page.fill("#search-query", query)
+    page.wait_for_function("() => document.querySelector('.search-status').textContent.length > 0")
+    page.wait_for_timeout(400)
+
+
+def test_search_under_a_sub_path(shipped_site: Path, page) -> None:
+    with serve(shipped_site, "/scholarsite/") as base:
+        page.goto(base)
+        page.fill("#site-search", "MoE")
+        page.press("#site-search", "Enter")
+        page.wait_for_url(re.compile(r"/scholarsite/search/\?q=MoE"))
+        page.wait_for_selector(".search-result")
+        titles = result_titles(page)
+        assert any(t.startswith("Comet") for t in titles)
+        assert any(t.startswith("MegaScale-MoE") for t in titles)
+        everything = len(titles)
+
+        page.select_option("#filter-subject", "cs.DC")
+        page.wait_for_timeout(600)
+        narrowed = result_titles(page)
+        assert 0 < len(narrowed) < everything
+        assert any(t.startswith("Comet") for t in narrowed)
+        assert not any(t.startswith("DisagMoE") for t in narrowed)  # cs.LG
+
+        page.select_option("#filter-subject", "")
+        search_for(page, "Ziheng")
+        link = page.locator(".search-result h2 a").first
+        assert link.inner_text() == "Ziheng Jiang"
+        link.click()
+        page.wait_for_url(re.compile(r"/scholarsite/authors/ziheng-jiang/$"))
+
+
+def test_search_page_without_javascript_lists_the_indexes(shipped_site: Path, browser) -> None:
+    context = browser.browser.new_context(java_script_enabled=False) if browser.browser else None
+    if context is None:
+        pytest.skip("persistent context has no browser handle")
+    tab = context.new_page()
+    with serve(shipped_site, "/scholarsite/") as base:
+        tab.goto(base + "search/")
+        assert tab.locator(".index-links a").count() == 4
+    context.close()
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def preview(tmp_path: Path) -> Iterator[tuple[Path, str]]:
+    """`python build.py serve` on a copy of the shipped project, under a sub-path."""
+    project = make_project(tmp_path / "project")
+    port = free_port()
+    command = [sys.executable, str(ROOT / "build.py"), "--project", str(project), "serve",
+               "--port", str(port), "--base-path", "/scholarsite/"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    url = f"http://127.0.0.1:{port}/scholarsite/"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            time.sleep(0.2)
+    try:
+        yield project, url
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_preview_reloads_on_edit_shows_errors_and_recovers(preview, page) -> None:
+    project, url = preview
+    seed = project / "seeds/000_428d720ed8b996c5.txt"
+    original = seed.read_text(encoding="utf-8")
+    page.goto(url + "authors/ziheng-jiang/")
+    assert page.locator("h1").inner_text() == "Ziheng Jiang"
+
+    seed.write_text(original.replace("Mesh-Attention: A New", "Mesh-Attention Reloaded: A New"), encoding="utf-8")
+    page.wait_for_function("() => document.body.innerText.includes('Mesh-Attention Reloaded')", timeout=30_000)
+
+    seed.write_text(original.replace("arXiv2026", "arXiv2999", 1), encoding="utf-8")
+    page.wait_for_selector("#build-failed", timeout=30_000)
+    assert "impossible year 2999" in page.locator("body").inner_text()
+    assert "Mesh-Attention Reloaded" in (project / "site/authors/ziheng-jiang/index.html").read_text()
+
+    seed.write_text(original, encoding="utf-8")
+    page.wait_for_function("() => document.querySelector('h1') && document.querySelector('h1').innerText === 'Ziheng Jiang'", timeout=30_000)
+    assert "Reloaded" not in page.locator("body").inner_text()
