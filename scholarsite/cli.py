@@ -92,18 +92,23 @@ def run_build(root: Path, site_dir: Path | None, strict: bool) -> int:
     return OK
 
 
+COMMANDS = ("build", "check", "serve")
+
+
 def parser() -> argparse.ArgumentParser:
-    """The argument parser for all commands."""
-    main = argparse.ArgumentParser(prog="python build.py", description="Build a static site of publication records.")
-    main.add_argument("--project", type=Path, default=Path.cwd(), help="project folder (default: current folder)")
+    """The argument parser for all commands; `--project` is accepted before or after the command."""
+    project = argparse.ArgumentParser(add_help=False)
+    project.add_argument("--project", type=Path, default=argparse.SUPPRESS, help="project folder (default: current folder)")
+    main = argparse.ArgumentParser(prog="python build.py", parents=[project],
+                                   description="Build a static site of publication records (default command: build).")
     commands = main.add_subparsers(dest="command")
-    build = commands.add_parser("build", help="build site/ from seeds/ (the default)")
+    build = commands.add_parser("build", parents=[project], help="build site/ from seeds/ (the default)")
     build.add_argument("--site", type=Path, default=None, help="output folder (default: PROJECT/site)")
     build.add_argument("--strict", action="store_true", help="fail on warnings too")
-    check = commands.add_parser("check", help="check seeds, content and settings; write nothing")
+    check = commands.add_parser("check", parents=[project], help="check seeds, content and settings; write nothing")
     check.add_argument("--strict", action="store_true", help="fail on warnings too")
     check.add_argument("--json", action="store_true", help="print the report as JSON")
-    serve = commands.add_parser("serve", help="build, serve on 127.0.0.1 and rebuild on changes")
+    serve = commands.add_parser("serve", parents=[project], help="build, serve on 127.0.0.1 and rebuild on changes")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--open", action="store_true", help="open a browser")
@@ -111,14 +116,22 @@ def parser() -> argparse.ArgumentParser:
     return main
 
 
+def with_default_command(argv: Sequence[str]) -> list[str]:
+    """`build` when no command is named (`python build.py --strict`)."""
+    words = list(argv)
+    if any(word in COMMANDS for word in words) or any(w in ("-h", "--help") for w in words):
+        return words
+    return ["build", *words]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run a command; returns the exit code."""
-    args = parser().parse_args(argv)
-    root = args.project.resolve()
+    args = parser().parse_args(with_default_command(sys.argv[1:] if argv is None else argv))
+    root = getattr(args, "project", Path.cwd()).resolve()
     if args.command == "check":
         return run_check(root, args.strict, args.json)
     if args.command == "serve":
         from . import serve
 
         return serve.run(root, args.host, args.port, args.base_path, args.open)
-    return run_build(root, getattr(args, "site", None), getattr(args, "strict", False))
+    return run_build(root, args.site, args.strict)

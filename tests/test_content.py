@@ -1,0 +1,62 @@
+"""Hand-written pages: front matter checks, Markdown with protected math, author profiles."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from scholarsite import pipeline
+from scholarsite.content import markdown_to_html, read_pages
+
+from .conftest import make_project
+
+
+def write(folder: Path, name: str, text: str) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text(text, encoding="utf-8")
+
+
+def test_markdown_keeps_math_intact() -> None:
+    html = markdown_to_html("Energy $E_{k}=m_1 c^2 \\cdot x_2$ and *emphasis* and \\$5.")
+    assert "<math" in html and "<em>emphasis</em>" in html
+    assert "<msub>" in html  # underscores reached the TeX converter, not Markdown
+    assert "$5" in html
+
+
+def test_double_quoted_tex_in_front_matter_warns_about_the_tab(tmp_path: Path) -> None:
+    write(tmp_path, "about.md", '---\ntitle: "About \\textit{us}"\n---\nBody\n')
+    pages, _, problems = read_pages(tmp_path, "content")
+    assert [(p.path, p.line, p.severity.value) for p in problems] == [("content/about.md", 2, "warning")]
+    assert "single quotes" in problems[0].hint
+    assert pages[0].title.startswith("About \t")
+
+
+def test_front_matter_errors_name_the_line(tmp_path: Path) -> None:
+    write(tmp_path / "authors", "ada.md", "---\naffiliation: Analytical Society\nhomepage: not a url\norcid: 1234\ncolor: red\n---\n")
+    _, authors, problems = read_pages(tmp_path, "content")
+    assert authors == []
+    assert [(p.line, p.message.split(":")[0]) for p in problems] == [
+        (3, "'homepage' must be an http(s) URL, found 'not a url'"),
+        (4, "'orcid' must be text, found 1234"),
+        (5, "unknown front matter key 'color'"),
+    ]
+
+
+def test_author_profile_appears_on_the_author_page(tmp_path: Path) -> None:
+    project = make_project(tmp_path / "p")
+    write(project / "content/authors", "ziheng-jiang.md",
+          "---\naffiliation: Example Lab\nhomepage: https://example.org/zj\norcid: 0000-0002-1825-0097\n---\n"
+          "Works on *distributed* training; cost $O(n^2)$.\n")
+    pipeline.build(project)
+    html = (project / "site/authors/ziheng-jiang/index.html").read_text()
+    assert "<dd>Example Lab</dd>" in html
+    assert 'href="https://orcid.org/0000-0002-1825-0097"' in html
+    assert "<em>distributed</em>" in html and "<math" in html
+    assert '"sameAs": ["https://example.org/zj", "https://orcid.org/0000-0002-1825-0097"]' in html
+
+
+def test_content_page_becomes_a_page_with_a_nav_link(tmp_path: Path) -> None:
+    project = make_project(tmp_path / "p")
+    write(project / "content", "team.md", "---\ntitle: Our team\n---\n# Hello\n")
+    pipeline.build(project)
+    assert "<h1>Hello</h1>" in (project / "site/team/index.html").read_text()
+    assert '<a href="team/">Our team</a>' in (project / "site/index.html").read_text()
