@@ -12,6 +12,9 @@ from .core import VNU_JAR, CheckResult, executable, node_tool
 from .pages import html_files, normalize_base_path, page_file, scan_page
 
 VNU_TIMEOUT = 600
+# A big thread stack (vnu's schema recursion needs >= 512k) and the quick JIT tier only: half
+# the CPU time for a one-shot run, which leaves the second core to the browser checks.
+JAVA_FLAGS = ["-Xss4m", "-XX:TieredStopAtLevel=1"]
 
 
 def _vnu_problem(message: dict, site: Path) -> str | None:
@@ -30,7 +33,7 @@ def _vnu_problem(message: dict, site: Path) -> str | None:
 
 def check_html(site_dir: Path) -> CheckResult:
     """Nu HTML Checker over the whole folder in one run; errors and warnings both fail."""
-    command = [executable("java"), "-jar", str(node_tool(VNU_JAR)),
+    command = [executable("java"), *JAVA_FLAGS, "-jar", str(node_tool(VNU_JAR)),
                "--format", "json", "--stdout", "--skip-non-html", str(site_dir)]
     proc = subprocess.run(command, check=False, capture_output=True, text=True,
                           timeout=VNU_TIMEOUT)
