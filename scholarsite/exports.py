@@ -45,24 +45,25 @@ def dump_json(data: Any) -> bytes:
     return as_bytes(json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True))
 
 
-def paper_files(site: Site, cards: Cards, records: dict[int, citations.CitationRecord]) -> dict[str, bytes]:
+def paper_files(site: Site, cards: Cards, records: dict[int, citations.CitationRecord],
+                bibtex: dict[int, str]) -> dict[str, bytes]:
     """cite.bib, cite.ris and cite.json beside every paper page."""
     files: dict[str, bytes] = {}
     for paper in site.papers:
         page = cards.paper(paper)["path"]
         record = records[id(paper)]
-        files[urls.beside(page, "cite.bib")] = as_bytes(citations.to_bibtex(record))
+        files[urls.beside(page, "cite.bib")] = as_bytes(bibtex[id(paper)])
         files[urls.beside(page, "cite.ris")] = as_bytes(citations.to_ris(record))
         files[urls.beside(page, "cite.json")] = dump_json([citations.to_csl_json(record)])
     return files
 
 
-def collection_bibs(site: Site, cards: Cards, records: dict[int, citations.CitationRecord]) -> dict[str, bytes]:
-    """papers.bib beside every author and subject page."""
+def collection_bibs(site: Site, cards: Cards, bibtex: dict[int, str]) -> dict[str, bytes]:
+    """papers.bib beside every author and subject page (entries separated by a blank line)."""
     groups: list[tuple[str, list[Paper]]] = [(cards.author(a)["path"], a.papers) for a in site.authors]
     groups += [(cards.subject(s)["path"], s.papers) for s in site.subjects]
     return {
-        urls.beside(page, "papers.bib"): as_bytes(citations.bibtex_file(records[id(p)] for p in papers))
+        urls.beside(page, "papers.bib"): as_bytes("\n".join(bibtex[id(p)] for p in papers))
         for page, papers in groups
     }
 

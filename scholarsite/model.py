@@ -139,7 +139,7 @@ class PaperIndex:
     def paper_for(self, record: SeedRecord, author: Author) -> Paper:
         """Same (year, title) merges; in one author's records a different abstract is a new paper."""
         title_key = normalise(record.title)
-        abstract_key = normalise(record.abstract)
+        abstract_key = short_hash(" ".join(record.abstract.split()), 16)
         variants = self.variants.setdefault((record.year, title_key), [])
         same_text = [p for p in variants if p.abstract_key == abstract_key]
         not_mine = [p for p in variants if author not in p.authors]
@@ -155,8 +155,8 @@ class PaperIndex:
         slug = slug_for(title_key, "paper")
         key = f"{record.year}/{title_key}"
         if variant:
-            slug = f"{slug}-{short_hash(abstract_key, 6)}"
-            key = f"{key}#{short_hash(abstract_key, 6)}"
+            slug = f"{slug}-{abstract_key[:6]}"
+            key = f"{key}#{abstract_key[:6]}"
         return Paper(
             key, slug, record.title, record.abstract, record.year, record.source,
             abstract_key=abstract_key,

@@ -113,13 +113,14 @@ def render_site(project: Project, site: Site, previous_search: dict[str, bytes])
     assets = deploy.asset_files(project.root / "assets")
     cards = Cards(site)
     records = exports.citation_records(site, cards, config)
+    bibtex = {key: citations.to_bibtex(record) for key, record in records.items()}
     inputs = Inputs(
         site=site,
         config=config,
         pages=project.pages,
         author_pages=author_pages,
         related={},
-        bibtex={key: citations.to_bibtex(rec) for key, rec in records.items()},
+        bibtex=bibtex,
         has_feeds=bool(config.base_url),
         stylesheet=assets.get(urls.STYLESHEET, b"").decode("utf-8", "replace"),
     )
@@ -128,8 +129,8 @@ def render_site(project: Project, site: Site, previous_search: dict[str, bytes])
     outputs = render_pages(specs, env, project.root / "templates")
     outputs.update(deploy.hosting_files(config, list(outputs)))
     outputs.update(assets)
-    outputs.update(exports.paper_files(site, cards, records))
-    outputs.update(exports.collection_bibs(site, cards, records))
+    outputs.update(exports.paper_files(site, cards, records, bibtex))
+    outputs.update(exports.collection_bibs(site, cards, bibtex))
     outputs.update(exports.data_files(site, cards, records))
     outputs["llms.txt"] = exports.llms_txt(site, config)
     if config.base_url:

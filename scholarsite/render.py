@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 import jinja2
+from markupsafe import Markup
 
 from . import urls
 from .errors import BuildError, Diagnostic, error
@@ -20,6 +21,32 @@ def rel(context: jinja2.runtime.Context, target: str) -> str:
     return urls.relative(context["page_path"], target)
 
 
+def from_root(target: str, root: str) -> str:
+    """A link written from the site root (`../../` on a page two folders deep)."""
+    return root + urls.relative(urls.HOME, target)
+
+
+class Fragments:
+    """Page parts that do not depend on the page they appear on, rendered once each.
+
+    A paper's summary (title, year, authors, subjects) appears on many pages; its links are
+    written from the site root, so it is the same wherever the root is the same distance away.
+    """
+
+    def __init__(self, env: jinja2.Environment):
+        self.env = env
+        self.cache: dict[tuple[str, str, str, str], Markup] = {}
+
+    def paper_summary(self, card: dict[str, Any], root: str, exclude: str, heading: str) -> Markup:
+        """The summary of a paper for pages whose root is `root`, omitting author `exclude`."""
+        key = (card["path"], root, exclude, heading)
+        if key not in self.cache:
+            template = self.env.get_template("partials/paper_summary.html")
+            context = {"p": card, "root": root, "exclude": exclude, "heading": heading}
+            self.cache[key] = Markup(template.render(context))
+        return self.cache[key]
+
+
 def make_environment(templates_dir: Path) -> jinja2.Environment:
     """The Jinja2 environment shared by all pages and feeds."""
     env = jinja2.Environment(
@@ -31,6 +58,8 @@ def make_environment(templates_dir: Path) -> jinja2.Environment:
         keep_trailing_newline=True,
     )
     env.filters["rel"] = rel
+    env.filters["from_root"] = from_root
+    env.globals["paper_summary"] = Fragments(env).paper_summary
     env.filters["json_script"] = json_script
     env.filters["percent"] = lambda share: f"{share * 100:.1f}"
     return env

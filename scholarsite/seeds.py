@@ -199,9 +199,12 @@ class SeedParser:
         if block is None:
             self.report(error(self.path, 1, "no author name: the file has no content", hint))
             return None
-        if ATTRIBUTION_RE.fullmatch(block.text) or COUNT_RE.fullmatch(block.text) or (
+        following = self.blocks[self.position + 1] if self.position + 1 < len(self.blocks) else None
+        attributed_next = following is not None and ATTRIBUTION_RE.fullmatch(following.text)
+        looks_structural = ATTRIBUTION_RE.fullmatch(block.text) or COUNT_RE.fullmatch(block.text) or (
             parse_source_year(block.text)
-        ):
+        )
+        if looks_structural and not attributed_next:
             self.report(error(self.path, block.line, "no author name before this line", hint))
             return None
         return self.take()

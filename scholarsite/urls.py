@@ -67,13 +67,30 @@ def beside(page: str, filename: str) -> str:
 
 
 def relative(from_page: str, to_path: str) -> str:
-    """The relative link from one output file to another; folder URLs for index pages."""
-    start = posixpath.dirname(from_page) or "."
-    if posixpath.basename(to_path) == INDEX:
-        target = posixpath.dirname(to_path) or "."
-        link = posixpath.relpath(target, start)
-        return "./" if link == "." else link + "/"
-    return posixpath.relpath(to_path, start)
+    """The relative link from one output file to another; folder URLs for index pages.
+
+    Both are clean site paths (no '.' or '..' parts), so this is plain segment arithmetic;
+    it runs for every link of every page.
+    """
+    source = from_page.split("/")[:-1]
+    target = to_path.split("/")
+    is_index = target[-1] == INDEX
+    if is_index:
+        target.pop()
+    common = 0
+    for a, b in zip(source, target):
+        if a != b:
+            break
+        common += 1
+    link = "/".join([".."] * (len(source) - common) + target[common:])
+    if is_index:
+        return link + "/" if link else "./"
+    return link
+
+
+def root_of(page: str) -> str:
+    """The prefix that leads from a page to the site root: '' at the top, '../../' two deep."""
+    return "../" * page.count("/")
 
 
 def absolute(base_url: str, to_path: str) -> str:

@@ -97,6 +97,7 @@ class Planner:
         full = {
             **self.common,
             "page_path": path,
+            "root": urls.root_of(path),
             "title": title,
             "description": metadata.clip(description),
             "canonical": self.meta.absolute(path) if path != urls.NOT_FOUND else None,
