@@ -13,12 +13,12 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import citations, deploy, exports, feeds, search, urls, write
+from . import citations, deploy, exports, feeds, related, search, urls, write
 from .cards import Cards
 from .config import Config, load_config
 from .content import Page, read_pages
 from .errors import BuildError, Diagnostic, Severity, error, note
-from .model import Site, build_model
+from .model import Paper, Site, build_model
 from .render import make_environment, render_pages
 from .seeds import SeedParse, read_seeds
 from .views import Inputs, Planner
@@ -103,6 +103,14 @@ def reserved_page_problems(pages: list[Page]) -> list[Diagnostic]:
     ]
 
 
+def related_by_content(site: Site, cards: Cards, k: int) -> dict[int, list[Paper]]:
+    """Each paper's most similar papers by title and abstract (TF-IDF), by paper id."""
+    titles = [cards.paper(p)["title_plain"] for p in site.papers]
+    docs = [f"{title} {cards.paper(p)['abstract_plain']}" for title, p in zip(titles, site.papers)]
+    nearest = related.related_papers(docs, k, titles=titles)
+    return {id(paper): [site.papers[j] for j in found] for paper, found in zip(site.papers, nearest)}
+
+
 def render_site(project: Project, site: Site, previous_search: dict[str, bytes]) -> dict[str, bytes]:
     """Every output file of the site, in memory; BuildError for user mistakes."""
     author_pages, problems = match_author_pages(site, project.author_pages)
@@ -119,7 +127,7 @@ def render_site(project: Project, site: Site, previous_search: dict[str, bytes])
         config=config,
         pages=project.pages,
         author_pages=author_pages,
-        related={},
+        related=related_by_content(site, cards, config.related_papers),
         bibtex=bibtex,
         has_feeds=bool(config.base_url),
         stylesheet=assets.get(urls.STYLESHEET, b"").decode("utf-8", "replace"),
