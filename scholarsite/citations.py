@@ -92,9 +92,7 @@ def split_name(name: str) -> PersonName:
     suffix = words.pop() if len(words) > 2 and words[-1].lower() in _SUFFIXES else ""
     if len(words) <= 1:
         return PersonName("", "", " ".join(words), suffix)
-    start = next(
-        (i for i, w in enumerate(words[1:-1], 1) if w in _PARTICLES), len(words) - 1
-    )
+    start = next((i for i, w in enumerate(words[1:-1], 1) if w in _PARTICLES), len(words) - 1)
     particle, family = _split_particle(words[start:])
     return PersonName(" ".join(words[:start]), particle, family, suffix)
 
@@ -258,11 +256,15 @@ def _bibtex_name(name: str) -> str:
 
 
 def _is_arxiv(rec: CitationRecord) -> bool:
+    """True if the paper's source is arXiv."""
     return rec.source.strip().lower() == "arxiv"
 
 
 def to_bibtex(rec: CitationRecord) -> str:
-    """One @misc entry; the title keeps its TeX math and is double-braced to keep its case."""
+    """One @misc entry; the title keeps its TeX math and is double-braced to keep its case.
+
+    rec.key must be a safe citation key, as make_citation_keys makes.
+    """
     authors = [_bibtex_name(a) for a in rec.authors if a.strip()] + ["others"]
     fields = [
         ("title", "{" + bibtex_title(rec.title_tex or rec.title_plain) + "}"),
@@ -271,9 +273,9 @@ def to_bibtex(rec: CitationRecord) -> str:
         ("howpublished", bibtex_escape(f"{rec.source} preprint" if _is_arxiv(rec) else rec.source)),
     ]
     if _is_arxiv(rec):
-        fields.append(("archiveprefix", "arXiv"))
+        fields.append(("archivePrefix", "arXiv"))
         if rec.subjects:
-            fields.append(("primaryclass", bibtex_escape(rec.subjects[0])))
+            fields.append(("primaryClass", bibtex_escape(rec.subjects[0])))
     if rec.subjects:
         fields.append(("keywords", bibtex_escape(", ".join(rec.subjects))))
     if rec.url:

@@ -203,8 +203,8 @@ def test_bibtex_entry_parses_and_round_trips() -> None:
     assert fields["title"].value == "{" + COMET.title_tex + "}"
     assert fields["author"].value == "Jiang, Ziheng and Zheng, Ningxin and others"
     assert fields["year"].value == "2025"
-    assert fields["archiveprefix"].value == "arXiv"
-    assert fields["primaryclass"].value == "cs.DC"
+    assert fields["archivePrefix"].value == "arXiv"
+    assert fields["primaryClass"].value == "cs.DC"
     assert fields["howpublished"].value == "arXiv preprint"
     assert fields["url"].value == COMET.url
     assert unescape(fields["abstract"].value) == COMET.abstract_plain
@@ -254,7 +254,7 @@ def test_non_arxiv_source_has_no_arxiv_fields() -> None:
     rec = CitationRecord("k", "T", "T", ("A B",), 2020, "OpenReview", ("cs.LG",), "", None)
     fields = parse_bibtex(to_bibtex(rec)).entries[0].fields_dict
     assert fields["howpublished"].value == "OpenReview"
-    assert "archiveprefix" not in fields and "primaryclass" not in fields
+    assert "archivePrefix" not in fields and "primaryClass" not in fields
     assert "url" not in fields and "abstract" not in fields
 
 

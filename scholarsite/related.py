@@ -1,0 +1,183 @@
+"""Related papers by content: TF-IDF cosine over a pruned inverted index, pure Python.
+
+Each paper keeps only its `top_terms` highest-weighted terms, terms found in one paper or in
+more than a `max_df` share of papers are skipped, and each term's posting list keeps only its
+`candidates` highest-weighted papers. Scoring a paper then touches at most
+top_terms * candidates postings, so the whole run stays near-linear in the number of papers.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from array import array
+from collections import Counter
+from collections.abc import Sequence
+from heapq import nlargest
+from operator import itemgetter, mul
+
+TOP_TERMS = 16
+MAX_DF = 0.05
+MIN_DF_CAP = 100
+TITLE_BOOST = 2
+
+_WORD = re.compile(r"[^\W_]+")
+_STOPWORDS = frozenset(
+    {"a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and"}
+    | {"any", "are", "as", "at", "be", "because", "been", "before", "being", "below"}
+    | {"between", "both", "but", "by", "can", "could", "did", "do", "does", "doing", "down"}
+    | {"during", "each", "et", "etc", "few", "for", "from", "further", "had", "has", "have"}
+    | {"having", "he", "her", "here", "hers", "him", "his", "how", "however", "i", "if", "in"}
+    | {"into", "is", "it", "its", "itself", "just", "may", "me", "more", "most", "much"}
+    | {"must", "my", "no", "nor", "not", "now", "of", "off", "on", "once", "one", "only"}
+    | {"or", "other", "our", "ours", "out", "over", "own", "same", "she", "should", "so"}
+    | {"some", "such", "than", "that", "the", "their", "them", "then", "there", "these"}
+    | {"they", "this", "those", "through", "thus", "to", "too", "two", "under", "until", "up"}
+    | {"upon", "us", "very", "via", "was", "we", "were", "what", "when", "where", "whether"}
+    | {"which", "while", "who", "whom", "why", "will", "with", "within", "without", "would"}
+    | {"yet", "you", "your", "paper", "propose", "proposed", "present", "show", "shows"}
+    | {"using", "use", "used", "based", "new", "novel", "results", "approach", "method"}
+)
+
+Vector = tuple[array, array]  # (term ids, weights), highest weight first
+Postings = dict[int, Vector]  # term id -> (paper indices, weights)
+
+
+def related_papers(
+    docs: Sequence[str],
+    k: int = 5,
+    candidates: int = 200,
+    *,
+    titles: Sequence[str] | None = None,
+    top_terms: int = TOP_TERMS,
+    max_df: float = MAX_DF,
+) -> list[list[int]]:
+    """For each paper, up to k indices of the most similar other papers, best first.
+
+    docs[i] is the plain text (title and abstract) of paper i; the words of titles[i], if
+    given, count TITLE_BOOST more times. Each paper is represented by its top_terms
+    highest-weighted terms, terms in more than max_df of the papers (and at least
+    MIN_DF_CAP papers) are skipped, and each term keeps its `candidates` highest-weighted
+    papers. Ties are broken by the lower index; papers sharing no kept term are not related.
+    """
+    counts, df = _count_terms(docs, titles)
+    cap = max(MIN_DF_CAP, int(max_df * len(docs)))
+    vectors = _weigh(counts, df, top_terms, cap)
+    postings = _invert(vectors, candidates)
+    return [_nearest(i, vector, postings, k) for i, vector in enumerate(vectors)]
+
+
+def _term(word: str) -> str:
+    """The index term for a lowercase word, or "" to drop it; plurals fold to singular."""
+    if len(word) < 2 or word.isdigit() or word in _STOPWORDS:
+        return ""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def _count_terms(
+    docs: Sequence[str], titles: Sequence[str] | None
+) -> tuple[list[tuple[array, array]], list[int]]:
+    """Term counts per paper as (term ids, counts) arrays, and document frequency per term."""
+    vocabulary = _Vocabulary()
+    df: Counter[int] = Counter()
+    counts = []
+    for i, text in enumerate(docs):
+        words = _WORD.findall(text.lower())
+        if titles is not None:
+            words += _WORD.findall(titles[i].lower()) * TITLE_BOOST
+        tf = vocabulary.count(words)
+        df.update(tf.keys())
+        counts.append((array("i", tf.keys()), array("i", tf.values())))
+    return counts, [df[t] for t in range(len(vocabulary.terms))]
+
+
+class _Vocabulary:
+    """Maps words to term ids; words that are dropped map to -1."""
+
+    def __init__(self) -> None:
+        self.terms: dict[str, int] = {}
+        self.words: dict[str, int] = {}
+
+    def count(self, words: list[str]) -> Counter[int]:
+        """Term id counts of the words, without dropped words."""
+        for word in set(words).difference(self.words):
+            self.words[word] = self._term_id(_term(word))
+        tf = Counter(map(self.words.__getitem__, words))
+        del tf[-1]
+        return tf
+
+    def _term_id(self, term: str) -> int:
+        """Id of a term, registering it if new; -1 for the empty (dropped) term."""
+        if not term:
+            return -1
+        return self.terms.setdefault(term, len(self.terms))
+
+
+def _weigh(
+    counts: list[tuple[array, array]], df: list[int], top_terms: int, cap: int
+) -> list[Vector]:
+    """Per paper, the L2-normalised TF-IDF weights of its top_terms terms with 2 <= df <= cap.
+
+    The norm counts every term of the paper, so the kept weights are its share of the cosine.
+    """
+    n = len(counts)
+    idf = [math.log((1 + n) / (1 + f)) + 1.0 for f in df]
+    kept_idf = [w if 2 <= f <= cap else 0.0 for w, f in zip(idf, df)]
+    most = max((max(tfs) for _, tfs in counts if tfs), default=0)
+    log_tf = [0.0] + [1.0 + math.log(tf) for tf in range(1, most + 1)]
+    vectors = []
+    for ids, tfs in counts:
+        tf_weights = list(map(log_tf.__getitem__, tfs))
+        norm = math.hypot(*map(mul, tf_weights, map(idf.__getitem__, ids))) or 1.0
+        weights = list(map(mul, tf_weights, map(kept_idf.__getitem__, ids)))
+        best = sorted(range(len(weights)), key=weights.__getitem__, reverse=True)[:top_terms]
+        best = [b for b in best if weights[b] > 0.0]
+        vectors.append(
+            (array("i", map(ids.__getitem__, best)), array("d", (weights[b] / norm for b in best)))
+        )
+    return vectors
+
+
+def _invert(vectors: list[Vector], candidates: int) -> Postings:
+    """Posting lists per term, each cut to its `candidates` highest-weighted papers."""
+    postings: Postings = {}
+    for i, (ids, weights) in enumerate(vectors):
+        for t, w in zip(ids, weights):
+            if t not in postings:
+                postings[t] = (array("i"), array("d"))
+            docs, ws = postings[t]
+            docs.append(i)
+            ws.append(w)
+    for t, (docs, ws) in postings.items():
+        if len(docs) > candidates:
+            best = sorted(nlargest(candidates, range(len(docs)), key=ws.__getitem__))
+            postings[t] = (array("i", (docs[j] for j in best)), array("d", (ws[j] for j in best)))
+    return postings
+
+
+def _nearest(i: int, vector: Vector, postings: Postings, k: int) -> list[int]:
+    """The k papers with the highest dot product with paper i, excluding i."""
+    scores: dict[int, float] = {}
+    score = scores.get
+    for t, q in zip(*vector):
+        for j, w in zip(*postings[t]):
+            scores[j] = score(j, 0.0) + q * w
+    scores.pop(i, None)
+    return _top_k(scores, k)
+
+
+def _top_k(scores: dict[int, float], k: int) -> list[int]:
+    """Indices of the k highest scores, ties broken by the lower index."""
+    if k <= 0:
+        return []
+    top = nlargest(k + 1, scores.items(), key=itemgetter(1))
+    if len(top) > k and top[k][1] == top[k - 1][1]:
+        edge = top[k - 1][1]
+        top = [item for item in top if item[1] > edge]
+        top += sorted(item for item in scores.items() if item[1] == edge)
+    top.sort(key=lambda item: (-item[1], item[0]))
+    return [j for j, _ in top[:k]]

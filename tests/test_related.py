@@ -1,0 +1,123 @@
+"""Related papers by TF-IDF cosine over a pruned inverted index."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from scholarsite.related import related_papers
+
+SEEDS = Path(__file__).resolve().parent.parent / "seeds"
+
+MOE_TITLES = (
+    "Comet: Fine-grained Computation-communication Overlapping for Mixture-of-Experts",
+    (
+        "MegaScale-MoE: Large-Scale Communication-Efficient Training of Mixture-of-Experts"
+        " Models in Production"
+    ),
+    "FLUX: Fast Software-based Communication Overlap On GPUs Through Kernel Fusion",
+    (
+        "DisagMoE: Computation-Communication overlapped MoE Training via Disaggregated"
+        " AF-Pipe Parallelism"
+    ),
+)
+
+CORPUS = [
+    "Graph neural networks for molecule property prediction with message passing.",
+    "Quantum memory in thin-film lithium niobate with erbium ions at telecom wavelengths.",
+    "Speculative decoding accelerates large language model inference with draft models.",
+    "Camera-based vital sign measurement estimates heart rate from facial video.",
+    "Federated learning of physiological signals under imperfect labels.",
+    "Graph neural networks predict molecule properties through message passing layers.",
+    "Erbium doped lithium niobate microrings store telecom photons as a quantum memory.",
+    "Reinforcement learning improves reasoning in language models with verifiable rewards.",
+]
+
+
+def seed_papers() -> dict[str, str]:
+    """Title -> title and abstract of every distinct paper in the shipped seeds."""
+    papers = {}
+    for path in sorted(SEEDS.glob("*.txt")):
+        blocks = [b.strip() for b in path.read_text(encoding="utf-8").split("\n\n") if b.strip()]
+        for i, block in enumerate(blocks[:-2]):
+            if re.fullmatch(r"arXiv\d{4}", block):
+                title, abstract = blocks[i + 1], blocks[i + 2]
+                if abstract.endswith("↗"):
+                    abstract = ""
+                papers.setdefault(title, f"{title}\n{abstract}")
+    return papers
+
+
+def check_shape(result: list[list[int]], n: int, k: int) -> None:
+    """One list per paper, at most k distinct valid indices, never the paper itself."""
+    assert len(result) == n
+    for i, related in enumerate(result):
+        assert len(related) <= k
+        assert len(set(related)) == len(related)
+        assert all(0 <= j < n and j != i for j in related)
+
+
+def test_near_duplicates_rank_each_other_first() -> None:
+    result = related_papers(CORPUS, k=3)
+    check_shape(result, len(CORPUS), 3)
+    for a, b in ((0, 5), (1, 6)):
+        assert result[a][0] == b
+        assert result[b][0] == a
+
+
+def test_identical_papers_are_ordered_by_index() -> None:
+    docs = ["mixture of experts communication overlap"] * 4 + ["unrelated telecom photons"]
+    result = related_papers(docs, k=5)
+    assert result[0] == [1, 2, 3]
+    assert result[2] == [0, 1, 3]
+    assert result[4] == []
+
+
+def test_result_is_deterministic() -> None:
+    papers = list(seed_papers().values())
+    assert related_papers(papers) == related_papers(list(papers))
+
+
+def test_empty_input_and_empty_docs() -> None:
+    assert related_papers([]) == []
+    assert related_papers(["", "   ", "the of and a", "x y z 42"]) == [[], [], [], []]
+    assert related_papers(CORPUS, k=0) == [[] for _ in CORPUS]
+
+
+def test_titles_are_weighted_higher() -> None:
+    titles = ["Sparse kernels", "Sparse kernels on graphs", "Long context attention"]
+    abstracts = ["We study attention for long context.", "Graph processing.", "In documents."]
+    docs = [f"{title}. {abstract}" for title, abstract in zip(titles, abstracts)]
+    assert related_papers(docs, k=1)[0] == [2]
+    assert related_papers(docs, k=1, titles=titles)[0] == [1]
+
+
+def test_posting_lists_are_capped() -> None:
+    docs = [f"shared words everywhere topic{i % 3} marker{i}" for i in range(30)]
+    result = related_papers(docs, k=5, candidates=2)
+    check_shape(result, len(docs), 5)
+    assert sum(map(len, result)) < sum(map(len, related_papers(docs, k=5)))
+
+
+def test_moe_communication_papers_relate_to_each_other() -> None:
+    papers = seed_papers()
+    titles = list(papers)
+    result = related_papers(list(papers.values()), k=5)
+    check_shape(result, len(titles), 5)
+    moe = [titles.index(title) for title in MOE_TITLES]
+    for i in moe:
+        others = set(moe) - {i}
+        assert len(others & set(result[i])) >= 2, (titles[i], [titles[j] for j in result[i]])
+
+
+WORDS = st.sampled_from(["expert", "mixture", "gpu", "overlap", "kernel", "quantum", "the", "é"])
+
+
+@given(st.lists(st.lists(WORDS, max_size=12).map(" ".join), max_size=25), st.integers(0, 6))
+def test_any_corpus_gives_valid_deterministic_results(docs: list[str], k: int) -> None:
+    result = related_papers(docs, k=k)
+    check_shape(result, len(docs), k)
+    assert related_papers(docs, k=k) == result
