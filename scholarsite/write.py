@@ -99,10 +99,10 @@ def _check_path(path: object) -> None:
     if path.startswith("/") or "\\" in path or "\0" in path:
         raise ValueError(f"invalid output path {path!r}: must be relative POSIX, "
                          "without backslashes or NUL")
-    parts = path.split("/")
-    if any(part in ("", ".", "..") for part in parts):
+    wrapped = f"/{path}/"
+    if "//" in wrapped or "/./" in wrapped or "/../" in wrapped:
         raise ValueError(f"invalid output path {path!r}: empty, '.' or '..' part")
-    if parts[0] == MANIFEST or parts[-1].startswith(TMP_PREFIX):
+    if wrapped.startswith(f"/{MANIFEST}/") or path.rpartition("/")[2].startswith(TMP_PREFIX):
         raise ValueError(f"invalid output path {path!r}: name reserved for the build")
 
 
@@ -148,7 +148,7 @@ def _scan(root: str) -> _Disk:
     disk, stack = _Disk(), [""]
     while stack:
         folder = stack.pop()
-        with os.scandir(os.path.join(root, folder)) as it:
+        with os.scandir(f"{root}/{folder}") as it:
             for entry in it:
                 rel = f"{folder}/{entry.name}" if folder else entry.name
                 if entry.is_dir(follow_symlinks=False):
