@@ -27,7 +27,7 @@ class Config:
     cname: str | None = None
     papers_per_page: int = 100
     latest_papers: int = 10
-    feed_entries: int = 50
+    feed_entries: int = 20
     related_papers: int = 5
 
 

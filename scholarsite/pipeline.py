@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime
 import difflib
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import citations, deploy, exports, feeds, related, search, urls, write
@@ -121,7 +121,9 @@ def render_site(project: Project, site: Site, previous_search: dict[str, bytes])
     assets = deploy.asset_files(project.root / "assets")
     cards = Cards(site)
     records = exports.citation_records(site, cards, config)
-    bibtex = {key: citations.to_bibtex(record) for key, record in records.items()}
+    # BibTeX, on the page and in .bib files, leaves the abstract out (as DBLP and arXiv do);
+    # RIS and CSL-JSON carry it.
+    bibtex = {key: citations.to_bibtex(replace(rec, abstract_plain="")) for key, rec in records.items()}
     inputs = Inputs(
         site=site,
         config=config,

@@ -35,14 +35,15 @@ class Fragments:
 
     def __init__(self, env: jinja2.Environment):
         self.env = env
-        self.cache: dict[tuple[str, str, str, str], Markup] = {}
+        self.cache: dict[tuple[str, str, str, str, bool], Markup] = {}
 
-    def paper_summary(self, card: dict[str, Any], root: str, exclude: str, heading: str) -> Markup:
+    def paper_summary(self, card: dict[str, Any], root: str, exclude: str, heading: str,
+                      compact: bool) -> Markup:
         """The summary of a paper for pages whose root is `root`, omitting author `exclude`."""
-        key = (card["path"], root, exclude, heading)
+        key = (card["path"], root, exclude, heading, compact)
         if key not in self.cache:
             template = self.env.get_template("partials/paper_summary.html")
-            context = {"p": card, "root": root, "exclude": exclude, "heading": heading}
+            context = {"p": card, "root": root, "exclude": exclude, "heading": heading, "compact": compact}
             self.cache[key] = Markup(template.render(context))
         return self.cache[key]
 

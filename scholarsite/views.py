@@ -15,6 +15,9 @@ from .content import Page
 from .model import Author, Paper, Site, Subject, Year
 
 
+MORE_BY_AUTHORS = 5  # newest other papers of the same authors on a paper page
+
+
 @dataclass(frozen=True)
 class PageSpec:
     """One HTML page to render."""
@@ -205,13 +208,12 @@ class Planner:
         """A paper's page: abstract, authors, subjects, citation, related papers."""
         card = self.cards.paper(paper)
         path = card["path"]
+        related = self.inputs.related.get(id(paper), [])
+        shown = {id(p) for p in related} | {id(paper)}
         by_authors = sorted(
-            {id(p): p for a in paper.authors for p in a.papers[:40] if p is not paper}.values(),
+            {id(p): p for a in paper.authors for p in a.papers[:40] if id(p) not in shown}.values(),
             key=lambda p: (-p.year, p.key),
-        )[:8]
-        seen = {id(p) for p in by_authors} | {id(paper)}
-        in_subjects = [p for s in paper.subjects for p in s.papers[:20] if id(p) not in seen]
-        in_subjects = list({id(p): p for p in in_subjects}.values())[:5]
+        )[:MORE_BY_AUTHORS]
         return self.spec(
             path, "paper.html", card["title_plain"],
             self.crumbs(("Papers", urls.PAPERS), (str(paper.year), urls.year(paper.year)), (card["title_plain"], path)),
@@ -219,9 +221,8 @@ class Planner:
             records=len(paper.provenance),
             bibtex=self.inputs.bibtex[id(paper)],
             exports={ext: urls.beside(path, f"cite.{ext}") for ext in ("bib", "ris", "json")},
-            related=[self.cards.paper(p) for p in self.inputs.related.get(id(paper), [])],
+            related=[self.cards.paper(p) for p in related],
             by_authors=[self.cards.paper(p) for p in by_authors],
-            in_subjects=[self.cards.paper(p) for p in in_subjects],
             description=card["abstract_plain"] or card["title_plain"],
             og_type="article",
             searchable=True,
