@@ -1,6 +1,6 @@
 """Benchmark scholarsite.related.related_papers on synthetic abstracts.
 
-Usage: python benchmarks/bench_related.py [--docs N] [--words W] [--repeats R]
+Usage: python benchmarks/bench_related.py [--docs N] [--words W] [--repeats R] [--workers P]
 Each abstract mixes words of one of many topics with words from a Zipf-distributed
 vocabulary. Prints the median wall and CPU time with the load average (other work on the
 machine inflates the wall time), the peak memory traced during one extra run (tracemalloc)
@@ -56,29 +56,35 @@ def main() -> None:
     parser.add_argument("--docs", type=int, default=100_000)
     parser.add_argument("--words", type=int, default=150)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args()
 
     docs = make_docs(args.docs, args.words)
     times, cpu_times = [], []
     for _ in range(args.repeats):
         start, cpu_start = time.perf_counter(), time.process_time()
-        related = related_papers(docs)
+        related = related_papers(docs, workers=args.workers)
         times.append(time.perf_counter() - start)
         cpu_times.append(time.process_time() - cpu_start)
     found = sum(map(len, related)) / len(related)
     wall, cpu = statistics.median(times), statistics.median(cpu_times)
     load = " ".join(f"{x:.1f}" for x in os.getloadavg())
-    print(f"docs={args.docs} words={args.words} related/doc={found:.2f}")
-    print(f"median seconds: {wall:.2f} wall, {cpu:.2f} CPU ({args.repeats} runs)")
+    print(f"docs={args.docs} words={args.words} workers={args.workers} related/doc={found:.2f}")
+    print(
+        f"median seconds: {wall:.2f} wall, {cpu:.2f} CPU of the main process ({args.repeats} runs)"
+    )
     print(f"load average (1, 5, 15 min) after the runs: {load}")
 
     tracemalloc.start()
-    related_papers(docs)
+    related_papers(docs)  # in this process only, so that tracemalloc sees it all
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    worker_rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     print(f"peak traced memory of one run: {peak / 2**20:.0f} MiB")
     print(f"peak RSS of the process (corpus included): {rss:.0f} MiB")
+    if args.workers > 1:
+        print(f"peak RSS of the largest worker: {worker_rss:.0f} MiB")
 
 
 if __name__ == "__main__":

@@ -9,17 +9,21 @@ top_terms * candidates postings, so the whole run stays near-linear in the numbe
 from __future__ import annotations
 
 import math
+import multiprocessing
 import re
 from array import array
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from heapq import nlargest
+from itertools import chain
 from operator import itemgetter, mul
 
 TOP_TERMS = 16
 MAX_DF = 0.05
 MIN_DF_CAP = 100
 TITLE_BOOST = 2
+CHUNK = 5_000  # papers per task when work is spread over processes
 
 _WORD = re.compile(r"[^\W_]+")
 _STOPWORDS = frozenset(
@@ -41,6 +45,9 @@ _STOPWORDS = frozenset(
 
 Vector = tuple[array, array]  # (term ids, weights), highest weight first
 Postings = dict[int, Vector]  # term id -> (paper indices, weights)
+Counts = list[tuple[array, array]]  # per paper: (term ids, counts)
+
+_task: Callable[[range], list] | None = None  # set in each forked worker
 
 
 def related_papers(
@@ -51,6 +58,7 @@ def related_papers(
     titles: Sequence[str] | None = None,
     top_terms: int = TOP_TERMS,
     max_df: float = MAX_DF,
+    workers: int = 1,
 ) -> list[list[int]]:
     """For each paper, up to k indices of the most similar other papers, best first.
 
@@ -59,12 +67,39 @@ def related_papers(
     highest-weighted terms, terms in more than max_df of the papers (and at least
     MIN_DF_CAP papers) are skipped, and each term keeps its `candidates` highest-weighted
     papers. Ties are broken by the lower index; papers sharing no kept term are not related.
+    With workers > 1, weighing and scoring run in that many forked processes (where the
+    platform can fork); the result is the same.
     """
     counts, df = _count_terms(docs, titles)
-    cap = max(MIN_DF_CAP, int(max_df * len(docs)))
-    vectors = _weigh(counts, df, top_terms, cap)
+    tables = _weight_tables(counts, df, max(MIN_DF_CAP, int(max_df * len(docs))))
+    vectors = _map_chunks(_weigh, (counts, *tables, top_terms), len(docs), workers)
     postings = _invert(vectors, candidates)
-    return [_nearest(i, vector, postings, k) for i, vector in enumerate(vectors)]
+    return _map_chunks(_nearest_all, (vectors, postings, k), len(docs), workers)
+
+
+def _map_chunks(func: Callable[..., list], state: tuple, n: int, workers: int) -> list:
+    """func(*state, chunk) over consecutive chunks of range(n), concatenated in order.
+
+    With workers > 1 the chunks run in forked processes, which inherit state without copies.
+    """
+    if workers <= 1 or n <= CHUNK or "fork" not in multiprocessing.get_all_start_methods():
+        return func(*state, range(n))
+    chunks = [range(start, min(start + CHUNK, n)) for start in range(0, n, CHUNK)]
+    context = multiprocessing.get_context("fork")
+    with context.Pool(workers, _start_worker, (partial(func, *state),)) as pool:
+        return list(chain.from_iterable(pool.map(_run_chunk, chunks)))
+
+
+def _start_worker(task: Callable[[range], list]) -> None:
+    """Keep the task in a forked worker (fork passes it on without pickling)."""
+    global _task
+    _task = task
+
+
+def _run_chunk(chunk: range) -> list:
+    """Run the worker's task on one chunk."""
+    assert _task is not None
+    return _task(chunk)
 
 
 def _term(word: str) -> str:
@@ -78,9 +113,7 @@ def _term(word: str) -> str:
     return word
 
 
-def _count_terms(
-    docs: Sequence[str], titles: Sequence[str] | None
-) -> tuple[list[tuple[array, array]], list[int]]:
+def _count_terms(docs: Sequence[str], titles: Sequence[str] | None) -> tuple[Counts, list[int]]:
     """Term counts per paper as (term ids, counts) arrays, and document frequency per term."""
     vocabulary = _Vocabulary()
     df: Counter[int] = Counter()
@@ -117,20 +150,25 @@ class _Vocabulary:
         return self.terms.setdefault(term, len(self.terms))
 
 
-def _weigh(
-    counts: list[tuple[array, array]], df: list[int], top_terms: int, cap: int
-) -> list[Vector]:
-    """Per paper, the L2-normalised TF-IDF weights of its top_terms terms with 2 <= df <= cap.
-
-    The norm counts every term of the paper, so the kept weights are its share of the cosine.
-    """
+def _weight_tables(counts: Counts, df: list[int], cap: int) -> tuple[list, list, list]:
+    """IDF per term, the same with 0.0 for terms not kept (df < 2 or df > cap), 1 + log(tf)."""
     n = len(counts)
     idf = [math.log((1 + n) / (1 + f)) + 1.0 for f in df]
     kept_idf = [w if 2 <= f <= cap else 0.0 for w, f in zip(idf, df)]
     most = max((max(tfs) for _, tfs in counts if tfs), default=0)
     log_tf = [0.0] + [1.0 + math.log(tf) for tf in range(1, most + 1)]
+    return idf, kept_idf, log_tf
+
+
+def _weigh(
+    counts: Counts, idf: list, kept_idf: list, log_tf: list, top_terms: int, chunk: range
+) -> list[Vector]:
+    """Per paper, the L2-normalised TF-IDF weights of its top_terms kept terms.
+
+    The norm counts every term of the paper, so the kept weights are its share of the cosine.
+    """
     vectors = []
-    for ids, tfs in counts:
+    for ids, tfs in map(counts.__getitem__, chunk):
         tf_weights = list(map(log_tf.__getitem__, tfs))
         norm = math.hypot(*map(mul, tf_weights, map(idf.__getitem__, ids))) or 1.0
         weights = list(map(mul, tf_weights, map(kept_idf.__getitem__, ids)))
@@ -157,6 +195,11 @@ def _invert(vectors: list[Vector], candidates: int) -> Postings:
             best = sorted(nlargest(candidates, range(len(docs)), key=ws.__getitem__))
             postings[t] = (array("i", (docs[j] for j in best)), array("d", (ws[j] for j in best)))
     return postings
+
+
+def _nearest_all(vectors: list[Vector], postings: Postings, k: int, chunk: range) -> list:
+    """_nearest for each paper in chunk."""
+    return [_nearest(i, vectors[i], postings, k) for i in chunk]
 
 
 def _nearest(i: int, vector: Vector, postings: Postings, k: int) -> list[int]:

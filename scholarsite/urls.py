@@ -34,6 +34,12 @@ def author(slug: str) -> str:
     return f"authors/{slug}/{INDEX}"
 
 
+def authors_letter(letter: str) -> str:
+    """The A-Z index page of one initial ('#' for names not starting with A-Z)."""
+    name = letter.lower() if letter.isalpha() else "other"
+    return f"authors/_initial/{name}/{INDEX}"  # "_" never occurs in an author slug
+
+
 def paper(year: int, slug: str) -> str:
     """A paper's page, grouped under its year."""
     return f"papers/{year}/{slug}/{INDEX}"

@@ -15,6 +15,7 @@ from .content import Page
 from .model import Author, Paper, Site, Subject, Year
 
 
+AUTHORS_ON_ONE_PAGE = 2000  # beyond this the A-Z index gets one page per initial (pages < 1 MB)
 MORE_BY_AUTHORS = 5  # newest other papers of the same authors on a paper page
 
 
@@ -115,7 +116,7 @@ class Planner:
 
     def all(self) -> list[PageSpec]:
         """Every page, in a stable order."""
-        specs = [self.home(), self.authors_index(), self.subjects_index(), self.years_index()]
+        specs = [self.home(), *self.authors_index(), self.subjects_index(), self.years_index()]
         specs += [self.search(), self.not_found()]
         specs += self.papers_index()
         specs += [self.content(page) for page in self.inputs.pages if page.name != "index"]
@@ -161,20 +162,33 @@ class Planner:
             for name, group in groupby(ordered, key=lambda s: s.archive_name)
         ]
 
-    def authors_index(self) -> PageSpec:
-        """Authors A-Z with paper counts."""
+    def authors_index(self) -> list[PageSpec]:
+        """Authors A-Z with paper counts; one page per initial once the list is long."""
         def initial(author: Author) -> str:
             first = author.key[:1].upper()
             return first if first.isalpha() and first.isascii() else "#"
 
+        ordered = sorted(self.site.authors, key=lambda a: (initial(a), a.key))
+        split = len(ordered) > AUTHORS_ON_ONE_PAGE
         letters = [
-            {"letter": letter, "authors": [self.cards.author(a) for a in group]}
-            for letter, group in groupby(sorted(self.site.authors, key=lambda a: (initial(a), a.key)), key=initial)
+            {"letter": letter, "authors": [self.cards.author(a) for a in group],
+             "path": urls.authors_letter(letter) if split else urls.AUTHORS}
+            for letter, group in groupby(ordered, key=initial)
         ]
-        return self.spec(
-            urls.AUTHORS, "authors.html", "Authors", self.crumbs(("Authors", urls.AUTHORS)),
-            letters=letters, description=f"All {len(self.site.authors)} authors of the collection, A to Z.",
+        crumbs = self.crumbs(("Authors", urls.AUTHORS))
+        index = self.spec(
+            urls.AUTHORS, "authors.html", "Authors", crumbs,
+            letters=letters, current=None if split else "all",
+            description=f"All {len(self.site.authors)} authors of the collection, A to Z.",
         )
+        if not split:
+            return [index]
+        return [index] + [
+            self.spec(group["path"], "authors.html", f"Authors: {group['letter']}",
+                      crumbs + [(group["letter"], group["path"])], letters=letters, current=group["letter"],
+                      description=f"Authors of the collection under {group['letter']}.")
+            for group in letters
+        ]
 
     def author(self, author: Author) -> list[PageSpec]:
         """An author's pages: profile, co-authors, charts, papers by year."""

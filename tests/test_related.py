@@ -5,9 +5,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from scholarsite import related
 from scholarsite.related import related_papers
 
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
@@ -54,10 +56,10 @@ def seed_papers() -> dict[str, str]:
 def check_shape(result: list[list[int]], n: int, k: int) -> None:
     """One list per paper, at most k distinct valid indices, never the paper itself."""
     assert len(result) == n
-    for i, related in enumerate(result):
-        assert len(related) <= k
-        assert len(set(related)) == len(related)
-        assert all(0 <= j < n and j != i for j in related)
+    for i, found in enumerate(result):
+        assert len(found) <= k
+        assert len(set(found)) == len(found)
+        assert all(0 <= j < n and j != i for j in found)
 
 
 def test_near_duplicates_rank_each_other_first() -> None:
@@ -121,3 +123,10 @@ def test_any_corpus_gives_valid_deterministic_results(docs: list[str], k: int) -
     result = related_papers(docs, k=k)
     check_shape(result, len(docs), k)
     assert related_papers(docs, k=k) == result
+
+
+def test_worker_processes_give_the_same_result(monkeypatch: pytest.MonkeyPatch) -> None:
+    docs = list(seed_papers().values())
+    serial = related_papers(docs, workers=1)
+    monkeypatch.setattr(related, "CHUNK", 4)
+    assert related_papers(docs, workers=2) == serial

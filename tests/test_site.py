@@ -166,3 +166,28 @@ def test_two_builds_are_byte_identical(tmp_path: Path) -> None:
     shutil.rmtree(second / "site")
     shutil.copytree(first / "site", second / "site")
     assert pipeline.build(second).report.written == ()
+
+
+def test_long_lists_are_split_into_pages(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from benchmarks.corpus import generate
+    from scholarsite import views
+
+    monkeypatch.setattr(views, "AUTHORS_ON_ONE_PAGE", 20)
+    generate(tmp_path / "seeds", authors=60, papers=400, seed=3)
+    project = make_project(tmp_path / "p", tmp_path / "seeds", "title: T\npapers_per_page: 25\n")
+    pipeline.build(project)
+    site = project / "site"
+    assert (site / "papers/page/16/index.html").is_file() and not (site / "papers/page/17").exists()
+    letters = sorted(p.parent.name for p in (site / "authors/_initial").glob("*/index.html"))
+    assert len(letters) > 3
+    listed = sum(scan_page(site / f"authors/_initial/{l}/index.html").urls.count(("a", "href", "./"))
+                 for l in letters)
+    assert listed == 0  # the current initial is not a link to itself
+    author_pages = [p for p in (site / "authors").glob("*/index.html") if p.parent.name != "_initial"]
+    assert len(author_pages) == 60
+    assert max(p.stat().st_size for p in site.rglob("*.html")) < 1_000_000
+    for page in [site / "papers/page/2/index.html", site / "authors/_initial" / letters[0] / "index.html"]:
+        for _, _, value in scan_page(page).urls:
+            target = resolve(page.relative_to(site).as_posix(), value, "/")
+            if target is not None:
+                assert not target.startswith("ESCAPES") and target_file(site, target).exists(), value
