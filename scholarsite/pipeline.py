@@ -19,7 +19,7 @@ from .config import Config, load_config
 from .content import Page, read_pages
 from .errors import BuildError, Diagnostic, Severity, error, note
 from .model import Paper, Site, build_model
-from .render import make_environment, render_pages
+from .render import render_pages
 from .seeds import SeedParse, read_seeds
 from .views import Inputs, Planner
 
@@ -135,8 +135,7 @@ def render_site(project: Project, site: Site, previous_search: dict[str, bytes])
         stylesheet=assets.get(urls.STYLESHEET, b"").decode("utf-8", "replace"),
     )
     specs = Planner(inputs, cards).all()
-    env = make_environment(project.root / "templates")
-    outputs = render_pages(specs, env, project.root / "templates")
+    outputs = render_pages(specs, project.root / "templates")
     outputs.update(deploy.hosting_files(config, list(outputs)))
     outputs.update(assets)
     outputs.update(exports.paper_files(site, cards, records, bibtex))
