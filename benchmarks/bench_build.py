@@ -45,8 +45,12 @@ def timed_build(project: Path) -> tuple[float, float]:
     """(seconds, peak resident MB) of one `python build.py` run."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     started = time.perf_counter()
-    subprocess.run([sys.executable, str(ROOT / "build.py"), "--project", str(project)],
-                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, str(ROOT / "build.py"), "--project", str(project)],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     seconds = time.perf_counter() - started
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     return seconds, max(peak, before) / 1024
@@ -80,11 +84,19 @@ def main() -> None:
             (project / "seeds/zz_extra.txt").write_text(EXTRA, encoding="utf-8")
             added.append(timed_build(project))
         files, megabytes, largest = folder_size(project / "site")
-    print(f"corpus: {args.authors} authors, {args.papers} papers; site: {files} files, "
-          f"{megabytes:.0f} MB, largest page {largest:.0f} KB")
-    for name, runs in (("cold build", cold), ("rebuild, no change", warm), ("rebuild, one seed added", added)):
+    print(
+        f"corpus: {args.authors} authors, {args.papers} papers; site: {files} files, "
+        f"{megabytes:.0f} MB, largest page {largest:.0f} KB"
+    )
+    for name, runs in (
+        ("cold build", cold),
+        ("rebuild, no change", warm),
+        ("rebuild, one seed added", added),
+    ):
         seconds = statistics.median(s for s, _ in runs)
-        print(f"{name:26} median {seconds:7.2f} s over {len(runs)}   peak RSS {max(m for _, m in runs):6.0f} MB")
+        print(
+            f"{name:26} median {seconds:7.2f} s over {len(runs)}   peak RSS {max(m for _, m in runs):6.0f} MB"
+        )
 
 
 if __name__ == "__main__":

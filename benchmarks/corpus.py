@@ -11,23 +11,137 @@ import argparse
 import random
 from pathlib import Path
 
-GIVEN = ["Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Frances", "John", "Leslie", "Radia",
-         "José", "Zoë", "Søren", "Ángel", "François", "Łukasz", "Žofia", "Nguyễn", "Ingrid", "Kwame"]
-FAMILY = ["Lovelace", "Turing", "Hopper", "Dijkstra", "Liskov", "Knuth", "Allen", "McCarthy",
-          "Lamport", "Perlman", "García", "Müller", "O'Brien", "van der Berg", "Øster", "Đorđević"]
-NON_LATIN = ["张伟", "王芳", "李娜", "Иван Петров", "Мария Иванова", "山田太郎", "김민준", "Γιώργος Παπαδόπουλος",
-             "محمد علي", "אברהם כהן"]
-WORDS = ("efficient scalable distributed training inference attention sparse mixture experts model "
-         "language vision graph kernel compiler memory communication overlap pipeline parallel "
-         "quantum photonic lattice optimisation learning reinforcement federated robust adaptive "
-         "benchmark latency throughput cache scheduling hardware accelerator tensor gradient").split()
-TITLE_EXTRAS = ["$\\alpha$-Nets", "$O(n^2)$ Bounds", "Q&A", "<Think> Tokens", "x < y > z", "\\textit{In situ}",
-                "Über-Scale", "Cost--Benefit", "C++ & Rust"]
-ABSTRACT_EXTRAS = ["a speedup of $1.27\\times$", "error below $10^{-3}$", "\\textit{e.g.} GPUs",
-                   "$^{167}\\mathrm{Er}^{3+}$ ions", "about 20~MHz", "light--matter interfaces",
-                   "inputs with <tags> & ampersands"]
-SUBJECTS = ["cs.DC", "cs.LG", "cs.CL", "cs.CV", "cs.AI", "cs.PL", "cs.AR", "cs.NI", "cs.DB", "cs.CR",
-            "stat.ML", "math.OC", "quant-ph", "eess.IV", "eess.SP", "physics.optics", "cond-mat.mes-hall"]
+GIVEN = [
+    "Ada",
+    "Alan",
+    "Grace",
+    "Edsger",
+    "Barbara",
+    "Donald",
+    "Frances",
+    "John",
+    "Leslie",
+    "Radia",
+    "José",
+    "Zoë",
+    "Søren",
+    "Ángel",
+    "François",
+    "Łukasz",
+    "Žofia",
+    "Nguyễn",
+    "Ingrid",
+    "Kwame",
+]
+FAMILY = [
+    "Lovelace",
+    "Turing",
+    "Hopper",
+    "Dijkstra",
+    "Liskov",
+    "Knuth",
+    "Allen",
+    "McCarthy",
+    "Lamport",
+    "Perlman",
+    "García",
+    "Müller",
+    "O'Brien",
+    "van der Berg",
+    "Øster",
+    "Đorđević",
+]
+NON_LATIN = [
+    "张伟",
+    "王芳",
+    "李娜",
+    "Иван Петров",
+    "Мария Иванова",
+    "山田太郎",
+    "김민준",
+    "Γιώργος Παπαδόπουλος",
+    "محمد علي",
+    "אברהם כהן",
+]
+WORDS = [
+    "efficient",
+    "scalable",
+    "distributed",
+    "training",
+    "inference",
+    "attention",
+    "sparse",
+    "mixture",
+    "experts",
+    "model",
+    "language",
+    "vision",
+    "graph",
+    "kernel",
+    "compiler",
+    "memory",
+    "communication",
+    "overlap",
+    "pipeline",
+    "parallel",
+    "quantum",
+    "photonic",
+    "lattice",
+    "optimisation",
+    "learning",
+    "reinforcement",
+    "federated",
+    "robust",
+    "adaptive",
+    "benchmark",
+    "latency",
+    "throughput",
+    "cache",
+    "scheduling",
+    "hardware",
+    "accelerator",
+    "tensor",
+    "gradient",
+]
+TITLE_EXTRAS = [
+    "$\\alpha$-Nets",
+    "$O(n^2)$ Bounds",
+    "Q&A",
+    "<Think> Tokens",
+    "x < y > z",
+    "\\textit{In situ}",
+    "Über-Scale",
+    "Cost--Benefit",
+    "C++ & Rust",
+]
+ABSTRACT_EXTRAS = [
+    "a speedup of $1.27\\times$",
+    "error below $10^{-3}$",
+    "\\textit{e.g.} GPUs",
+    "$^{167}\\mathrm{Er}^{3+}$ ions",
+    "about 20~MHz",
+    "light--matter interfaces",
+    "inputs with <tags> & ampersands",
+]
+SUBJECTS = [
+    "cs.DC",
+    "cs.LG",
+    "cs.CL",
+    "cs.CV",
+    "cs.AI",
+    "cs.PL",
+    "cs.AR",
+    "cs.NI",
+    "cs.DB",
+    "cs.CR",
+    "stat.ML",
+    "math.OC",
+    "quant-ph",
+    "eess.IV",
+    "eess.SP",
+    "physics.optics",
+    "cond-mat.mes-hall",
+]
 
 
 def suffix(number: int) -> str:
@@ -78,8 +192,12 @@ def seed_text(name: str, records: list[tuple[int, str, str, list[str]]], rng: ra
     """One seed file in the scraped format."""
     claimed = len(records) + (rng.randint(0, 3) if rng.random() < 0.3 else 0)
     count = f"At least {claimed} records" if claimed > len(records) else f"{len(records)} records"
-    parts = ["arXiv subjects", name, f"Publications and source records attributed to {name}.",
-             f"{count}Linked to original sources"]
+    parts = [
+        "arXiv subjects",
+        name,
+        f"Publications and source records attributed to {name}.",
+        f"{count}Linked to original sources",
+    ]
     for year, paper_title, text, subjects in sorted(records, key=lambda r: -r[0]):
         parts += [f"arXiv{year}", paper_title, text, " ".join(f"{s}↗" for s in subjects)]
     return "\n\n".join(parts) + "\n"
@@ -91,8 +209,12 @@ def generate(out: Path, authors: int, papers: int, seed: int = 1) -> None:
     names = author_names(authors, rng)
     listed: list[list[tuple[int, str, str, list[str]]]] = [[] for _ in names]
     for number in range(papers):
-        record = (rng.randint(1995, 2026), title(number, rng), abstract(rng),
-                  rng.sample(SUBJECTS, rng.choice([1, 1, 1, 2, 3])))
+        record = (
+            rng.randint(1995, 2026),
+            title(number, rng),
+            abstract(rng),
+            rng.sample(SUBJECTS, rng.choice([1, 1, 1, 2, 3])),
+        )
         first = min(int(rng.paretovariate(1.2)) - 1, authors - 1)
         team = {(first * 7919 + number) % authors}
         while len(team) < min(rng.choice([1, 2, 2, 3, 4]), authors):
@@ -100,7 +222,7 @@ def generate(out: Path, authors: int, papers: int, seed: int = 1) -> None:
         for member in team:
             listed[member].append(record)
     out.mkdir(parents=True, exist_ok=True)
-    for index, (name, records) in enumerate(zip(names, listed)):
+    for index, (name, records) in enumerate(zip(names, listed, strict=True)):
         if records:
             (out / f"{index:06d}.txt").write_text(seed_text(name, records, rng), encoding="utf-8")
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from . import pipeline, write
 from .errors import BuildError, Diagnostic, Severity, count
@@ -98,17 +98,26 @@ COMMANDS = ("build", "check", "serve")
 def parser() -> argparse.ArgumentParser:
     """The argument parser for all commands; `--project` is accepted before or after the command."""
     project = argparse.ArgumentParser(add_help=False)
-    project.add_argument("--project", type=Path, default=argparse.SUPPRESS, help="project folder (default: current folder)")
-    main = argparse.ArgumentParser(prog="python build.py", parents=[project],
-                                   description="Build a static site of publication records (default command: build).")
+    project.add_argument(
+        "--project", type=Path, default=argparse.SUPPRESS, help="project folder (default: current folder)"
+    )
+    main = argparse.ArgumentParser(
+        prog="python build.py",
+        parents=[project],
+        description="Build a static site of publication records (default command: build).",
+    )
     commands = main.add_subparsers(dest="command")
     build = commands.add_parser("build", parents=[project], help="build site/ from seeds/ (the default)")
     build.add_argument("--site", type=Path, default=None, help="output folder (default: PROJECT/site)")
     build.add_argument("--strict", action="store_true", help="fail on warnings too")
-    check = commands.add_parser("check", parents=[project], help="check seeds, content and settings; write nothing")
+    check = commands.add_parser(
+        "check", parents=[project], help="check seeds, content and settings; write nothing"
+    )
     check.add_argument("--strict", action="store_true", help="fail on warnings too")
     check.add_argument("--json", action="store_true", help="print the report as JSON")
-    serve = commands.add_parser("serve", parents=[project], help="build, serve on 127.0.0.1 and rebuild on changes")
+    serve = commands.add_parser(
+        "serve", parents=[project], help="build, serve on 127.0.0.1 and rebuild on changes"
+    )
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--open", action="store_true", help="open a browser")

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import yaml
 
@@ -71,14 +72,14 @@ def normalise_value(key: str, value: Any) -> Any:
     return value.strip() if isinstance(value, str) else value
 
 
-def parse_config(text_: str, path: str) -> Config:
+def parse_config(source: str, path: str) -> Config:
     """A Config from YAML text; raises BuildError listing every problem with its line."""
     try:
-        root = yaml.compose(text_, Loader=yaml.SafeLoader)
+        root = yaml.compose(source, Loader=yaml.SafeLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark else 0
-        raise BuildError([error(path, line, f"not valid YAML: {getattr(exc, 'problem', exc)}")])
+        raise BuildError([error(path, line, f"not valid YAML: {getattr(exc, 'problem', exc)}")]) from None
     if root is None:
         return Config()
     if not isinstance(root, yaml.MappingNode):

@@ -52,9 +52,7 @@ def markdown_to_html(source: str) -> Markup:
         return f"SCHOLARSITEMATH{len(spans) - 1}X"
 
     html = markdown.markdown(MATH_RE.sub(lift, source), extensions=["extra", "sane_lists"])
-    return Markup(
-        re.sub(r"SCHOLARSITEMATH(\d+)X", lambda m: tex.tex_to_html(spans[int(m[1])]), html)
-    )
+    return Markup(re.sub(r"SCHOLARSITEMATH(\d+)X", lambda m: tex.tex_to_html(spans[int(m[1])]), html))
 
 
 def split_front_matter(text: str, path: str) -> tuple[dict[str, Any], str]:
@@ -93,7 +91,9 @@ def check_meta(meta: dict[str, Any], allowed: set[str], path: str, text: str) ->
         elif "\t" in value:
             problems.append(
                 warning(
-                    path, line, f"'{key}' contains a TAB character",
+                    path,
+                    line,
+                    f"'{key}' contains a TAB character",
                     "in double quotes YAML reads '\\t' in '\\textit' as a TAB; use single quotes",
                 )
             )

@@ -8,12 +8,16 @@ from xml.sax.saxutils import escape
 from . import urls
 from .config import Config
 
-SITEMAP_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+SITEMAP_HEAD = (
+    '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
+)
 
 
 def sitemap(base_url: str, pages: list[str]) -> bytes:
     """sitemaps.org XML listing every page (absolute URLs)."""
-    entries = "".join(f"  <url><loc>{escape(urls.absolute(base_url, p))}</loc></url>\n" for p in sorted(pages))
+    entries = "".join(
+        f"  <url><loc>{escape(urls.absolute(base_url, p))}</loc></url>\n" for p in sorted(pages)
+    )
     return (SITEMAP_HEAD + entries + "</urlset>\n").encode("utf-8")
 
 

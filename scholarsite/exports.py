@@ -19,7 +19,7 @@ def citation_records(site: Site, cards: Cards, config: Config) -> dict[int, cita
     items = [(p.authors[0].name, p.year, cards.paper(p)["title_plain"]) for p in site.papers]
     keys = citations.make_citation_keys(items)
     records = {}
-    for key, paper in zip(keys, site.papers):
+    for key, paper in zip(keys, site.papers, strict=True):
         card = cards.paper(paper)
         records[id(paper)] = citations.CitationRecord(
             key=key,
@@ -45,8 +45,9 @@ def dump_json(data: Any) -> bytes:
     return as_bytes(json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True))
 
 
-def paper_files(site: Site, cards: Cards, records: dict[int, citations.CitationRecord],
-                bibtex: dict[int, str]) -> dict[str, bytes]:
+def paper_files(
+    site: Site, cards: Cards, records: dict[int, citations.CitationRecord], bibtex: dict[int, str]
+) -> dict[str, bytes]:
     """cite.bib, cite.ris and cite.json beside every paper page."""
     files: dict[str, bytes] = {}
     for paper in site.papers:
@@ -108,6 +109,7 @@ def data_files(site: Site, cards: Cards, records: dict[int, citations.CitationRe
 
 def llms_txt(site: Site, config: Config) -> bytes:
     """A Markdown summary of the collection for language-model crawlers (llmstxt.org)."""
+
     def link(path: str) -> str:
         return urls.absolute(config.base_url, path) if config.base_url else path
 

@@ -74,7 +74,9 @@ def feed_files(site: Site, cards: Cards, config: Config) -> dict[str, bytes]:
     files = {urls.FEED: atom_feed(config.title, urls.HOME, site.papers, cards, config)}
     for author in site.authors:
         page = cards.author(author)["path"]
-        files[urls.beside(page, "feed.xml")] = atom_feed(f"{author.name} · {config.title}", page, author.papers, cards, config)
+        files[urls.beside(page, "feed.xml")] = atom_feed(
+            f"{author.name} · {config.title}", page, author.papers, cards, config
+        )
     for subject in site.subjects:
         page = cards.subject(subject)["path"]
         title = f"{subject.name} ({subject.code}) · {config.title}"

@@ -8,8 +8,9 @@ the same title and year in one seed are two papers ("variants").
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, TypeVar
+from typing import TypeVar
 
 from . import taxonomy
 from .identity import normalise, short_hash, slug_for
@@ -158,7 +159,12 @@ class PaperIndex:
             slug = f"{slug}-{abstract_key[:6]}"
             key = f"{key}#{abstract_key[:6]}"
         return Paper(
-            key, slug, record.title, record.abstract, record.year, record.source,
+            key,
+            slug,
+            record.title,
+            record.abstract,
+            record.year,
+            record.source,
             abstract_key=abstract_key,
         )
 

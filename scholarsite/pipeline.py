@@ -23,7 +23,6 @@ from .render import render_pages
 from .seeds import SeedParse, read_seeds
 from .views import Inputs, Planner
 
-
 FEEDS_NEED_BASE_URL = "no base_url: Atom feeds, sitemap and canonical links are not written"
 
 
@@ -106,9 +105,13 @@ def reserved_page_problems(pages: list[Page]) -> list[Diagnostic]:
 def related_by_content(site: Site, cards: Cards, k: int) -> dict[int, list[Paper]]:
     """Each paper's most similar papers by title and abstract (TF-IDF), by paper id."""
     titles = [cards.paper(p)["title_plain"] for p in site.papers]
-    docs = [f"{title} {cards.paper(p)['abstract_plain']}" for title, p in zip(titles, site.papers)]
+    docs = [
+        f"{title} {cards.paper(p)['abstract_plain']}" for title, p in zip(titles, site.papers, strict=True)
+    ]
     nearest = related.related_papers(docs, k, titles=titles)
-    return {id(paper): [site.papers[j] for j in found] for paper, found in zip(site.papers, nearest)}
+    return {
+        id(paper): [site.papers[j] for j in found] for paper, found in zip(site.papers, nearest, strict=True)
+    }
 
 
 def render_site(project: Project, site: Site, previous_search: dict[str, bytes]) -> dict[str, bytes]:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import multiprocessing
 import os
 import traceback
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import jinja2
 from markupsafe import Markup
@@ -15,7 +16,6 @@ from . import urls
 from .errors import BuildError, Diagnostic, error
 from .metadata import json_script
 from .views import PageSpec
-
 
 PARALLEL_FROM = 400  # pages; below this, starting workers costs more than it saves
 MAX_WORKERS = 8
@@ -43,8 +43,9 @@ class Fragments:
         self.env = env
         self.cache: dict[tuple[str, str, str, str, bool], Markup] = {}
 
-    def paper_summary(self, card: dict[str, Any], root: str, exclude: str, heading: str,
-                      compact: bool) -> Markup:
+    def paper_summary(
+        self, card: dict[str, Any], root: str, exclude: str, heading: str, compact: bool
+    ) -> Markup:
         """The summary of a paper for pages whose root is `root`, omitting author `exclude`."""
         key = (card["path"], root, exclude, heading, compact)
         if key not in self.cache:

@@ -17,9 +17,9 @@ import json
 import subprocess
 import sys
 import tempfile
+from collections.abc import Mapping
 from importlib.metadata import version
 from pathlib import Path
-from typing import Mapping
 
 from .errors import BuildError, error
 
@@ -41,7 +41,7 @@ def digest(data: bytes) -> str:
 def index_key(pages: Mapping[str, bytes], language: str) -> str:
     """Identifies the input of an indexing run."""
     summary = "\n".join(f"{path} {digest(html)}" for path, html in sorted(pages.items()))
-    return digest(f"pagefind {version('pagefind')} {language}\n{summary}".encode("utf-8"))
+    return digest(f"pagefind {version('pagefind')} {language}\n{summary}".encode())
 
 
 def key_file(key: str, files: Mapping[str, bytes]) -> bytes:
@@ -69,8 +69,17 @@ def run_pagefind(pages: Mapping[str, bytes], language: str) -> dict[str, bytes]:
             target = source / path
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(html)
-        command = [sys.executable, "-m", "pagefind", "--site", str(source), "--output-path", str(bundle),
-                   "--force-language", language.split("-")[0]]
+        command = [
+            sys.executable,
+            "-m",
+            "pagefind",
+            "--site",
+            str(source),
+            "--output-path",
+            str(bundle),
+            "--force-language",
+            language.split("-")[0],
+        ]
         done = subprocess.run(command, capture_output=True, text=True)
         if done.returncode != 0:
             detail = (done.stderr or done.stdout).strip().splitlines()[-3:]
@@ -82,7 +91,9 @@ def run_pagefind(pages: Mapping[str, bytes], language: str) -> dict[str, bytes]:
         }
 
 
-def search_files(outputs: Mapping[str, bytes], language: str, previous: Mapping[str, bytes]) -> dict[str, bytes]:
+def search_files(
+    outputs: Mapping[str, bytes], language: str, previous: Mapping[str, bytes]
+) -> dict[str, bytes]:
     """The Pagefind bundle for `outputs`, reusing `previous` (site/pagefind/) when still valid."""
     pages = searchable(outputs)
     key = index_key(pages, language)

@@ -188,9 +188,7 @@ class SeedParser:
         if any(d.severity is Severity.ERROR for d in self.diagnostics):
             return None
         self.check_count(claimed, at_least, count_line, len(records))
-        return AuthorRecord(
-            name_block.text, self.path, name_block.line, claimed, at_least, tuple(records)
-        )
+        return AuthorRecord(name_block.text, self.path, name_block.line, claimed, at_least, tuple(records))
 
     def parse_name(self) -> Block | None:
         """The author's name, the first block after the header."""
@@ -201,8 +199,10 @@ class SeedParser:
             return None
         following = self.blocks[self.position + 1] if self.position + 1 < len(self.blocks) else None
         attributed_next = following is not None and ATTRIBUTION_RE.fullmatch(following.text)
-        looks_structural = ATTRIBUTION_RE.fullmatch(block.text) or COUNT_RE.fullmatch(block.text) or (
-            parse_source_year(block.text)
+        looks_structural = (
+            ATTRIBUTION_RE.fullmatch(block.text)
+            or COUNT_RE.fullmatch(block.text)
+            or (parse_source_year(block.text))
         )
         if looks_structural and not attributed_next:
             self.report(error(self.path, block.line, "no author name before this line", hint))
@@ -259,10 +259,7 @@ class SeedParser:
                 continue
             twin = replace(record, line=0)
             if twin in seen:
-                message = (
-                    f"duplicate of the record at line {seen[twin]} "
-                    f"('{shorten(record.title)}'); merged"
-                )
+                message = f"duplicate of the record at line {seen[twin]} ('{shorten(record.title)}'); merged"
                 self.report(warning(self.path, record.line, message))
             else:
                 seen[twin] = record.line
@@ -319,9 +316,7 @@ class SeedParser:
         block = self.peek()
         following = self.blocks[self.position + 1] if self.position + 1 < len(self.blocks) else None
         looks_like_abstract = (
-            block is not None
-            and is_prose(block.text)
-            and (following is None or ends_record(following.text))
+            block is not None and is_prose(block.text) and (following is None or ends_record(following.text))
         )
         if block is None or ends_record(block.text) or looks_like_abstract:
             self.report(
@@ -346,9 +341,7 @@ class SeedParser:
             self.check_tex(self.take())
             paragraphs.append(block.text)
         if not paragraphs:
-            self.report(
-                warning(self.path, title.line, f"record '{shorten(title.text)}' has no abstract")
-            )
+            self.report(warning(self.path, title.line, f"record '{shorten(title.text)}' has no abstract"))
         return "\n\n".join(paragraphs)
 
     def parse_subject_line(self, title: Block) -> tuple[str, ...]:
@@ -361,8 +354,7 @@ class SeedParser:
                 warning(
                     self.path,
                     line,
-                    "expected a subject line such as 'cs.DC↗' after the abstract of "
-                    f"'{shorten(title.text)}'",
+                    f"expected a subject line such as 'cs.DC↗' after the abstract of '{shorten(title.text)}'",
                 )
             )
             return ()

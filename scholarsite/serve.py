@@ -15,8 +15,8 @@ import socket
 import threading
 import time
 import webbrowser
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Callable, Iterable
 
 from livereload import Server
 from livereload.handlers import LiveReloadHandler
@@ -67,7 +67,7 @@ def error_page(problems: list[str]) -> bytes:
         "pre{white-space:pre-wrap;background:#fee;padding:.5rem;border-left:4px solid #b00}</style>"
         f'</head><body><h1 id="build-failed">Build failed</h1><p>Fix these problems; this page reloads '
         f"by itself when the build succeeds.</p><ul>{items}</ul></body></html>"
-    ).encode("utf-8")
+    ).encode()
 
 
 def resolve(site_dir: Path, relative: str) -> Path | None:

@@ -84,7 +84,7 @@ def relative(from_page: str, to_path: str) -> str:
     if is_index:
         target.pop()
     common = 0
-    for a, b in zip(source, target):
+    for a, b in zip(source, target, strict=False):
         if a != b:
             break
         common += 1

@@ -20,7 +20,9 @@ def make_project(target: Path, seeds: Path | None = None, site_yaml: str | None 
     for part in PROJECT_PARTS:
         source = seeds if part == "seeds" and seeds is not None else ROOT / part
         shutil.copytree(source, target / part)
-    (target / "site.yaml").write_text(site_yaml if site_yaml is not None else (ROOT / "site.yaml").read_text())
+    (target / "site.yaml").write_text(
+        site_yaml if site_yaml is not None else (ROOT / "site.yaml").read_text()
+    )
     return target
 
 

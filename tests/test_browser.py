@@ -97,8 +97,17 @@ def preview(tmp_path: Path) -> Iterator[tuple[Path, str]]:
     """`python build.py serve` on a copy of the shipped project, under a sub-path."""
     project = make_project(tmp_path / "project")
     port = free_port()
-    command = [sys.executable, str(ROOT / "build.py"), "--project", str(project), "serve",
-               "--port", str(port), "--base-path", "/scholarsite/"]
+    command = [
+        sys.executable,
+        str(ROOT / "build.py"),
+        "--project",
+        str(project),
+        "serve",
+        "--port",
+        str(port),
+        "--base-path",
+        "/scholarsite/",
+    ]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}/scholarsite/"
     deadline = time.monotonic() + 60
@@ -122,8 +131,12 @@ def test_preview_reloads_on_edit_shows_errors_and_recovers(preview, page) -> Non
     page.goto(url + "authors/ziheng-jiang/")
     assert page.locator("h1").inner_text() == "Ziheng Jiang"
 
-    seed.write_text(original.replace("Mesh-Attention: A New", "Mesh-Attention Reloaded: A New"), encoding="utf-8")
-    page.wait_for_function("() => document.body.innerText.includes('Mesh-Attention Reloaded')", timeout=30_000)
+    seed.write_text(
+        original.replace("Mesh-Attention: A New", "Mesh-Attention Reloaded: A New"), encoding="utf-8"
+    )
+    page.wait_for_function(
+        "() => document.body.innerText.includes('Mesh-Attention Reloaded')", timeout=30_000
+    )
 
     seed.write_text(original.replace("arXiv2026", "arXiv2999", 1), encoding="utf-8")
     page.wait_for_selector("#build-failed", timeout=30_000)
@@ -131,5 +144,8 @@ def test_preview_reloads_on_edit_shows_errors_and_recovers(preview, page) -> Non
     assert "Mesh-Attention Reloaded" in (project / "site/authors/ziheng-jiang/index.html").read_text()
 
     seed.write_text(original, encoding="utf-8")
-    page.wait_for_function("() => document.querySelector('h1') && document.querySelector('h1').innerText === 'Ziheng Jiang'", timeout=30_000)
+    page.wait_for_function(
+        "() => document.querySelector('h1') && document.querySelector('h1').innerText === 'Ziheng Jiang'",
+        timeout=30_000,
+    )
     assert "Reloaded" not in page.locator("body").inner_text()

@@ -14,8 +14,9 @@ from .conftest import ROOT, make_project
 
 def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     """`python build.py ARGS` as a user runs it."""
-    return subprocess.run([sys.executable, str(ROOT / "build.py"), *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, str(ROOT / "build.py"), *args], cwd=cwd, capture_output=True, text=True, timeout=300
+    )
 
 
 def test_check_on_shipped_seeds() -> None:
@@ -31,10 +32,32 @@ def test_check_json_and_strict_agree_on_shipped_seeds() -> None:
     done = run("check", "--json", "--strict")
     report = json.loads(done.stdout)
     assert done.returncode == 0
-    assert {k: report[k] for k in ("authors", "records", "papers", "shared_papers", "subjects", "years",
-                                   "first_year", "last_year", "errors", "warnings")} == {
-        "authors": 2, "records": 36, "papers": 30, "shared_papers": 6, "subjects": 8, "years": 8,
-        "first_year": 2019, "last_year": 2026, "errors": 0, "warnings": 0}
+    assert {
+        k: report[k]
+        for k in (
+            "authors",
+            "records",
+            "papers",
+            "shared_papers",
+            "subjects",
+            "years",
+            "first_year",
+            "last_year",
+            "errors",
+            "warnings",
+        )
+    } == {
+        "authors": 2,
+        "records": 36,
+        "papers": 30,
+        "shared_papers": 6,
+        "subjects": 8,
+        "years": 8,
+        "first_year": 2019,
+        "last_year": 2026,
+        "errors": 0,
+        "warnings": 0,
+    }
     assert report["ok"] is True
 
 
@@ -49,17 +72,22 @@ def test_warnings_pass_unless_strict(project: Path) -> None:
     assert run("--project", str(project), "check").returncode == 0
     strict = run("--project", str(project), "check", "--strict")
     assert strict.returncode == 1
-    assert "seeds/001_195b1e5c39d23b83.txt:7: warning: the count line claims 17 records, but 18 are listed" in strict.stderr
+    assert (
+        "seeds/001_195b1e5c39d23b83.txt:7: warning: the count line claims 17 records, but 18 are listed"
+        in strict.stderr
+    )
     assert run("--project", str(project), "--strict").returncode == 1
     assert not (project / "site").exists()
 
 
 def test_errors_of_all_files_reported_sorted_with_exit_1(project: Path) -> None:
     (project / "seeds/b.txt").write_bytes(b"arXiv subjects\n\nB\n\n\xff\xfe\n")
-    (project / "seeds/a.txt").write_text("arXiv subjects\n\nA\n\n3 records\n\narXiv2999\n\nT\n\nAbs.\n\ncs.DC\n")
+    (project / "seeds/a.txt").write_text(
+        "arXiv subjects\n\nA\n\n3 records\n\narXiv2999\n\nT\n\nAbs.\n\ncs.DC\n"
+    )
     done = run("--project", str(project), "build")
     assert done.returncode == 1
-    lines = [l for l in done.stderr.splitlines() if ": error:" in l]
+    lines = [line for line in done.stderr.splitlines() if ": error:" in line]
     assert lines == [
         "seeds/a.txt:7: error: impossible year 2999: expected a year from 1800 to "
         f"{__import__('datetime').date.today().year + 1}",

@@ -31,7 +31,11 @@ def test_double_quoted_tex_in_front_matter_warns_about_the_tab(tmp_path: Path) -
 
 
 def test_front_matter_errors_name_the_line(tmp_path: Path) -> None:
-    write(tmp_path / "authors", "ada.md", "---\naffiliation: Analytical Society\nhomepage: not a url\norcid: 1234\ncolor: red\n---\n")
+    write(
+        tmp_path / "authors",
+        "ada.md",
+        "---\naffiliation: Analytical Society\nhomepage: not a url\norcid: 1234\ncolor: red\n---\n",
+    )
     _, authors, problems = read_pages(tmp_path, "content")
     assert authors == []
     assert [(p.line, p.message.split(":")[0]) for p in problems] == [
@@ -43,9 +47,12 @@ def test_front_matter_errors_name_the_line(tmp_path: Path) -> None:
 
 def test_author_profile_appears_on_the_author_page(tmp_path: Path) -> None:
     project = make_project(tmp_path / "p")
-    write(project / "content/authors", "ziheng-jiang.md",
-          "---\naffiliation: Example Lab\nhomepage: https://example.org/zj\norcid: 0000-0002-1825-0097\n---\n"
-          "Works on *distributed* training; cost $O(n^2)$.\n")
+    write(
+        project / "content/authors",
+        "ziheng-jiang.md",
+        "---\naffiliation: Example Lab\nhomepage: https://example.org/zj\norcid: 0000-0002-1825-0097\n---\n"
+        "Works on *distributed* training; cost $O(n^2)$.\n",
+    )
     pipeline.build(project)
     html = (project / "site/authors/ziheng-jiang/index.html").read_text()
     assert "<dd>Example Lab</dd>" in html

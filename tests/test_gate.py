@@ -22,8 +22,17 @@ def assert_gate_passes(site: Path, screenshots: Path) -> None:
     report = qa.format_report(results, verbose=True)
     print(report)
     assert all(r.ok for r in results), report
-    assert {r.name for r in results} >= {"html", "links", "anchors", "paths", "a11y", "layout",
-                                         "sitemap", "jsonld", "feeds"}
+    assert {r.name for r in results} >= {
+        "html",
+        "links",
+        "anchors",
+        "paths",
+        "a11y",
+        "layout",
+        "sitemap",
+        "jsonld",
+        "feeds",
+    }
 
 
 def test_gate_passes_on_the_shipped_seeds(shipped_site: Path) -> None:

@@ -10,12 +10,16 @@ from scholarsite.seeds import AuthorRecord, SeedRecord, read_seeds
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def record(title: str, year: int = 2025, abstract: str = "Abstract.", subjects=("cs.DC",), path="seeds/a.txt", line=9) -> SeedRecord:
+def record(
+    title: str, year: int = 2025, abstract: str = "Abstract.", subjects=("cs.DC",), path="seeds/a.txt", line=9
+) -> SeedRecord:
     """A seed record with defaults."""
     return SeedRecord("arXiv", year, title, abstract, tuple(subjects), path, line)
 
 
-def author(name: str, *records: SeedRecord, path: str = "seeds/a.txt", claimed=None, at_least=False) -> AuthorRecord:
+def author(
+    name: str, *records: SeedRecord, path: str = "seeds/a.txt", claimed=None, at_least=False
+) -> AuthorRecord:
     """An author record with the given records."""
     return AuthorRecord(name, path, 3, claimed, at_least, records)
 
@@ -69,10 +73,12 @@ def test_subjects_carry_taxonomy_names() -> None:
 
 
 def test_same_title_and_year_across_seeds_merge_despite_case_and_punctuation() -> None:
-    site = build_model([
-        author("A One", record("Comet: Overlap!"), path="seeds/a.txt"),
-        author("B Two", record("comet  overlap", abstract="Other text."), path="seeds/b.txt"),
-    ])
+    site = build_model(
+        [
+            author("A One", record("Comet: Overlap!"), path="seeds/a.txt"),
+            author("B Two", record("comet  overlap", abstract="Other text."), path="seeds/b.txt"),
+        ]
+    )
     assert len(site.papers) == 1
     assert [a.name for a in site.papers[0].authors] == ["A One", "B Two"]
 
@@ -85,7 +91,9 @@ def test_same_title_different_year_are_two_papers() -> None:
 
 
 def test_one_seed_same_title_and_year_different_abstracts_are_two_papers() -> None:
-    site = build_model([author("A", record("T", abstract="First."), record("T", abstract="Second.", line=17))])
+    site = build_model(
+        [author("A", record("T", abstract="First."), record("T", abstract="Second.", line=17))]
+    )
     assert len(site.papers) == 2
     assert len({p.slug for p in site.papers}) == 2
 
@@ -97,10 +105,12 @@ def test_exact_duplicate_in_one_seed_is_one_paper_with_both_records() -> None:
 
 
 def test_two_seed_files_for_one_person_merge() -> None:
-    site = build_model([
-        author("Ada Lovelace", record("T1"), path="seeds/a.txt", claimed=3, at_least=True),
-        author("ADA LOVELACE", record("T2"), record("T1"), path="seeds/b.txt", claimed=2),
-    ])
+    site = build_model(
+        [
+            author("Ada Lovelace", record("T1"), path="seeds/a.txt", claimed=3, at_least=True),
+            author("ADA LOVELACE", record("T2"), record("T1"), path="seeds/b.txt", claimed=2),
+        ]
+    )
     assert len(site.authors) == 1
     ada = site.authors[0]
     assert ada.seed_paths == ["seeds/a.txt", "seeds/b.txt"]

@@ -45,8 +45,11 @@ math.HO↗
 
 def snapshot(site: Path) -> dict[str, tuple[bytes, int]]:
     """Every file's bytes and modification time."""
-    return {p.relative_to(site).as_posix(): (p.read_bytes(), p.stat().st_mtime_ns)
-            for p in sorted(site.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(site).as_posix(): (p.read_bytes(), p.stat().st_mtime_ns)
+        for p in sorted(site.rglob("*"))
+        if p.is_file()
+    }
 
 
 @pytest.fixture
@@ -69,7 +72,9 @@ def test_adding_a_seed_merges_and_updates_only_what_shows_it(project: Path) -> N
     report = pipeline.build(project).report
     written = set(report.written)
     assert "authors/ada-lovelace/index.html" in written
-    comet = "papers/2025/comet-fine-grained-computation-communication-overlapping-for-mixture-of-experts/index.html"
+    comet = (
+        "papers/2025/comet-fine-grained-computation-communication-overlapping-for-mixture-of-experts/index.html"
+    )
     assert comet in written
     assert "Ada Lovelace" in (project / "site" / comet).read_text()
     assert "authors/ziheng-jiang/index.html" in written  # co-author list changed
@@ -82,8 +87,12 @@ def test_adding_a_seed_merges_and_updates_only_what_shows_it(project: Path) -> N
 def test_editing_one_seed_rewrites_only_pages_showing_its_data(project: Path) -> None:
     seed = project / "seeds/001_195b1e5c39d23b83.txt"
     text = seed.read_text(encoding="utf-8")
-    seed.write_text(text.replace("Large-scale", "Large-Scale", 1).replace(
-        "URSA: Precise Capacity Planning", "URSA: Precise capacity planning"), encoding="utf-8")
+    seed.write_text(
+        text.replace("Large-scale", "Large-Scale", 1).replace(
+            "URSA: Precise Capacity Planning", "URSA: Precise capacity planning"
+        ),
+        encoding="utf-8",
+    )
     written = set(pipeline.build(project).report.written)
     html = {p for p in written if p.endswith(".html")}
     assert any(p.startswith("papers/2019/ursa") for p in html)
@@ -112,14 +121,18 @@ def test_hand_placed_file_survives_and_is_reported(project: Path) -> None:
 
 def test_bad_seed_leaves_site_byte_identical(project: Path) -> None:
     before = snapshot(project / "site")
-    (project / "seeds/003_bad.txt").write_text("arXiv subjects\n\nPublications and source records attributed to X.\n")
+    (project / "seeds/003_bad.txt").write_text(
+        "arXiv subjects\n\nPublications and source records attributed to X.\n"
+    )
     with pytest.raises(BuildError) as failure:
         pipeline.build(project)
     assert any(d.path == "seeds/003_bad.txt" and d.line == 3 for d in failure.value.diagnostics)
     assert snapshot(project / "site") == before
 
 
-def test_exception_mid_render_leaves_site_byte_identical(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_exception_mid_render_leaves_site_byte_identical(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     before = snapshot(project / "site")
     original = views.Planner.paper
     calls = {"n": 0}

@@ -128,7 +128,9 @@ def test_multi_paragraph_abstract() -> None:
 def test_record_without_abstract_is_a_warning() -> None:
     text = VALID.replace(f"{ABSTRACT}\n\n", "")
     result = parse(text)
-    assert problems(result) == [(11, "warning", "record 'Comet: Fine-grained Overlapping for Mixture-of-Experts' has no abstract")]
+    assert problems(result) == [
+        (11, "warning", "record 'Comet: Fine-grained Overlapping for Mixture-of-Experts' has no abstract")
+    ]
     assert result.author.records[0].abstract == ""
     assert result.author.records[0].subjects == ("cs.DC",)
 
@@ -137,8 +139,12 @@ def test_record_without_subject_is_a_warning() -> None:
     text = VALID.replace("cs.DC↗\n\n", "")
     result = parse(text)
     assert problems(result) == [
-        (15, "warning", "expected a subject line such as 'cs.DC↗' after the abstract of "
-         "'Comet: Fine-grained Overlapping for Mixture-of-Experts'")
+        (
+            15,
+            "warning",
+            "expected a subject line such as 'cs.DC↗' after the abstract of "
+            "'Comet: Fine-grained Overlapping for Mixture-of-Experts'",
+        )
     ]
     assert [r.subjects for r in result.author.records] == [(), ("cs.LG",)]
 
@@ -152,8 +158,13 @@ def test_last_record_without_subject_at_end_of_file() -> None:
 
 @pytest.mark.parametrize(
     "line, codes",
-    [("cs.DC↗ cs.LG↗", ("cs.DC", "cs.LG")), ("cs.DC↗cs.LG↗", ("cs.DC", "cs.LG")),
-     ("cs.DC, stat.ML↗", ("cs.DC", "stat.ML")), ("cs.DC", ("cs.DC",)), ("cs.DC↗ cs.DC↗", ("cs.DC",))],
+    [
+        ("cs.DC↗ cs.LG↗", ("cs.DC", "cs.LG")),
+        ("cs.DC↗cs.LG↗", ("cs.DC", "cs.LG")),
+        ("cs.DC, stat.ML↗", ("cs.DC", "stat.ML")),
+        ("cs.DC", ("cs.DC",)),
+        ("cs.DC↗ cs.DC↗", ("cs.DC",)),
+    ],
 )
 def test_several_subject_codes(line: str, codes: tuple[str, ...]) -> None:
     result = parse(replace_line(VALID, 15, line))
@@ -163,7 +174,11 @@ def test_several_subject_codes(line: str, codes: tuple[str, ...]) -> None:
 
 @pytest.mark.parametrize(
     "head, source, year",
-    [("bioRxiv2023", "bioRxiv", 2023), ("ACL Anthology 2022", "ACL Anthology", 2022), ("DBLP2019", "DBLP", 2019)],
+    [
+        ("bioRxiv2023", "bioRxiv", 2023),
+        ("ACL Anthology 2022", "ACL Anthology", 2022),
+        ("DBLP2019", "DBLP", 2019),
+    ],
 )
 def test_sources_other_than_arxiv(head: str, source: str, year: int) -> None:
     record = parse(replace_line(VALID, 9, head)).author.records[0]
@@ -194,7 +209,12 @@ def test_duplicate_record_is_merged_with_a_warning() -> None:
     text = replace_line(VALID, 7, "3 records") + "\n" + record
     result = parse(text)
     assert problems(result) == [
-        (25, "warning", "duplicate of the record at line 9 ('Comet: Fine-grained Overlapping for Mixture-of-Experts'); merged")
+        (
+            25,
+            "warning",
+            "duplicate of the record at line 9 "
+            "('Comet: Fine-grained Overlapping for Mixture-of-Experts'); merged",
+        )
     ]
     assert len(result.author.records) == 3
 
@@ -250,14 +270,14 @@ def test_record_without_title_is_an_error() -> None:
     text = VALID.replace("Comet: Fine-grained Overlapping for Mixture-of-Experts\n\n", "")
     result = parse(text)
     assert result.rejected
-    assert problems(result)[0] == (
-        9, "error", "record 'arXiv2025' has no title"
-    )
+    assert problems(result)[0] == (9, "error", "record 'arXiv2025' has no title")
 
 
 def test_record_whose_only_text_is_a_long_abstract_has_no_title() -> None:
     long_abstract = "word " * 120
-    text = VALID.replace(f"Comet: Fine-grained Overlapping for Mixture-of-Experts\n\n{ABSTRACT}", long_abstract)
+    text = VALID.replace(
+        f"Comet: Fine-grained Overlapping for Mixture-of-Experts\n\n{ABSTRACT}", long_abstract
+    )
     assert problems(parse(text))[0][:2] == (9, "error")
 
 
@@ -304,11 +324,32 @@ def test_parser_never_raises_on_arbitrary_bytes(data: bytes) -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from([
-    "arXiv subjects", "Ada", "Publications and source records attributed to Ada.", "3 records",
-    "arXiv2025", "arXiv20x5", "Title $x$", "Abstract with $unbalanced", "cs.DC↗", "zz.QQ↗", "",
-    "\u00a0", "\ufeff", "\r", "At least 2 records", "\\textit{e.g.}", "<script>",
-]), max_size=40))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "arXiv subjects",
+                "Ada",
+                "Publications and source records attributed to Ada.",
+                "3 records",
+                "arXiv2025",
+                "arXiv20x5",
+                "Title $x$",
+                "Abstract with $unbalanced",
+                "cs.DC↗",
+                "zz.QQ↗",
+                "",
+                "\u00a0",
+                "\ufeff",
+                "\r",
+                "At least 2 records",
+                "\\textit{e.g.}",
+                "<script>",
+            ]
+        ),
+        max_size=40,
+    )
+)
 def test_parser_never_raises_on_seed_like_text(lines: list[str]) -> None:
     result = parse("\n".join(lines))
     for diagnostic in result.diagnostics:

@@ -12,8 +12,8 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 from scholarsite import pipeline
-from scholarsite.write import MANIFEST
 from scholarsite.qa.pages import scan_page
+from scholarsite.write import MANIFEST
 
 from .conftest import ROOT, make_project
 
@@ -33,11 +33,27 @@ def test_page_counts(shipped_site: Path) -> None:
     assert len(list((shipped_site / "papers").glob("*/*/index.html"))) == 30
     assert len(page_dirs(shipped_site, "subjects")) == 8
     assert len(page_dirs(shipped_site, "years")) == 8
-    for index in ("index.html", "authors/index.html", "papers/index.html", "subjects/index.html",
-                  "years/index.html", "about/index.html", "search/index.html", "404.html"):
+    for index in (
+        "index.html",
+        "authors/index.html",
+        "papers/index.html",
+        "subjects/index.html",
+        "years/index.html",
+        "about/index.html",
+        "search/index.html",
+        "404.html",
+    ):
         assert (shipped_site / index).is_file(), index
-    for extra in (".nojekyll", "robots.txt", "sitemap.xml", "feed.xml", "assets/favicon.svg",
-                  "data/papers.json", "data/authors.json", "llms.txt"):
+    for extra in (
+        ".nojekyll",
+        "robots.txt",
+        "sitemap.xml",
+        "feed.xml",
+        "assets/favicon.svg",
+        "data/papers.json",
+        "data/authors.json",
+        "llms.txt",
+    ):
         assert (shipped_site / extra).is_file(), extra
 
 
@@ -52,10 +68,14 @@ def test_shared_papers_link_both_authors(shipped_site: Path) -> None:
 
 
 def test_author_pages_list_each_other_with_six_shared_papers(shipped_site: Path) -> None:
-    for slug, other, name in (("ziheng-jiang", "ningxin-zheng", "Ningxin Zheng"),
-                              ("ningxin-zheng", "ziheng-jiang", "Ziheng Jiang")):
+    for slug, other, name in (
+        ("ziheng-jiang", "ningxin-zheng", "Ningxin Zheng"),
+        ("ningxin-zheng", "ziheng-jiang", "Ziheng Jiang"),
+    ):
         html = (shipped_site / f"authors/{slug}/index.html").read_text()
-        assert re.search(rf'<a href="../{other}/">{name}</a> <span class="count">6 shared papers</span>', html)
+        assert re.search(
+            rf'<a href="../{other}/">{name}</a> <span class="count">6 shared papers</span>', html
+        )
     assert "lists 18 of at least 19 records" in (shipped_site / "authors/ziheng-jiang/index.html").read_text()
 
 
@@ -69,7 +89,7 @@ def resolve(page: str, href: str, base: str) -> str | None:
     target = posixpath.normpath(posixpath.join(posixpath.dirname(base + page), unquote(parts.path)))
     if not (target + "/").startswith(base):
         return "ESCAPES " + target
-    inside = target[len(base):] if target != base.rstrip("/") else ""
+    inside = target[len(base) :] if target != base.rstrip("/") else ""
     return inside + ("/" if parts.path.endswith("/") and inside else "")
 
 
@@ -156,11 +176,15 @@ def test_two_builds_are_byte_identical(tmp_path: Path) -> None:
     second = make_project(tmp_path / "b")
     pipeline.build(first)
     pipeline.build(second)
+
     def files(site: Path) -> dict[str, bytes]:
         # Pagefind names its filter indexes by content, which it writes in arbitrary order
         # (upstream), and the manifest lists those names; every other file must match exactly.
-        return {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*")
-                if p.is_file() and p.relative_to(site).parts[0] not in ("pagefind", MANIFEST)}
+        return {
+            p.relative_to(site).as_posix(): p.read_bytes()
+            for p in site.rglob("*")
+            if p.is_file() and p.relative_to(site).parts[0] not in ("pagefind", MANIFEST)
+        }
 
     assert files(first / "site") == files(second / "site")
     shutil.rmtree(second / "site")
@@ -180,8 +204,10 @@ def test_long_lists_are_split_into_pages(tmp_path: Path, monkeypatch: pytest.Mon
     assert (site / "papers/page/16/index.html").is_file() and not (site / "papers/page/17").exists()
     letters = sorted(p.parent.name for p in (site / "authors/_initial").glob("*/index.html"))
     assert len(letters) > 3
-    listed = sum(scan_page(site / f"authors/_initial/{l}/index.html").urls.count(("a", "href", "./"))
-                 for l in letters)
+    listed = sum(
+        scan_page(site / f"authors/_initial/{letter}/index.html").urls.count(("a", "href", "./"))
+        for letter in letters
+    )
     assert listed == 0  # the current initial is not a link to itself
     author_pages = [p for p in (site / "authors").glob("*/index.html") if p.parent.name != "_initial"]
     assert len(author_pages) == 60
