@@ -1,0 +1,125 @@
+"""Every export of a generated collection (TeX, accents, `& < >` in titles, non-Latin names)
+passes a real parser: BibTeX, RIS, CSL-JSON, Atom feeds, the JSON data files and llms.txt."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import bibtexparser
+import feedparser
+import jsonschema
+import pytest
+import rispy
+
+from benchmarks.corpus import generate
+from scholarsite import pipeline
+
+from .conftest import BASE_URL_YAML, make_project
+
+CSL_SCHEMA = json.loads((Path(__file__).parent / "data/csl-data.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("exports")
+    generate(root / "seeds", authors=80, papers=300, seed=11)
+    project = make_project(root / "project", root / "seeds", BASE_URL_YAML)
+    pipeline.build(project)
+    return project / "site"
+
+
+@pytest.fixture(scope="module")
+def papers(site: Path) -> list[dict]:
+    return json.loads((site / "data/papers.json").read_text(encoding="utf-8"))["papers"]
+
+
+def paper_folder(site: Path, paper: dict) -> Path:
+    return (site / paper["page"]).parent
+
+
+def test_the_collection_has_the_hard_cases(papers: list[dict]) -> None:
+    titles = " ".join(p["title"] for p in papers)
+    for hard in ("$", "&", "<", ">", "\\textit"):
+        assert hard in titles
+
+
+def test_every_paper_bibtex_parses_with_unique_keys(site: Path, papers: list[dict]) -> None:
+    keys = []
+    for paper in papers:
+        library = bibtexparser.parse_string((paper_folder(site, paper) / "cite.bib").read_text(encoding="utf-8"))
+        assert not library.failed_blocks, paper["page"]
+        (entry,) = library.entries
+        assert entry.key == paper["citation_key"]
+        assert entry["year"] == str(paper["year"])
+        assert entry["author"].endswith("and others")
+        keys.append(entry.key)
+    assert len(set(keys)) == len(keys) == len(papers)
+
+
+def test_tex_in_titles_survives_in_bibtex(site: Path, papers: list[dict]) -> None:
+    with_math = [p for p in papers if "$\\alpha$" in p["title"]]
+    assert with_math
+    text = (paper_folder(site, with_math[0]) / "cite.bib").read_text(encoding="utf-8")
+    assert "$\\alpha$" in text
+
+
+def test_author_and_subject_bib_files_parse(site: Path) -> None:
+    for bib in [*site.glob("authors/*/papers.bib"), *site.glob("subjects/*/papers.bib")]:
+        library = bibtexparser.parse_string(bib.read_text(encoding="utf-8"))
+        assert not library.failed_blocks and library.entries, bib
+
+
+def test_every_paper_ris_parses(site: Path, papers: list[dict]) -> None:
+    for paper in papers:
+        (entry,) = rispy.loads((paper_folder(site, paper) / "cite.ris").read_text(encoding="utf-8"))
+        assert entry["title"] == paper["title_text"]
+        assert entry["year"] == str(paper["year"])
+
+
+def test_every_paper_csl_json_is_schema_valid(site: Path, papers: list[dict]) -> None:
+    validator = jsonschema.Draft3Validator(CSL_SCHEMA)
+    for paper in papers:
+        items = json.loads((paper_folder(site, paper) / "cite.json").read_text(encoding="utf-8"))
+        validator.validate(items)
+        assert items[0]["title"] == paper["title_text"]
+        assert items[0]["issued"] == {"date-parts": [[paper["year"]]]}
+
+
+def test_every_feed_parses_with_required_atom_elements(site: Path) -> None:
+    feeds = [site / "feed.xml", *site.glob("authors/*/feed.xml"), *site.glob("subjects/*/feed.xml")]
+    assert len(feeds) > 50
+    for path in feeds:
+        feed = feedparser.parse(path.read_bytes())
+        assert not feed.bozo, (path, feed.get("bozo_exception"))
+        assert feed.feed.id.startswith("https://example.org/scholarsite/")
+        assert feed.feed.title and feed.feed.updated
+        for entry in feed.entries:
+            assert entry.id.startswith("https://") and entry.title and entry.updated and entry.authors
+        years = [int(e.updated[:4]) for e in feed.entries]
+        assert years == sorted(years, reverse=True)
+
+
+def test_feed_titles_keep_markup_characters_as_text(site: Path, papers: list[dict]) -> None:
+    titles = {p["title_text"] for p in papers}
+    shown = [
+        entry.title
+        for path in site.glob("authors/*/feed.xml")
+        for entry in feedparser.parse(path.read_bytes()).entries
+        if "<" in entry.title or "&" in entry.title
+    ]
+    assert shown
+    assert set(shown) <= titles
+
+
+def test_data_files_describe_every_paper_and_author(site: Path, papers: list[dict]) -> None:
+    authors = json.loads((site / "data/authors.json").read_text(encoding="utf-8"))
+    assert authors["schema_version"] == 1
+    ids = {p["id"] for p in papers}
+    for author in authors["authors"]:
+        assert set(author["papers"]) <= ids
+        assert (site / author["page"]).is_file()
+    for paper in papers:
+        assert (site / paper["page"]).is_file() and paper["records"]
+    llms = (site / "llms.txt").read_text(encoding="utf-8")
+    assert llms.startswith("# ") and "https://example.org/scholarsite/data/papers.json" in llms
