@@ -47,7 +47,8 @@ def test_the_collection_has_the_hard_cases(papers: list[dict]) -> None:
 def test_every_paper_bibtex_parses_with_unique_keys(site: Path, papers: list[dict]) -> None:
     keys = []
     for paper in papers:
-        library = bibtexparser.parse_string((paper_folder(site, paper) / "cite.bib").read_text(encoding="utf-8"))
+        text = (paper_folder(site, paper) / "cite.bib").read_text(encoding="utf-8")
+        library = bibtexparser.parse_string(text)
         assert not library.failed_blocks, paper["page"]
         (entry,) = library.entries
         assert entry.key == paper["citation_key"]
