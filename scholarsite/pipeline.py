@@ -20,6 +20,7 @@ from .content import Page, read_pages
 from .errors import BuildError, Diagnostic, Severity, error, note
 from .model import Paper, Site, build_model
 from .render import render_pages
+from .parsecache import CACHE_FILE, ParseCache
 from .seeds import SeedParse, read_seeds
 from .views import Inputs, Planner
 
@@ -35,6 +36,7 @@ class Project:
     seeds: list[SeedParse]
     pages: list[Page]
     author_pages: list[Page]
+    cache: ParseCache
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
@@ -56,21 +58,27 @@ def latest_possible_year() -> int:
     return datetime.date.today().year + 1
 
 
-def load_project(root: Path) -> Project:
-    """Read site.yaml, seeds/ and content/; never raises for bad input, collects problems."""
+def load_project(root: Path, cache: ParseCache | None = None) -> Project:
+    """Read site.yaml, seeds/ and content/; never raises for bad input, collects problems.
+
+    Seeds go through `cache` (by default the project's `.scholarsite-cache/`), so unchanged
+    seeds are not parsed again; the caller decides whether to save it.
+    """
     diagnostics: list[Diagnostic] = []
     try:
         config = load_config(root / "site.yaml", "site.yaml")
     except BuildError as exc:
         config = Config()
         diagnostics.extend(exc.diagnostics)
-    parses, notes = read_seeds(root / "seeds", "seeds", latest_year=latest_possible_year())
+    cache = cache or ParseCache(root / CACHE_FILE)
+    year = latest_possible_year()
+    parses, notes = read_seeds(root / "seeds", "seeds", lambda data, shown: cache.parse(data, shown, year))
     diagnostics += notes + [d for parse in parses for d in parse.diagnostics]
     pages, author_pages, problems = read_pages(root / "content", "content")
     diagnostics += problems
     if not config.base_url:
         diagnostics.append(note("site.yaml", 0, FEEDS_NEED_BASE_URL))
-    return Project(root, config, parses, pages, author_pages, sorted(diagnostics))
+    return Project(root, config, parses, pages, author_pages, cache, sorted(diagnostics))
 
 
 def model_of(project: Project) -> Site:
@@ -151,10 +159,13 @@ def render_site(project: Project, site: Site, previous_search: dict[str, bytes])
     return outputs
 
 
-def build(root: Path, site_dir: Path | None = None, *, strict: bool = False) -> BuildResult:
+def build(
+    root: Path, site_dir: Path | None = None, *, strict: bool = False, cache: ParseCache | None = None
+) -> BuildResult:
     """Build the site of the project at `root` into `site_dir` (default `root/site`)."""
     started = time.perf_counter()
-    project = load_project(root)
+    project = load_project(root, cache)
+    project.cache.save()
     failing = {Severity.ERROR, Severity.WARNING} if strict else {Severity.ERROR}
     if any(d.severity in failing for d in project.diagnostics):
         raise BuildError(project.diagnostics)

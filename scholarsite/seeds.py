@@ -16,8 +16,8 @@ A seed is a sequence of blocks separated by blank lines::
 
 from __future__ import annotations
 
-import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -388,26 +388,16 @@ def parse_seed(data: bytes, path: str, *, latest_year: int) -> SeedParse:
     return SeedParse(author, tuple(sorted(parser.diagnostics)))
 
 
-_CACHE: dict[tuple[str, str, int], SeedParse] = {}
-
-
-def parse_seed_cached(data: bytes, path: str, *, latest_year: int) -> SeedParse:
-    """`parse_seed`, memoised by path and content hash so unchanged seeds are not re-parsed."""
-    key = (path, hashlib.sha256(data).hexdigest(), latest_year)
-    if key not in _CACHE:
-        _CACHE[key] = parse_seed(data, path, latest_year=latest_year)
-    return _CACHE[key]
-
-
 def is_seed_file(path: Path) -> bool:
     """Seeds are visible `.txt` files."""
     return path.suffix == SEED_SUFFIX and not path.name.startswith(".")
 
 
 def read_seeds(
-    seed_dir: Path, display_dir: str, *, latest_year: int
+    seed_dir: Path, display_dir: str, parse: Callable[[bytes, str], SeedParse]
 ) -> tuple[list[SeedParse], list[Diagnostic]]:
-    """Parse every seed in `seed_dir` (sorted by name); notes for files that are skipped."""
+    """Parse every seed in `seed_dir` (sorted by name) with `parse(bytes, shown path)`;
+    notes for files that are skipped."""
     parses: list[SeedParse] = []
     notes: list[Diagnostic] = []
     if not seed_dir.is_dir():
@@ -417,5 +407,5 @@ def read_seeds(
         if not path.is_file() or not is_seed_file(path):
             notes.append(note(shown, 0, "skipped: not a seed file (seeds are visible .txt files)"))
             continue
-        parses.append(parse_seed_cached(path.read_bytes(), shown, latest_year=latest_year))
+        parses.append(parse(path.read_bytes(), shown))
     return parses, notes

@@ -24,6 +24,7 @@ from livereload.watcher import Watcher
 
 from . import pipeline, write
 from .errors import BuildError
+from .parsecache import CACHE_FILE, ParseCache
 
 WATCHED = ("seeds", "content", "templates", "assets", "site.yaml")
 SETTLE_SECONDS = 0.3
@@ -40,11 +41,12 @@ class Preview:
         self.root = root
         self.site_dir = root / "site"
         self.problems: list[str] = []
+        self.cache = ParseCache(root / CACHE_FILE)
 
     def rebuild(self) -> None:
         """Build; remember and print the problems of a failed build."""
         try:
-            result = pipeline.build(self.root)
+            result = pipeline.build(self.root, cache=self.cache)
         except BuildError as exc:
             self.problems = [d.format() for d in exc.diagnostics]
             print("\n".join(self.problems) + "\nbuild failed; serving an error page", flush=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from scholarsite.model import build_model
-from scholarsite.seeds import AuthorRecord, SeedRecord, read_seeds
+from scholarsite.seeds import AuthorRecord, SeedRecord, parse_seed, read_seeds
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -26,7 +26,9 @@ def author(
 
 def shipped_site():
     """The model of the shipped seeds."""
-    parses, _ = read_seeds(ROOT / "seeds", "seeds", latest_year=2027)
+    parses, _ = read_seeds(
+        ROOT / "seeds", "seeds", lambda data, path: parse_seed(data, path, latest_year=2027)
+    )
     return build_model(p.author for p in parses)
 
 

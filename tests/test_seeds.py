@@ -76,7 +76,9 @@ def test_valid_seed_parses_cleanly() -> None:
 
 
 def test_shipped_seeds_parse_without_errors() -> None:
-    parses, notes = read_seeds(ROOT / "seeds", "seeds", latest_year=LATEST)
+    parses, notes = read_seeds(
+        ROOT / "seeds", "seeds", lambda data, path: parse_seed(data, path, latest_year=LATEST)
+    )
     assert notes == []
     assert [p.author.name for p in parses if p.author] == ["Ziheng Jiang", "Ningxin Zheng"]
     assert [len(p.author.records) for p in parses if p.author] == [18, 18]
@@ -310,7 +312,9 @@ def test_read_seeds_skips_non_seed_files_with_a_note(tmp_path: Path) -> None:
     (tmp_path / ".hidden.txt").write_text("x", encoding="utf-8")
     (tmp_path / "notes.md").write_text("x", encoding="utf-8")
     (tmp_path / "folder").mkdir()
-    parses, notes = read_seeds(tmp_path, "seeds", latest_year=LATEST)
+    parses, notes = read_seeds(
+        tmp_path, "seeds", lambda data, path: parse_seed(data, path, latest_year=LATEST)
+    )
     assert [p.author.name for p in parses] == ["Ada Lovelace"]
     assert sorted(n.path for n in notes) == ["seeds/.hidden.txt", "seeds/folder", "seeds/notes.md"]
     assert all(n.severity is Severity.NOTE for n in notes)

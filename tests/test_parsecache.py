@@ -1,0 +1,67 @@
+"""Parsed seeds are cached by content between builds; stale or damaged caches are harmless."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from scholarsite import parsecache, pipeline
+
+from .conftest import make_project
+
+
+@pytest.fixture
+def counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Paths parsed for real (cache misses)."""
+    parsed: list[str] = []
+    real = parsecache.parse_seed
+
+    def counting(data: bytes, path: str, *, latest_year: int):
+        parsed.append(path)
+        return real(data, path, latest_year=latest_year)
+
+    monkeypatch.setattr(parsecache, "parse_seed", counting)
+    return parsed
+
+
+def test_unchanged_seeds_are_not_parsed_again(tmp_path: Path, counted: list[str]) -> None:
+    project = make_project(tmp_path / "p")
+    pipeline.build(project)
+    assert len(counted) == 2
+    assert (project / ".scholarsite-cache/seeds.pickle").is_file()
+    pipeline.build(project)
+    assert len(counted) == 2
+    seed = project / "seeds/000_428d720ed8b996c5.txt"
+    seed.write_text(
+        seed.read_text(encoding="utf-8").replace("Mesh-Attention", "Mesh Attention"), encoding="utf-8"
+    )
+    pipeline.build(project)
+    assert counted[2:] == ["seeds/000_428d720ed8b996c5.txt"]
+
+
+def test_damaged_cache_is_rebuilt(tmp_path: Path, counted: list[str]) -> None:
+    project = make_project(tmp_path / "p")
+    (project / ".scholarsite-cache").mkdir()
+    (project / ".scholarsite-cache/seeds.pickle").write_bytes(b"not a pickle")
+    assert pipeline.build(project).report.written
+    assert len(counted) == 2
+
+
+def test_new_code_version_invalidates(
+    tmp_path: Path, counted: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = make_project(tmp_path / "p")
+    pipeline.build(project)
+    monkeypatch.setattr(parsecache, "code_version", lambda: "another-version")
+    pipeline.build(project)
+    assert len(counted) == 4
+
+
+def test_cache_keeps_only_what_the_last_build_used(tmp_path: Path) -> None:
+    project = make_project(tmp_path / "p")
+    pipeline.build(project)
+    (project / "seeds/001_195b1e5c39d23b83.txt").unlink()
+    pipeline.build(project)
+    cache = parsecache.ParseCache(project / ".scholarsite-cache/seeds.pickle")
+    assert [key[0] for key in cache.entries] == ["seeds/000_428d720ed8b996c5.txt"]
