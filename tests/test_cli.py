@@ -133,3 +133,47 @@ def test_build_prints_one_summary_line(project: Path) -> None:
 def test_usage_error_exits_2() -> None:
     assert run("frobnicate").returncode == 2
     assert run("check", "--bogus").returncode == 2
+
+
+def test_serve_on_a_busy_port_gives_a_hint_not_a_traceback(project: Path) -> None:
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        done = run("--project", str(project), "serve", "--port", str(port))
+    assert done.returncode == 1
+    assert f"port {port} on 127.0.0.1 is already in use" in done.stdout
+    assert "--port" in done.stdout and "Traceback" not in done.stdout + done.stderr
+
+
+def test_serve_stops_cleanly_on_ctrl_c(project: Path) -> None:
+    import signal
+    import socket
+    import time
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [
+        sys.executable,
+        str(ROOT / "build.py"),
+        "--project",
+        str(project),
+        "serve",
+        "--port",
+        str(port),
+    ]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            time.sleep(0.2)
+    process.send_signal(signal.SIGINT)
+    output, _ = process.communicate(timeout=30)
+    assert process.returncode == 0
+    assert "Traceback" not in output and f"http://127.0.0.1:{port}/" in output
