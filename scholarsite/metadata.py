@@ -79,7 +79,11 @@ class Metadata:
         meta = profile.meta if profile else {}
         if meta.get("affiliation"):
             data["affiliation"] = {"@type": "Organization", "name": meta["affiliation"]}
-        same_as = [meta[k] if k != "orcid" else f"https://orcid.org/{meta[k]}" for k in ("homepage", "orcid") if meta.get(k)]
+        same_as = [
+            meta[k] if k != "orcid" else f"https://orcid.org/{meta[k]}"
+            for k in ("homepage", "orcid")
+            if meta.get(k)
+        ]
         if same_as:
             data["sameAs"] = same_as
         return self.with_url(data, path)
@@ -97,7 +101,9 @@ class Metadata:
                 {"@type": "Person", "name": a["name"], "url": self.link(path, a["path"])}
                 for a in card["authors"]
             ],
-            "about": [{"@type": "Thing", "name": s["name"], "identifier": s["code"]} for s in card["subjects"]],
+            "about": [
+                {"@type": "Thing", "name": s["name"], "identifier": s["code"]} for s in card["subjects"]
+            ],
             "publisher": {"@type": "Organization", "name": card["source"]},
         }
         return self.with_url(data, path)

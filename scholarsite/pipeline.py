@@ -19,8 +19,8 @@ from .config import Config, load_config
 from .content import Page, read_pages
 from .errors import BuildError, Diagnostic, Severity, error, note
 from .model import Paper, Site, build_model
-from .render import render_pages
 from .parsecache import CACHE_FILE, ParseCache
+from .render import render_pages
 from .seeds import SeedParse, read_seeds
 from .views import Inputs, Planner
 

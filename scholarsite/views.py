@@ -47,12 +47,15 @@ def paginate(first: str, papers: list[Paper], per_page: int) -> Iterator[tuple[s
     chunks = [papers[i : i + per_page] for i in range(0, len(papers), per_page)] or [[]]
     links = [{"number": n, "path": urls.paged(first, n)} for n in range(1, len(chunks) + 1)]
     for number, chunk in enumerate(chunks, start=1):
-        yield links[number - 1]["path"], {
-            "number": number,
-            "count": len(chunks),
-            "links": links if len(chunks) > 1 else [],
-            "papers": chunk,
-        }
+        yield (
+            links[number - 1]["path"],
+            {
+                "number": number,
+                "count": len(chunks),
+                "links": links if len(chunks) > 1 else [],
+                "papers": chunk,
+            },
+        )
 
 
 def count_text(author: Author) -> str:
@@ -69,8 +72,7 @@ def chart(items: list[tuple[Card | int, int]], label: Callable[[Any], str]) -> l
     """Bars with a share of the largest count, for the inline SVG charts."""
     top = max((count for _, count in items), default=1)
     return [
-        {"label": label(item), "item": item, "count": count, "share": count / top}
-        for item, count in items
+        {"label": label(item), "item": item, "count": count, "share": count / top} for item, count in items
     ]
 
 
@@ -89,12 +91,18 @@ class Planner:
                 "description": inputs.config.description,
                 "language": inputs.config.language,
                 "base_url": inputs.config.base_url,
-                "pages": [{"title": p.title, "path": urls.content_page(p.name)} for p in inputs.pages if p.name != "index"],
+                "pages": [
+                    {"title": p.title, "path": urls.content_page(p.name)}
+                    for p in inputs.pages
+                    if p.name != "index"
+                ],
             },
             "has_feeds": inputs.has_feeds,
         }
 
-    def spec(self, path: str, template: str, title: str, crumbs: list[tuple[str, str]], **context: Any) -> PageSpec:
+    def spec(
+        self, path: str, template: str, title: str, crumbs: list[tuple[str, str]], **context: Any
+    ) -> PageSpec:
         """A PageSpec with the context every template expects."""
         description = context.pop("description", self.config.description)
         jsonld = context.pop("jsonld", None) or self.meta.collection(path, title, description)
@@ -138,7 +146,10 @@ class Planner:
         intro = next((p.body for p in self.inputs.pages if p.name == "index"), Markup(""))
         top_authors = sorted(self.site.authors, key=lambda a: (-len(a.papers), a.key))[:60]
         return self.spec(
-            urls.HOME, "home.html", self.config.title, self.crumbs(),
+            urls.HOME,
+            "home.html",
+            self.config.title,
+            self.crumbs(),
             intro=intro,
             figures={
                 "authors": len(self.site.authors),
@@ -164,6 +175,7 @@ class Planner:
 
     def authors_index(self) -> list[PageSpec]:
         """Authors A-Z with paper counts; one page per initial once the list is long."""
+
         def initial(author: Author) -> str:
             first = author.key[:1].upper()
             return first if first.isalpha() and first.isascii() else "#"
@@ -171,22 +183,35 @@ class Planner:
         ordered = sorted(self.site.authors, key=lambda a: (initial(a), a.key))
         split = len(ordered) > AUTHORS_ON_ONE_PAGE
         letters = [
-            {"letter": letter, "authors": [self.cards.author(a) for a in group],
-             "path": urls.authors_letter(letter) if split else urls.AUTHORS}
+            {
+                "letter": letter,
+                "authors": [self.cards.author(a) for a in group],
+                "path": urls.authors_letter(letter) if split else urls.AUTHORS,
+            }
             for letter, group in groupby(ordered, key=initial)
         ]
         crumbs = self.crumbs(("Authors", urls.AUTHORS))
         index = self.spec(
-            urls.AUTHORS, "authors.html", "Authors", crumbs,
-            letters=letters, current=None if split else "all",
+            urls.AUTHORS,
+            "authors.html",
+            "Authors",
+            crumbs,
+            letters=letters,
+            current=None if split else "all",
             description=f"All {len(self.site.authors)} authors of the collection, A to Z.",
         )
         if not split:
             return [index]
         return [index] + [
-            self.spec(group["path"], "authors.html", f"Authors: {group['letter']}",
-                      crumbs + [(group["letter"], group["path"])], letters=letters, current=group["letter"],
-                      description=f"Authors of the collection under {group['letter']}.")
+            self.spec(
+                group["path"],
+                "authors.html",
+                f"Authors: {group['letter']}",
+                crumbs + [(group["letter"], group["path"])],
+                letters=letters,
+                current=group["letter"],
+                description=f"Authors of the collection under {group['letter']}.",
+            )
             for group in letters
         ]
 
@@ -198,24 +223,30 @@ class Planner:
         description = metadata.author_description(author)
         specs = []
         for path, pager in paginate(first, author.papers, self.config.papers_per_page):
-            specs.append(self.spec(
-                path, "author.html", author.name,
-                self.crumbs(("Authors", urls.AUTHORS), (author.name, first)),
-                author=card,
-                count_text=count_text(author),
-                profile={"meta": profile.meta, "bio": profile.body} if profile else None,
-                coauthors=[{"author": self.cards.author(a), "count": n} for a, n in author.coauthors],
-                subject_chart=chart([(self.cards.subject(s), n) for s, n in author.subject_counts], lambda c: c["code"]),
-                year_chart=chart(author.year_counts, str),
-                groups=self.cards.by_year(pager["papers"]),
-                pager=pager,
-                bib=urls.beside(first, "papers.bib"),
-                feed=urls.beside(first, "feed.xml") if self.inputs.has_feeds else None,
-                description=description,
-                og_type="profile",
-                searchable=True,
-                jsonld=self.meta.person(author, profile, first),
-            ))
+            specs.append(
+                self.spec(
+                    path,
+                    "author.html",
+                    author.name,
+                    self.crumbs(("Authors", urls.AUTHORS), (author.name, first)),
+                    author=card,
+                    count_text=count_text(author),
+                    profile={"meta": profile.meta, "bio": profile.body} if profile else None,
+                    coauthors=[{"author": self.cards.author(a), "count": n} for a, n in author.coauthors],
+                    subject_chart=chart(
+                        [(self.cards.subject(s), n) for s, n in author.subject_counts], lambda c: c["code"]
+                    ),
+                    year_chart=chart(author.year_counts, str),
+                    groups=self.cards.by_year(pager["papers"]),
+                    pager=pager,
+                    bib=urls.beside(first, "papers.bib"),
+                    feed=urls.beside(first, "feed.xml") if self.inputs.has_feeds else None,
+                    description=description,
+                    og_type="profile",
+                    searchable=True,
+                    jsonld=self.meta.person(author, profile, first),
+                )
+            )
         return specs
 
     def paper(self, paper: Paper) -> PageSpec:
@@ -229,8 +260,12 @@ class Planner:
             key=lambda p: (-p.year, p.key),
         )[:MORE_BY_AUTHORS]
         return self.spec(
-            path, "paper.html", card["title_plain"],
-            self.crumbs(("Papers", urls.PAPERS), (str(paper.year), urls.year(paper.year)), (card["title_plain"], path)),
+            path,
+            "paper.html",
+            card["title_plain"],
+            self.crumbs(
+                ("Papers", urls.PAPERS), (str(paper.year), urls.year(paper.year)), (card["title_plain"], path)
+            ),
             paper=card,
             records=len(paper.provenance),
             bibtex=self.inputs.bibtex[id(paper)],
@@ -246,17 +281,34 @@ class Planner:
     def subjects_index(self) -> PageSpec:
         """Subjects grouped by archive, with counts."""
         return self.spec(
-            urls.SUBJECTS, "subjects.html", "Subjects", self.crumbs(("Subjects", urls.SUBJECTS)),
+            urls.SUBJECTS,
+            "subjects.html",
+            "Subjects",
+            self.crumbs(("Subjects", urls.SUBJECTS)),
             archives=self.archives(),
             description=f"The {len(self.site.subjects)} arXiv subjects of the collection, by archive.",
         )
 
-    def listing(self, first: str, template: str, title: str, crumbs: list[tuple[str, str]],
-                papers: list[Paper], **context: Any) -> list[PageSpec]:
+    def listing(
+        self,
+        first: str,
+        template: str,
+        title: str,
+        crumbs: list[tuple[str, str]],
+        papers: list[Paper],
+        **context: Any,
+    ) -> list[PageSpec]:
         """A paginated list of papers grouped by year."""
         return [
-            self.spec(path, template, title if pager["number"] == 1 else f"{title} (page {pager['number']})",
-                      crumbs, groups=self.cards.by_year(pager["papers"]), pager=pager, **context)
+            self.spec(
+                path,
+                template,
+                title if pager["number"] == 1 else f"{title} (page {pager['number']})",
+                crumbs,
+                groups=self.cards.by_year(pager["papers"]),
+                pager=pager,
+                **context,
+            )
             for path, pager in paginate(first, papers, self.config.papers_per_page)
         ]
 
@@ -265,7 +317,9 @@ class Planner:
         card = self.cards.subject(subject)
         first = card["path"]
         return self.listing(
-            first, "subject.html", subject.name,
+            first,
+            "subject.html",
+            subject.name,
             self.crumbs(("Subjects", urls.SUBJECTS), (subject.code, first)),
             subject.papers,
             subject=card,
@@ -280,8 +334,12 @@ class Planner:
         """Years with paper counts."""
         years = [{"year": y.year, "path": urls.year(y.year), "count": len(y.papers)} for y in self.site.years]
         return self.spec(
-            urls.YEARS, "years.html", "Years", self.crumbs(("Years", urls.YEARS)),
-            years=years, year_chart=chart([(y["year"], y["count"]) for y in years], str),
+            urls.YEARS,
+            "years.html",
+            "Years",
+            self.crumbs(("Years", urls.YEARS)),
+            years=years,
+            year_chart=chart([(y["year"], y["count"]) for y in years], str),
             description="Papers of the collection by year.",
         )
 
@@ -289,7 +347,9 @@ class Planner:
         """A year's papers and authors."""
         first = urls.year(year.year)
         return self.listing(
-            first, "year.html", f"Papers of {year.year}",
+            first,
+            "year.html",
+            f"Papers of {year.year}",
             self.crumbs(("Years", urls.YEARS), (str(year.year), first)),
             year.papers,
             year=year.year,
@@ -300,28 +360,43 @@ class Planner:
     def papers_index(self) -> list[PageSpec]:
         """All papers, newest first, paginated."""
         return self.listing(
-            urls.PAPERS, "papers.html", "Papers", self.crumbs(("Papers", urls.PAPERS)),
-            self.site.papers, description=f"All {len(self.site.papers)} papers of the collection, newest first.",
+            urls.PAPERS,
+            "papers.html",
+            "Papers",
+            self.crumbs(("Papers", urls.PAPERS)),
+            self.site.papers,
+            description=f"All {len(self.site.papers)} papers of the collection, newest first.",
         )
 
     def content(self, page: Page) -> PageSpec:
         """A hand-written Markdown page."""
         path = urls.content_page(page.name)
         return self.spec(
-            path, "page.html", page.title, self.crumbs((page.title, path)),
-            body=page.body, description=str(page.meta.get("description", self.config.description)),
+            path,
+            "page.html",
+            page.title,
+            self.crumbs((page.title, path)),
+            body=page.body,
+            description=str(page.meta.get("description", self.config.description)),
         )
 
     def search(self) -> PageSpec:
         """The search page (Pagefind), with plain index links for readers without JavaScript."""
         return self.spec(
-            urls.SEARCH, "search.html", "Search", self.crumbs(("Search", urls.SEARCH)),
+            urls.SEARCH,
+            "search.html",
+            "Search",
+            self.crumbs(("Search", urls.SEARCH)),
             description="Search titles, abstracts, authors and subjects.",
         )
 
     def not_found(self) -> PageSpec:
         """The 404 page, which GitHub Pages serves at any missing path (see the template)."""
         return self.spec(
-            urls.NOT_FOUND, "404.html", "Page not found", self.crumbs(),
-            description="This page does not exist.", inline_css=Markup(self.inputs.stylesheet),
+            urls.NOT_FOUND,
+            "404.html",
+            "Page not found",
+            self.crumbs(),
+            description="This page does not exist.",
+            inline_css=Markup(self.inputs.stylesheet),
         )

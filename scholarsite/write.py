@@ -13,6 +13,7 @@ the file system (ext4 and others flush a file replaced by rename).
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
@@ -37,8 +38,10 @@ class ForeignFileConflict(WriteConflict):
 
     def __init__(self, path: str, reason: str) -> None:
         self.path = path
-        super().__init__(f"site/{path}: {reason}; the build will not overwrite "
-                         "files it did not create; move or delete it first")
+        super().__init__(
+            f"site/{path}: {reason}; the build will not overwrite "
+            "files it did not create; move or delete it first"
+        )
 
 
 class CorruptManifest(WriteConflict):
@@ -56,8 +59,10 @@ class SyncReport:
 
     def summary(self, seconds: float) -> str:
         """One line such as "12 written, 310 unchanged, 2 removed in 0.41 s"."""
-        text = (f"{len(self.written)} written, {len(self.unchanged)} unchanged, "
-                f"{len(self.removed)} removed in {seconds:.2f} s")
+        text = (
+            f"{len(self.written)} written, {len(self.unchanged)} unchanged, "
+            f"{len(self.removed)} removed in {seconds:.2f} s"
+        )
         if self.foreign:
             text += f", {len(self.foreign)} not produced by the build"
         return text
@@ -97,8 +102,7 @@ def _check_path(path: object) -> None:
     if not isinstance(path, str) or not path:
         raise ValueError(f"invalid output path {path!r}: must be a non-empty string")
     if path.startswith("/") or "\\" in path or "\0" in path:
-        raise ValueError(f"invalid output path {path!r}: must be relative POSIX, "
-                         "without backslashes or NUL")
+        raise ValueError(f"invalid output path {path!r}: must be relative POSIX, without backslashes or NUL")
     wrapped = f"/{path}/"
     if "//" in wrapped or "/./" in wrapped or "/../" in wrapped:
         raise ValueError(f"invalid output path {path!r}: empty, '.' or '..' part")
@@ -138,8 +142,10 @@ def _read_manifest(root: str) -> tuple[set[str], bytes | None]:
         for path in files:
             _check_path(path)
     except (ValueError, KeyError, TypeError) as exc:
-        raise CorruptManifest(f"site/{MANIFEST} is damaged ({exc}); delete site/ "
-                              "and rebuild, after saving any hand-placed files") from exc
+        raise CorruptManifest(
+            f"site/{MANIFEST} is damaged ({exc}); delete site/ "
+            "and rebuild, after saving any hand-placed files"
+        ) from exc
     return set(files), raw
 
 
@@ -171,8 +177,7 @@ def _same(entry: os.DirEntry[str], data: bytes) -> bool:
         return handle.read() == data
 
 
-def _plan(outputs: Mapping[str, bytes], folders: set[str], owned: set[str],
-          disk: _Disk) -> _Plan:
+def _plan(outputs: Mapping[str, bytes], folders: set[str], owned: set[str], disk: _Disk) -> _Plan:
     """Decide every change, raising ForeignFileConflict before anything is touched."""
     plan = _Plan()
     for path, data in outputs.items():
@@ -252,10 +257,8 @@ def _prune(root: str, paths: Iterable[str]) -> None:
     """Remove the folders of ``paths`` that are now empty, deepest first, never root."""
     folders = {folder for path in paths for folder in _ancestors(path)}
     for folder in sorted(folders, key=lambda f: f.count("/"), reverse=True):
-        try:
+        with contextlib.suppress(OSError):  # not empty (or already gone): keep it
             os.rmdir(os.path.join(root, folder))
-        except OSError:
-            pass  # not empty (or already gone): keep it
 
 
 def _clear_folders(root: str, folders: list[str], disk: _Disk) -> None:
@@ -305,5 +308,9 @@ def _sync_locked(outputs: Mapping[str, bytes], folders: set[str], root: str) -> 
     final = _manifest_bytes(outputs)
     if final != manifest:
         _write_atomic(root, MANIFEST, final, mode)
-    return SyncReport(tuple(sorted(plan.write)), tuple(sorted(plan.unchanged)),
-                      tuple(sorted(removed)), tuple(sorted(plan.foreign)))
+    return SyncReport(
+        tuple(sorted(plan.write)),
+        tuple(sorted(plan.unchanged)),
+        tuple(sorted(removed)),
+        tuple(sorted(plan.foreign)),
+    )
