@@ -115,6 +115,7 @@ def test_bad_site_yaml_names_the_key_and_line(project: Path) -> None:
 
 
 def test_unknown_author_page_names_the_closest_slug(project: Path) -> None:
+    (project / "content/authors").mkdir(exist_ok=True)
     (project / "content/authors/ziheng-jaing.md").write_text("---\naffiliation: X\n---\nBio.\n")
     done = run("--project", str(project), "build")
     assert done.returncode == 1
