@@ -1,6 +1,9 @@
 """Lighthouse scores for one page per page kind of a built site (a report, not a gate).
 
 Usage: python benchmarks/lighthouse.py SITE_DIR [--base-path /scholarsite/] [--pages URLPATH ...]
+                                        [--details] [--json-dir DIR]
+--details prints, per page, the audits that did not pass (id, score, title); --json-dir keeps
+each page's full Lighthouse JSON report.
 Needs the tools from `bash .ci/install-qa.sh`. Takes about 15 s per page.
 """
 
@@ -22,19 +25,54 @@ CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 TIMEOUT = 180
 
 
-def lighthouse_scores(url: str) -> dict[str, int | None]:
-    """Run Lighthouse on one URL; scores 0-100 per category (None if it did not finish)."""
+def lighthouse_report(url: str) -> dict | None:
+    """Run Lighthouse on one URL; its JSON report (None if it did not finish)."""
     env = {**os.environ, "CHROME_PATH": str(chromium())}
     command = [str(node_tool(".bin/lighthouse")), url, "--output=json", "--quiet",
                f"--chrome-flags={' '.join(CHROMIUM_FLAGS)}"]
     proc = subprocess.run(command, check=False, capture_output=True, text=True, env=env,
                           timeout=TIMEOUT)
     try:
-        categories = json.loads(proc.stdout)["categories"]
-    except (json.JSONDecodeError, KeyError):
+        report = json.loads(proc.stdout)
+    except json.JSONDecodeError:
+        report = None
+    if not isinstance(report, dict) or "categories" not in report:
         print(f"lighthouse failed on {url}: {proc.stderr.strip()[-300:]}", file=sys.stderr)
+        return None
+    return report
+
+
+def category_scores(report: dict | None) -> dict[str, int | None]:
+    """Scores 0-100 per category (None where the run or the category did not finish)."""
+    if report is None:
         return dict.fromkeys(CATEGORIES)
+    categories = report["categories"]
     return {name: _percent(categories.get(name, {}).get("score")) for name in CATEGORIES}
+
+
+def failing_audits(report: dict | None) -> list[tuple[str, str, str, str]]:
+    """(category, audit id, score, title) of each audit that did not pass, category by category.
+
+    Skipped: audits without a score or not applicable, and unweighted performance hints
+    ("metricSavings") that Lighthouse itself shows as passed (score 0.9 or more).
+    """
+    if report is None:
+        return []
+    audits = report.get("audits", {})
+    failing = []
+    for name in CATEGORIES:
+        for ref in report["categories"].get(name, {}).get("auditRefs", []):
+            audit = audits.get(ref["id"], {})
+            score = audit.get("score")
+            mode = audit.get("scoreDisplayMode")
+            if score is None or score >= 1 or mode in ("notApplicable", "manual", "informative"):
+                continue
+            if mode == "metricSavings" and ref.get("weight", 0) == 0 and score >= 0.9:
+                continue
+            value = audit.get("displayValue", "")
+            title = audit.get("title", "") + (f" ({value})" if value else "")
+            failing.append((name, ref["id"], f"{score:.2f}", title))
+    return failing
 
 
 def _percent(score: float | None) -> int | None:
@@ -59,11 +97,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--base-path", default="/scholarsite/")
     parser.add_argument("--pages", nargs="+", metavar="URLPATH",
                         help="pages to score (default: one per page kind)")
+    parser.add_argument("--details", action="store_true",
+                        help="print the audits that did not pass on each page")
+    parser.add_argument("--json-dir", type=Path, help="keep each page's JSON report here")
     args = parser.parse_args(argv)
     rels = resolve_pages(args.site_dir, args.pages, args.base_path)
+    reports = []
     with serve(args.site_dir, args.base_path) as url:
-        rows = [(rel, lighthouse_scores(page_url(url, rel))) for rel in rels]
-    print(format_table(rows))
+        for rel in rels:
+            report = lighthouse_report(page_url(url, rel))
+            reports.append((rel, report))
+            if args.json_dir and report is not None:
+                args.json_dir.mkdir(parents=True, exist_ok=True)
+                name = rel.removesuffix(".html").replace("/", "_") + ".json"
+                (args.json_dir / name).write_text(json.dumps(report), encoding="utf-8")
+    print(format_table([(rel, category_scores(report)) for rel, report in reports]))
+    if args.details:
+        for rel, report in reports:
+            failing = failing_audits(report)
+            print(f"\n{rel}:" + ("" if failing else " no failing audits"))
+            for category, audit_id, score, title in failing:
+                print(f"  {category:<14} {score}  {audit_id}: {title}")
     return 0
 
 
