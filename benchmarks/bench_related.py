@@ -70,9 +70,7 @@ def main() -> None:
     wall, cpu = statistics.median(times), statistics.median(cpu_times)
     load = " ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"docs={args.docs} words={args.words} workers={args.workers} related/doc={found:.2f}")
-    print(
-        f"median seconds: {wall:.2f} wall, {cpu:.2f} CPU of the main process ({args.repeats} runs)"
-    )
+    print(f"median seconds: {wall:.2f} wall, {cpu:.2f} CPU of the main process ({args.repeats} runs)")
     print(f"load average (1, 5, 15 min) after the runs: {load}")
 
     tracemalloc.start()

@@ -1,9 +1,10 @@
-"""Related papers by content: TF-IDF cosine over a pruned inverted index, pure Python.
+"""Related papers by content: TF-IDF cosine over a pruned inverted index, standard library only.
 
 Each paper keeps only its `top_terms` highest-weighted terms, terms found in one paper or in
 more than a `max_df` share of papers are skipped, and each term's posting list keeps only its
 `candidates` highest-weighted papers. Scoring a paper then touches at most
 top_terms * candidates postings, so the whole run stays near-linear in the number of papers.
+Counting, weighing and scoring can be spread over forked worker processes.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ _STOPWORDS = frozenset(
 Vector = tuple[array, array]  # (term ids, weights), highest weight first
 Postings = dict[int, Vector]  # term id -> (paper indices, weights)
 Counts = list[tuple[array, array]]  # per paper: (term ids, counts)
+Chunk = tuple[list[str], Counts, list[int]]  # terms, counts and df, with ids local to a chunk
 
 _task: Callable[[range], list] | None = None  # set in each forked worker
 
@@ -67,10 +69,10 @@ def related_papers(
     highest-weighted terms, terms in more than max_df of the papers (and at least
     MIN_DF_CAP papers) are skipped, and each term keeps its `candidates` highest-weighted
     papers. Ties are broken by the lower index; papers sharing no kept term are not related.
-    With workers > 1, weighing and scoring run in that many forked processes (where the
-    platform can fork); the result is the same.
+    With workers > 1, the work runs in that many forked processes (where the platform can
+    fork); the result is the same.
     """
-    counts, df = _count_terms(docs, titles)
+    counts, df = _merge_counts(_map_chunks(_count_terms, (docs, titles), len(docs), workers))
     tables = _weight_tables(counts, df, max(MIN_DF_CAP, int(max_df * len(docs))))
     vectors = _map_chunks(_weigh, (counts, *tables, top_terms), len(docs), workers)
     postings = _invert(vectors, candidates)
@@ -113,19 +115,35 @@ def _term(word: str) -> str:
     return word
 
 
-def _count_terms(docs: Sequence[str], titles: Sequence[str] | None) -> tuple[Counts, list[int]]:
-    """Term counts per paper as (term ids, counts) arrays, and document frequency per term."""
+def _count_terms(docs: Sequence[str], titles: Sequence[str] | None, chunk: range) -> list[Chunk]:
+    """Term counts and document frequencies of the papers in chunk, as a one-item list."""
     vocabulary = _Vocabulary()
     df: Counter[int] = Counter()
     counts = []
-    for i, text in enumerate(docs):
-        words = _WORD.findall(text.lower())
+    for i in chunk:
+        words = _WORD.findall(docs[i].lower())
         if titles is not None:
             words += _WORD.findall(titles[i].lower()) * TITLE_BOOST
         tf = vocabulary.count(words)
         df.update(tf.keys())
         counts.append((array("i", tf.keys()), array("i", tf.values())))
-    return counts, [df[t] for t in range(len(vocabulary.terms))]
+    return [(list(vocabulary.terms), counts, [df[t] for t in range(len(vocabulary.terms))])]
+
+
+def _merge_counts(chunks: list[Chunk]) -> tuple[Counts, list[int]]:
+    """The chunks' counts with one term id space, and the document frequency of each term."""
+    term_ids: dict[str, int] = {}
+    remaps = [[term_ids.setdefault(term, len(term_ids)) for term in terms] for terms, _, _ in chunks]
+    counts: Counts = []
+    df = [0] * len(term_ids)
+    for remap, (_, part, part_df) in zip(remaps, chunks, strict=True):
+        for tid, n in zip(remap, part_df, strict=True):
+            df[tid] += n
+        if remap == list(range(len(remap))):
+            counts += part
+        else:
+            counts += [(array("i", map(remap.__getitem__, ids)), tfs) for ids, tfs in part]
+    return counts, df
 
 
 class _Vocabulary:
@@ -154,7 +172,7 @@ def _weight_tables(counts: Counts, df: list[int], cap: int) -> tuple[list, list,
     """IDF per term, the same with 0.0 for terms not kept (df < 2 or df > cap), 1 + log(tf)."""
     n = len(counts)
     idf = [math.log((1 + n) / (1 + f)) + 1.0 for f in df]
-    kept_idf = [w if 2 <= f <= cap else 0.0 for w, f in zip(idf, df)]
+    kept_idf = [w if 2 <= f <= cap else 0.0 for w, f in zip(idf, df, strict=True)]
     most = max((max(tfs) for _, tfs in counts if tfs), default=0)
     log_tf = [0.0] + [1.0 + math.log(tf) for tf in range(1, most + 1)]
     return idf, kept_idf, log_tf
@@ -184,7 +202,7 @@ def _invert(vectors: list[Vector], candidates: int) -> Postings:
     """Posting lists per term, each cut to its `candidates` highest-weighted papers."""
     postings: Postings = {}
     for i, (ids, weights) in enumerate(vectors):
-        for t, w in zip(ids, weights):
+        for t, w in zip(ids, weights, strict=True):
             if t not in postings:
                 postings[t] = (array("i"), array("d"))
             docs, ws = postings[t]
@@ -206,8 +224,8 @@ def _nearest(i: int, vector: Vector, postings: Postings, k: int) -> list[int]:
     """The k papers with the highest dot product with paper i, excluding i."""
     scores: dict[int, float] = {}
     score = scores.get
-    for t, q in zip(*vector):
-        for j, w in zip(*postings[t]):
+    for t, q in zip(*vector, strict=True):
+        for j, w in zip(*postings[t], strict=True):
             scores[j] = score(j, 0.0) + q * w
     scores.pop(i, None)
     return _top_k(scores, k)

@@ -172,9 +172,7 @@ def test_many_clashes_run_past_z() -> None:
 
 ITEMS = st.lists(
     st.tuples(
-        st.sampled_from(
-            ["Ziheng Jiang", "Ningxin Zheng", "Jan van der Berg", "Zoë Ångström", "中文"]
-        ),
+        st.sampled_from(["Ziheng Jiang", "Ningxin Zheng", "Jan van der Berg", "Zoë Ångström", "中文"]),
         st.integers(2020, 2022),
         st.one_of(st.sampled_from(["Comet", "Cometa", "The Comet", "FLUX", ""]), TEXT),
     ),
@@ -189,7 +187,7 @@ def test_keys_are_unique_ascii_and_stable(items: list[tuple[str, int, str]]) -> 
     assert all(re.fullmatch(r"[a-z0-9]+", key) for key in keys)
     assert make_citation_keys(items) == keys
     alone = [make_citation_keys([item])[0] for item in items]
-    for key, own in zip(keys, alone):
+    for key, own in zip(keys, alone, strict=True):
         assert key.startswith(own)
         if alone.count(own) == 1:
             assert key == own

@@ -21,10 +21,7 @@ MOE_TITLES = (
         " Models in Production"
     ),
     "FLUX: Fast Software-based Communication Overlap On GPUs Through Kernel Fusion",
-    (
-        "DisagMoE: Computation-Communication overlapped MoE Training via Disaggregated"
-        " AF-Pipe Parallelism"
-    ),
+    ("DisagMoE: Computation-Communication overlapped MoE Training via Disaggregated AF-Pipe Parallelism"),
 )
 
 CORPUS = [
@@ -92,7 +89,7 @@ def test_empty_input_and_empty_docs() -> None:
 def test_titles_are_weighted_higher() -> None:
     titles = ["Sparse kernels", "Sparse kernels on graphs", "Long context attention"]
     abstracts = ["We study attention for long context.", "Graph processing.", "In documents."]
-    docs = [f"{title}. {abstract}" for title, abstract in zip(titles, abstracts)]
+    docs = [f"{title}. {abstract}" for title, abstract in zip(titles, abstracts, strict=True)]
     assert related_papers(docs, k=1)[0] == [2]
     assert related_papers(docs, k=1, titles=titles)[0] == [1]
 
