@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import multiprocessing
-import os
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,9 +14,6 @@ from . import urls
 from .errors import BuildError, Diagnostic, error
 from .metadata import json_script
 from .views import PageSpec
-
-PARALLEL_FROM = 400  # pages; below this, starting workers costs more than it saves
-MAX_WORKERS = 8
 
 
 @jinja2.pass_context
@@ -99,11 +94,8 @@ def render_one(env: jinja2.Environment, template: str, context: dict[str, Any]) 
     return env.get_template(template).render(context).encode("utf-8")
 
 
-Rendered = tuple[dict[str, bytes], list[Diagnostic]]
-
-
-def render_share(specs: Sequence[PageSpec], templates_dir: Path) -> Rendered:
-    """Render some pages in a fresh environment: (outputs, one diagnostic per distinct problem)."""
+def render_pages(specs: Sequence[PageSpec], templates_dir: Path) -> dict[str, bytes]:
+    """Every page rendered; BuildError listing each distinct template problem once."""
     env = make_environment(templates_dir)
     outputs: dict[str, bytes] = {}
     problems: dict[tuple[str, int, str], Diagnostic] = {}
@@ -114,38 +106,6 @@ def render_share(specs: Sequence[PageSpec], templates_dir: Path) -> Rendered:
         except (jinja2.TemplateError, TypeError, ValueError, KeyError, AttributeError) as exc:
             found = describe(exc, spec, templates)
             problems.setdefault((found.path, found.line, type(exc).__name__), found)
-    return outputs, list(problems.values())
-
-
-_SHARED: tuple[Sequence[PageSpec], Path, int] | None = None  # inherited by forked workers
-
-
-def render_slice(index: int) -> Rendered:
-    """Worker: render every `workers`-th page starting at `index` (data inherited by fork)."""
-    assert _SHARED is not None
-    specs, templates_dir, workers = _SHARED
-    return render_share(specs[index::workers], templates_dir)
-
-
-def render_pages(specs: Sequence[PageSpec], templates_dir: Path) -> dict[str, bytes]:
-    """Every page rendered, on all cores for large sites; BuildError listing each problem once.
-
-    Workers are forked after planning, so they inherit the page contexts instead of
-    receiving them pickled; only the rendered bytes travel back.
-    """
-    global _SHARED
-    workers = min(os.cpu_count() or 1, MAX_WORKERS)
-    if workers < 2 or len(specs) < PARALLEL_FROM or "fork" not in multiprocessing.get_all_start_methods():
-        results = [render_share(specs, templates_dir)]
-    else:
-        _SHARED = (specs, templates_dir, workers)
-        try:
-            with multiprocessing.get_context("fork").Pool(workers) as pool:
-                results = pool.map(render_slice, range(workers))
-        finally:
-            _SHARED = None
-    problems = {(d.path, d.line, d.message.split(":")[0]): d for _, found in results for d in found}
     if problems:
         raise BuildError(problems.values())
-    outputs = {path: data for rendered, _ in results for path, data in rendered.items()}
-    return {spec.path: outputs[spec.path] for spec in specs}
+    return outputs

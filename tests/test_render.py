@@ -1,4 +1,4 @@
-"""Rendering: template errors are diagnostics; forked workers give the same bytes as one process."""
+"""Rendering: template problems are diagnostics naming the template and line."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from scholarsite import pipeline, render
+from scholarsite import pipeline
 from scholarsite.errors import BuildError
 
 from .conftest import make_project
@@ -22,21 +22,7 @@ def outputs(project: Path) -> dict[str, bytes]:
     return pipeline.render_site(loaded, pipeline.model_of(loaded), {})
 
 
-def test_forked_workers_render_the_same_bytes(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(render, "MAX_WORKERS", 1)
-    alone = outputs(project)
-    monkeypatch.setattr(render, "MAX_WORKERS", 2)
-    monkeypatch.setattr(render, "PARALLEL_FROM", 1)
-    monkeypatch.setattr(render.os, "cpu_count", lambda: 2)
-    together = outputs(project)
-    html = [p for p in alone if p.endswith(".html")]
-    assert len(html) > 50
-    assert {p: alone[p] for p in html} == {p: together[p] for p in html}
-
-
-def test_template_error_in_a_worker_is_a_diagnostic(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(render, "PARALLEL_FROM", 1)
-    monkeypatch.setattr(render.os, "cpu_count", lambda: 2)
+def test_template_error_is_a_diagnostic_naming_the_template(project: Path) -> None:
     template = project / "templates/subject.html"
     template.write_text(template.read_text().replace("{{ subject.count }}", "{{ subject.cuont }}", 1))
     with pytest.raises(BuildError) as failure:
