@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import tempfile
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -36,11 +37,17 @@ def check_links(site_dir: Path, base_path: str = "/scholarsite/", *,
     with site_url(site_dir, base_path, base_url) as url:
         command = [str(node_tool(LINKINATOR)), url, "--recurse", "--check-fragments",
                    "--check-css", "--format", "json", "--skip", SKIP_EXTERNAL]
-        proc = subprocess.run(command, check=False, capture_output=True, text=True,
-                              timeout=LINKINATOR_TIMEOUT)
+        # linkinator exits 100 ms after printing its report; into a pipe that is not drained
+        # fast enough the report is cut short (and the exit code is still 0). Node writes to
+        # a file synchronously, so the report goes to one.
+        with tempfile.TemporaryFile("w+", encoding="utf-8") as report:
+            proc = subprocess.run(command, check=False, stdout=report, stderr=subprocess.PIPE,
+                                  text=True, timeout=LINKINATOR_TIMEOUT)
+            report.seek(0)
+            output = report.read()
     result = CheckResult("links")
     try:
-        links = json.loads(proc.stdout)["links"]
+        links = json.loads(output)["links"]
     except (json.JSONDecodeError, KeyError):
         result.problems.append(f"linkinator failed (exit {proc.returncode}): "
                                f"{proc.stderr.strip()[:300]}")
