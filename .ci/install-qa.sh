@@ -12,5 +12,11 @@ if ! dpkg -s "${APT_PACKAGES[@]}" >/dev/null 2>&1; then
     apt-get install -y "${APT_PACKAGES[@]}"
 fi
 
-# The system Java is installed first, so vnu-jar's postinstall finds it and downloads nothing.
+# Node.js 20 or newer is a prerequisite (linkinator 7 and sitemap 9 need it).
+if ! node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)' 2>/dev/null; then
+    echo "error: Node.js 20 or newer with npm is needed for the QA checkers" >&2
+    exit 1
+fi
+# vnu.jar ships inside the vnu-jar package and runs on the system Java installed above;
+# no browser is downloaded (Debian's chromium is used).
 PUPPETEER_SKIP_DOWNLOAD=1 CHROMEDRIVER_SKIP_DOWNLOAD=true npm ci --no-audit --no-fund
