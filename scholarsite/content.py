@@ -18,9 +18,10 @@ from markupsafe import Markup
 from . import tex
 from .config import URL_RE
 from .errors import BuildError, Diagnostic, error, warning
+from .texmath import find_math
 
 FRONT_MATTER_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.S)
-MATH_RE = re.compile(r"(?<!\\)(\$\$.+?\$\$|\$[^$\n]+?\$|\\\(.+?\\\)|\\\[.+?\\\])", re.S)
+PLACEHOLDER = "SCHOLARSITEMATH"
 ORCID_RE = re.compile(r"\d{4}-\d{4}-\d{4}-\d{3}[\dX]")
 KEY_LINE_RE = re.compile(r"([A-Za-z_][\w-]*)\s*:")
 PAGE_NAME_RE = re.compile(r"[a-z0-9][a-z0-9-]*")
@@ -44,15 +45,16 @@ class Page:
 
 
 def markdown_to_html(source: str) -> Markup:
-    """Markdown to HTML, with `$...$` math lifted out first so Markdown cannot mangle it."""
-    spans: list[str] = []
-
-    def lift(match: re.Match[str]) -> str:
-        spans.append(match.group(0))
-        return f"SCHOLARSITEMATH{len(spans) - 1}X"
-
-    html = markdown.markdown(MATH_RE.sub(lift, source), extensions=["extra", "sane_lists"])
-    return Markup(re.sub(r"SCHOLARSITEMATH(\d+)X", lambda m: tex.tex_to_html(spans[int(m[1])]), html))
+    """Markdown to HTML, with math lifted out first (as the TeX module finds it) so that
+    Markdown cannot eat its backslashes and underscores."""
+    spans, _ = find_math(source)
+    lifted, last = [], 0
+    for number, span in enumerate(spans):
+        lifted += [source[last : span.start], f"{PLACEHOLDER}{number}X"]
+        last = span.end
+    html = markdown.markdown("".join([*lifted, source[last:]]), extensions=["extra", "sane_lists"])
+    maths = [tex.tex_to_html(source[span.start : span.end]) for span in spans]
+    return Markup(re.sub(rf"{PLACEHOLDER}(\d+)X", lambda m: maths[int(m[1])], html))
 
 
 def split_front_matter(text: str, path: str) -> tuple[dict[str, Any], str]:
