@@ -27,6 +27,8 @@ TITLE_BOOST = 2
 CHUNK = 5_000  # papers per task when work is spread over processes
 
 _WORD = re.compile(r"[^\W_]+")
+# For ASCII text, translating non-alphanumerics to spaces and splitting gives the same words faster.
+_ASCII_SPACES = str.maketrans({c: " " for c in map(chr, range(128)) if not c.isalnum()})
 _STOPWORDS = frozenset(
     {"a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and"}
     | {"any", "are", "as", "at", "be", "because", "been", "before", "being", "below"}
@@ -121,13 +123,19 @@ def _count_terms(docs: Sequence[str], titles: Sequence[str] | None, chunk: range
     df: Counter[int] = Counter()
     counts = []
     for i in chunk:
-        words = _WORD.findall(docs[i].lower())
+        words = _words(docs[i])
         if titles is not None:
-            words += _WORD.findall(titles[i].lower()) * TITLE_BOOST
+            words += _words(titles[i]) * TITLE_BOOST
         tf = vocabulary.count(words)
         df.update(tf.keys())
         counts.append((array("i", tf.keys()), array("i", tf.values())))
     return [(list(vocabulary.terms), counts, [df[t] for t in range(len(vocabulary.terms))])]
+
+
+def _words(text: str) -> list[str]:
+    """The lowercase runs of letters and digits in text."""
+    text = text.lower()
+    return text.translate(_ASCII_SPACES).split() if text.isascii() else _WORD.findall(text)
 
 
 def _merge_counts(chunks: list[Chunk]) -> tuple[Counts, list[int]]:

@@ -127,3 +127,8 @@ def test_worker_processes_give_the_same_result(monkeypatch: pytest.MonkeyPatch) 
     serial = related_papers(docs, workers=1)
     monkeypatch.setattr(related, "CHUNK", 4)
     assert related_papers(docs, workers=2) == serial
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127)))
+def test_ascii_fast_path_finds_the_same_words(text: str) -> None:
+    assert related._words(text) == related._WORD.findall(text.lower())
