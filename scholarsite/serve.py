@@ -11,6 +11,7 @@ import errno
 import html
 import mimetypes
 import posixpath
+import signal
 import socket
 import threading
 import time
@@ -189,6 +190,10 @@ def run(root: Path, host: str, port: int, base_path: str, open_browser: bool) ->
     print(f"Serving {preview.site_dir} at {url} (Ctrl-C to stop)", flush=True)
     if open_browser:
         threading.Timer(1.0, webbrowser.open, [url]).start()
+    # Ctrl-C (and a plain `kill`) stop the server cleanly, even when a shell started us in
+    # the background with SIGINT ignored.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         server.serve(port=port, host=host, debug=False, restart_delay=0)
     except OSError as exc:
