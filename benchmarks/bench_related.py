@@ -1,6 +1,7 @@
 """Benchmark scholarsite.related.related_papers on synthetic abstracts.
 
 Usage: python benchmarks/bench_related.py [--docs N] [--words W] [--repeats R] [--workers P]
+       [--top-terms T]
 Each abstract mixes words of one of many topics with words from a Zipf-distributed
 vocabulary. Prints the median wall and CPU time with the load average (other work on the
 machine inflates the wall time), the peak memory traced during one extra run (tracemalloc)
@@ -18,7 +19,7 @@ import statistics
 import time
 import tracemalloc
 
-from scholarsite.related import related_papers
+from scholarsite.related import TOP_TERMS, related_papers
 
 VOCABULARY = 60_000
 TOPICS = 2_000
@@ -57,24 +58,28 @@ def main() -> None:
     parser.add_argument("--words", type=int, default=150)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--top-terms", type=int, default=TOP_TERMS)
     args = parser.parse_args()
 
     docs = make_docs(args.docs, args.words)
     times, cpu_times = [], []
     for _ in range(args.repeats):
         start, cpu_start = time.perf_counter(), time.process_time()
-        related = related_papers(docs, workers=args.workers)
+        related = related_papers(docs, top_terms=args.top_terms, workers=args.workers)
         times.append(time.perf_counter() - start)
         cpu_times.append(time.process_time() - cpu_start)
     found = sum(map(len, related)) / len(related)
     wall, cpu = statistics.median(times), statistics.median(cpu_times)
     load = " ".join(f"{x:.1f}" for x in os.getloadavg())
-    print(f"docs={args.docs} words={args.words} workers={args.workers} related/doc={found:.2f}")
+    print(
+        f"docs={args.docs} words={args.words} top_terms={args.top_terms} workers={args.workers}"
+        f" related/doc={found:.2f}"
+    )
     print(f"median seconds: {wall:.2f} wall, {cpu:.2f} CPU of the main process ({args.repeats} runs)")
     print(f"load average (1, 5, 15 min) after the runs: {load}")
 
     tracemalloc.start()
-    related_papers(docs)  # in this process only, so that tracemalloc sees it all
+    related_papers(docs, top_terms=args.top_terms)  # in this process only, so that tracemalloc sees it all
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
