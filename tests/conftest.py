@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import shutil
+import socket
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -41,3 +45,30 @@ def shipped_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def shipped_site(shipped_project: Path) -> Path:
     """The built site/ folder of the shipped seeds."""
     return shipped_project / "site"
+
+
+def start_preview(project: Path, *options: str) -> tuple[subprocess.Popen[str], int]:
+    """`python build.py serve` on a free port; returns once the server accepts connections."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [
+        sys.executable,
+        str(ROOT / "build.py"),
+        "--project",
+        str(project),
+        "serve",
+        "--port",
+        str(port),
+    ]
+    process = subprocess.Popen(
+        [*command, *options], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            time.sleep(0.2)
+    return process, port

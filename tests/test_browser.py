@@ -3,10 +3,6 @@
 from __future__ import annotations
 
 import re
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,7 +11,7 @@ import pytest
 from scholarsite.qa.browser import open_browser
 from scholarsite.qa.server import serve
 
-from .conftest import ROOT, make_project
+from .conftest import make_project, start_preview
 
 pytestmark = pytest.mark.browser
 
@@ -86,40 +82,13 @@ def test_search_page_without_javascript_lists_the_indexes(shipped_site: Path, br
     context.close()
 
 
-def free_port() -> int:
-    """A TCP port nobody listens on right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @pytest.fixture
 def preview(tmp_path: Path) -> Iterator[tuple[Path, str]]:
     """`python build.py serve` on a copy of the shipped project, under a sub-path."""
     project = make_project(tmp_path / "project")
-    port = free_port()
-    command = [
-        sys.executable,
-        str(ROOT / "build.py"),
-        "--project",
-        str(project),
-        "serve",
-        "--port",
-        str(port),
-        "--base-path",
-        "/scholarsite/",
-    ]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    url = f"http://127.0.0.1:{port}/scholarsite/"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
-        except OSError:
-            time.sleep(0.2)
+    process, port = start_preview(project, "--base-path", "/scholarsite/")
     try:
-        yield project, url
+        yield project, f"http://127.0.0.1:{port}/scholarsite/"
     finally:
         process.terminate()
         process.wait(timeout=10)

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from .conftest import ROOT, make_project
+from .conftest import ROOT, make_project, start_preview
 
 
 def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
@@ -150,30 +151,7 @@ def test_serve_on_a_busy_port_gives_a_hint_not_a_traceback(project: Path) -> Non
 
 
 def test_serve_stops_cleanly_on_ctrl_c(project: Path) -> None:
-    import signal
-    import socket
-    import time
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    command = [
-        sys.executable,
-        str(ROOT / "build.py"),
-        "--project",
-        str(project),
-        "serve",
-        "--port",
-        str(port),
-    ]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
-        except OSError:
-            time.sleep(0.2)
+    process, port = start_preview(project)
     process.send_signal(signal.SIGINT)
     output, _ = process.communicate(timeout=30)
     assert process.returncode == 0
