@@ -291,11 +291,6 @@ def _safe_url(url: str) -> str:
     return quote(url.strip(), safe=_URL_SAFE)
 
 
-def bibtex_file(recs: Iterable[CitationRecord]) -> str:
-    """Several BibTeX entries separated by blank lines."""
-    return "\n".join(to_bibtex(rec) for rec in recs)
-
-
 def _ris_name(name: str) -> str:
     """One author as "particle Family, Given[, Suffix]"."""
     parts = split_name(name)
@@ -316,11 +311,6 @@ def to_ris(rec: CitationRecord) -> str:
     lines.append(("N1", INCOMPLETE_NOTE))
     body = "".join(f"{tag}  - {_one_line(value)}\n" for tag, value in lines)
     return body + "ER  - \n"
-
-
-def ris_file(recs: Iterable[CitationRecord]) -> str:
-    """Several RIS records separated by blank lines."""
-    return "\n".join(to_ris(rec) for rec in recs)
 
 
 def _csl_name(name: str) -> dict[str, str]:

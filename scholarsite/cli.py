@@ -14,7 +14,7 @@ from pathlib import Path
 from . import pipeline, write
 from .errors import BuildError, Diagnostic, Severity, count
 
-OK, FAILED, USAGE = 0, 1, 2
+OK, FAILED = 0, 1  # usage errors exit 2 through argparse
 
 
 def print_diagnostics(diagnostics: Sequence[Diagnostic]) -> None:

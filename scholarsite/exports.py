@@ -55,7 +55,7 @@ def paper_files(
         record = records[id(paper)]
         files[urls.beside(page, "cite.bib")] = as_bytes(bibtex[id(paper)])
         files[urls.beside(page, "cite.ris")] = as_bytes(citations.to_ris(record))
-        files[urls.beside(page, "cite.json")] = dump_json([citations.to_csl_json(record)])
+        files[urls.beside(page, "cite.json")] = citations.csl_json_file([record]).encode("utf-8")
     return files
 
 

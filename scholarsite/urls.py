@@ -18,13 +18,10 @@ YEARS = "years/index.html"
 SEARCH = "search/index.html"
 NOT_FOUND = "404.html"
 STYLESHEET = "assets/style.css"
-SCRIPT = "assets/site.js"
-FAVICON = "favicon.svg"
 FEED = "feed.xml"
 SITEMAP = "sitemap.xml"
 PAPERS_JSON = "data/papers.json"
 AUTHORS_JSON = "data/authors.json"
-DATA_README = "data/README.md"
 
 RESERVED = {"authors", "papers", "subjects", "years", "search", "assets", "data", "pagefind"}
 

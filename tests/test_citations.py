@@ -27,10 +27,8 @@ from scholarsite.citations import (
     INCOMPLETE_NOTE,
     CitationRecord,
     PersonName,
-    bibtex_file,
     csl_json_file,
     make_citation_keys,
-    ris_file,
     split_name,
     to_bibtex,
     to_csl_json,
@@ -242,12 +240,6 @@ def test_bibtex_protects_and_inside_a_name() -> None:
     assert library.entries[0].fields_dict["author"].value == ["Jerry, Tom {and}", "others"]
 
 
-def test_bibtex_file_holds_every_entry() -> None:
-    library = parse_bibtex(bibtex_file([COMET, TRICKY]))
-    assert [e.key for e in library.entries] == ["jiang2025comet", "berg2024alphanet"]
-    assert bibtex_file([]) == ""
-
-
 def test_non_arxiv_source_has_no_arxiv_fields() -> None:
     rec = CitationRecord("k", "T", "T", ("A B",), 2020, "OpenReview", ("cs.LG",), "", None)
     fields = parse_bibtex(to_bibtex(rec)).entries[0].fields_dict
@@ -287,11 +279,6 @@ def test_ris_parses_with_rispy() -> None:
     assert record["urls"] == ["https://example.org/p/%CE%B1%20b%7Bc%7D"]
     assert record["notes"] == [INCOMPLETE_NOTE]
     assert record["name_of_database"] == "arXiv"
-
-
-def test_ris_file_holds_every_record() -> None:
-    records = rispy.loads(ris_file([COMET, TRICKY]))
-    assert [r["id"] for r in records] == ["jiang2025comet", "berg2024alphanet"]
 
 
 @given(title=TEXT.filter(str.strip), abstract=TEXT.filter(str.strip))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 from functools import cache
@@ -23,10 +24,8 @@ def _vnu_problem(message: dict, site: Path) -> str | None:
     if kind == "info" and message.get("subType") != "warning":
         return None
     where = unquote(urlsplit(message.get("url", "")).path)
-    try:
+    with contextlib.suppress(ValueError):  # outside the site: keep the URL path
         where = Path(where).resolve().relative_to(site.resolve()).as_posix()
-    except ValueError:
-        pass
     label = "warning" if kind == "info" else kind
     return f"{where}:{message.get('lastLine', '?')}: {label}: {message.get('message', '')}"
 
