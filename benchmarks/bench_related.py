@@ -19,7 +19,7 @@ import statistics
 import time
 import tracemalloc
 
-from scholarsite.related import TOP_TERMS, related_papers
+from scholarsite.model.related import TOP_TERMS, related_papers
 
 VOCABULARY = 60_000
 TOPICS = 2_000

@@ -2,13 +2,15 @@
 
     python benchmarks/corpus.py OUT_DIR --authors 20000 --papers 100000
 
-Deterministic for a given `--seed`. Used by the benchmarks and by the quality-gate tests.
+Deterministic for a given `--seed`. Used by the benchmarks and by the quality-gate tests;
+`make_corpus` gives the same collection as data (names, distinct papers, seed files).
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+from dataclasses import dataclass
 from pathlib import Path
 
 GIVEN = [
@@ -188,43 +190,97 @@ def abstract(rng: random.Random) -> str:
     return " ".join(sentences)
 
 
-def seed_text(name: str, records: list[tuple[int, str, str, list[str]]], rng: random.Random) -> str:
-    """One seed file in the scraped format."""
-    claimed = len(records) + (rng.randint(0, 3) if rng.random() < 0.3 else 0)
-    count = f"At least {claimed} records" if claimed > len(records) else f"{len(records)} records"
+@dataclass(frozen=True)
+class Paper:
+    """One distinct generated paper and the authors (indices into ``Corpus.names``) who list it."""
+
+    number: int
+    year: int
+    title: str
+    abstract: str
+    subjects: tuple[str, ...]
+    authors: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Seed:
+    """One seed file: its author, the papers it lists (indices into ``Corpus.papers``), its claim."""
+
+    file_name: str
+    author: int
+    papers: tuple[int, ...]
+    claimed: int
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """Everything `generate` writes, as data: author names, distinct papers and seed files."""
+
+    names: list[str]
+    papers: list[Paper]
+    seeds: list[Seed]
+
+    def seed_text(self, seed: Seed) -> str:
+        """The text of one seed file in the scraped format."""
+        return seed_text(self.names[seed.author], [self.papers[i] for i in seed.papers], seed.claimed)
+
+    def write_seeds(self, out: Path) -> None:
+        """Write every seed file into ``out`` (created if needed)."""
+        out.mkdir(parents=True, exist_ok=True)
+        for seed in self.seeds:
+            (out / seed.file_name).write_text(self.seed_text(seed), encoding="utf-8")
+
+
+def seed_text(name: str, papers: list[Paper], claimed: int) -> str:
+    """One seed file in the scraped format: header, name, claimed count, records newest first."""
+    count = f"At least {claimed} records" if claimed > len(papers) else f"{len(papers)} records"
     parts = [
         "arXiv subjects",
         name,
         f"Publications and source records attributed to {name}.",
         f"{count}Linked to original sources",
     ]
-    for year, paper_title, text, subjects in sorted(records, key=lambda r: -r[0]):
-        parts += [f"arXiv{year}", paper_title, text, " ".join(f"{s}↗" for s in subjects)]
+    for paper in sorted(papers, key=lambda p: -p.year):
+        parts += [f"arXiv{paper.year}", paper.title, paper.abstract, " ".join(f"{s}↗" for s in paper.subjects)]
     return "\n\n".join(parts) + "\n"
 
 
-def generate(out: Path, authors: int, papers: int, seed: int = 1) -> None:
-    """Write `authors` seed files listing `papers` distinct papers (1-4 authors each) into `out`."""
+def make_corpus(authors: int, papers: int, seed: int = 1) -> Corpus:
+    """`papers` distinct papers (1-4 authors each) listed by up to `authors` authors.
+
+    Deterministic for a given ``seed``; the random draws happen in the same order as they
+    always have, so seed files keep their exact bytes.
+    """
     rng = random.Random(seed)
     names = author_names(authors, rng)
-    listed: list[list[tuple[int, str, str, list[str]]]] = [[] for _ in names]
+    listed: list[list[int]] = [[] for _ in names]
+    generated: list[Paper] = []
     for number in range(papers):
-        record = (
-            rng.randint(1995, 2026),
-            title(number, rng),
-            abstract(rng),
-            rng.sample(SUBJECTS, rng.choice([1, 1, 1, 2, 3])),
-        )
+        year, paper_title, text = rng.randint(1995, 2026), title(number, rng), abstract(rng)
+        subjects = tuple(rng.sample(SUBJECTS, rng.choice([1, 1, 1, 2, 3])))
         first = min(int(rng.paretovariate(1.2)) - 1, authors - 1)
         team = {(first * 7919 + number) % authors}
         while len(team) < min(rng.choice([1, 2, 2, 3, 4]), authors):
             team.add(rng.randrange(authors))
+        generated.append(Paper(number, year, paper_title, text, subjects, tuple(sorted(team))))
         for member in team:
-            listed[member].append(record)
-    out.mkdir(parents=True, exist_ok=True)
-    for index, (name, records) in enumerate(zip(names, listed, strict=True)):
-        if records:
-            (out / f"{index:06d}.txt").write_text(seed_text(name, records, rng), encoding="utf-8")
+            listed[member].append(number)
+    seeds = []
+    for index, numbers in enumerate(listed):
+        if numbers:
+            claimed = len(numbers) + (rng.randint(0, 3) if rng.random() < 0.3 else 0)
+            seeds.append(Seed(f"{index:06d}.txt", index, tuple(numbers), claimed))
+    return Corpus(names, generated, seeds)
+
+
+def generate(out: Path, authors: int, papers: int, seed: int = 1) -> Corpus:
+    """Write `authors` seed files listing `papers` distinct papers (1-4 authors each) into `out`.
+
+    Returns the generated corpus as data.
+    """
+    corpus = make_corpus(authors, papers, seed)
+    corpus.write_seeds(out)
+    return corpus
 
 
 def main() -> None:

@@ -28,10 +28,14 @@ TIMEOUT = 180
 def lighthouse_report(url: str) -> dict | None:
     """Run Lighthouse on one URL; its JSON report (None if it did not finish)."""
     env = {**os.environ, "CHROME_PATH": str(chromium())}
-    command = [str(node_tool(".bin/lighthouse")), url, "--output=json", "--quiet",
-               f"--chrome-flags={' '.join(CHROMIUM_FLAGS)}"]
-    proc = subprocess.run(command, check=False, capture_output=True, text=True, env=env,
-                          timeout=TIMEOUT)
+    command = [
+        str(node_tool(".bin/lighthouse")),
+        url,
+        "--output=json",
+        "--quiet",
+        f"--chrome-flags={' '.join(CHROMIUM_FLAGS)}",
+    ]
+    proc = subprocess.run(command, check=False, capture_output=True, text=True, env=env, timeout=TIMEOUT)
     try:
         report = json.loads(proc.stdout)
     except json.JSONDecodeError:
@@ -95,10 +99,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("site_dir", type=Path)
     parser.add_argument("--base-path", default="/scholarsite/")
-    parser.add_argument("--pages", nargs="+", metavar="URLPATH",
-                        help="pages to score (default: one per page kind)")
-    parser.add_argument("--details", action="store_true",
-                        help="print the audits that did not pass on each page")
+    parser.add_argument(
+        "--pages", nargs="+", metavar="URLPATH", help="pages to score (default: one per page kind)"
+    )
+    parser.add_argument(
+        "--details", action="store_true", help="print the audits that did not pass on each page"
+    )
     parser.add_argument("--json-dir", type=Path, help="keep each page's JSON report here")
     args = parser.parse_args(argv)
     rels = resolve_pages(args.site_dir, args.pages, args.base_path)

@@ -11,8 +11,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import pipeline, write
-from .errors import BuildError, Diagnostic, Severity, count
+from scholarsite import pipeline, write
+from scholarsite.errors import BuildError, Diagnostic, Severity, count
 
 OK, FAILED = 0, 1  # usage errors exit 2 through argparse
 
@@ -140,7 +140,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "check":
         return run_check(root, args.strict, args.json)
     if args.command == "serve":
-        from . import serve
+        from scholarsite.preview import server as serve
 
         return serve.run(root, args.host, args.port, args.base_path, args.open)
     return run_build(root, args.site, args.strict)

@@ -13,16 +13,19 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from . import citations, deploy, exports, feeds, related, search, urls, write
-from .cards import Cards
-from .config import Config, load_config
-from .content import Page, read_pages
-from .errors import BuildError, Diagnostic, Severity, error, note
-from .model import Paper, Site, build_model
-from .parsecache import CACHE_FILE, ParseCache
-from .render import render_pages
-from .seeds import SeedParse, read_seeds
-from .views import Inputs, Planner
+from scholarsite import write
+from scholarsite.errors import BuildError, Diagnostic, Severity, error, note
+from scholarsite.inputs.cache import CACHE_FILE, ParseCache
+from scholarsite.inputs.config import Config, load_config
+from scholarsite.inputs.content import Page, read_pages
+from scholarsite.inputs.seeds import SeedParse, read_seeds
+from scholarsite.model import related
+from scholarsite.model.cards import Cards
+from scholarsite.model.model import Paper, Site, build_model
+from scholarsite.outputs import citations, exports, feeds, search, urls
+from scholarsite.outputs import hosting as deploy
+from scholarsite.outputs.pages import Inputs, Planner
+from scholarsite.outputs.render import render_pages
 
 FEEDS_NEED_BASE_URL = "no base_url: Atom feeds, sitemap and canonical links are not written"
 

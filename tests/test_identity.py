@@ -7,7 +7,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scholarsite.identity import MAX_SLUG, normalise, slug_for
+from scholarsite.model.identity import MAX_SLUG, normalise, slug_for
 
 SLUG_RE = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 

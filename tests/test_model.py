@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scholarsite.model import build_model
-from scholarsite.seeds import AuthorRecord, SeedRecord, parse_seed, read_seeds
+from scholarsite.inputs.seeds import AuthorRecord, SeedRecord, parse_seed, read_seeds
+from scholarsite.model.model import build_model
 
 ROOT = Path(__file__).resolve().parent.parent
 

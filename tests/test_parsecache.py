@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from scholarsite import parsecache, pipeline
+from scholarsite import pipeline
+from scholarsite.inputs import cache as parsecache
 
 from .conftest import make_project
 

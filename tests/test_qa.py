@@ -33,8 +33,12 @@ body { margin: 0 auto; max-width: 48rem; padding: 1rem; font: 16px/1.5 sans-seri
 a { color: var(--link); }
 """
 
-JSONLD = {"@context": "https://schema.org", "@type": "ScholarlyArticle",
-          "headline": "Paper one", "author": {"@type": "Person", "name": "Ada Example"}}
+JSONLD = {
+    "@context": "https://schema.org",
+    "@type": "ScholarlyArticle",
+    "headline": "Paper one",
+    "author": {"@type": "Person", "name": "Ada Example"},
+}
 
 FEED = f"""\
 <?xml version="1.0" encoding="utf-8"?>
@@ -54,25 +58,40 @@ FEED = f"""\
 """
 
 PAGES = {
-    "index.html": ("Ada Example", f"""
+    "index.html": (
+        "Ada Example",
+        f"""
         <h1 id="intro">Ada Example</h1>
         <p>Research on examples. <a href="#intro">Back to the introduction</a>.</p>
         <p><img src="portrait.svg" alt="Portrait of Ada Example" width="80" height="80"></p>
-        <script type="application/ld+json">{json.dumps(JSONLD)}</script>"""),
-    "publications/index.html": ("Publications", """
+        <script type="application/ld+json">{json.dumps(JSONLD)}</script>""",
+    ),
+    "publications/index.html": (
+        "Publications",
+        """
         <h1>Publications</h1>
-        <ul><li><a href="paper-one/">Paper one</a> (2024)</li></ul>"""),
-    "publications/paper-one/index.html": ("Paper one", f"""
+        <ul><li><a href="paper-one/">Paper one</a> (2024)</li></ul>""",
+    ),
+    "publications/paper-one/index.html": (
+        "Paper one",
+        f"""
         <h1>Paper one</h1>
         <p>By Ada Example. <a href="../../about/#contact">Contact the author</a>.</p>
-        <script type="application/ld+json">{json.dumps(JSONLD)}</script>"""),
-    "about/index.html": ("About", """
+        <script type="application/ld+json">{json.dumps(JSONLD)}</script>""",
+    ),
+    "about/index.html": (
+        "About",
+        """
         <h1>About</h1>
         <h2 id="contact">Contact</h2>
-        <p>Write to ada@example.org.</p>"""),
-    "404.html": ("Not found", """
+        <p>Write to ada@example.org.</p>""",
+    ),
+    "404.html": (
+        "Not found",
+        """
         <h1>Page not found</h1>
-        <p>Try the <a href="./">home page</a>.</p>"""),
+        <p>Try the <a href="./">home page</a>.</p>""",
+    ),
 }
 
 
@@ -104,8 +123,10 @@ def render(rel: str, title: str, body: str) -> str:
 def sitemap(locs: list[str]) -> str:
     """A sitemaps.org urlset listing the given locations."""
     urls = "".join(f"<url><loc>{loc}</loc></url>" for loc in locs)
-    return ('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns='
-            f'"http://www.sitemaps.org/schemas/sitemap/0.9">{urls}</urlset>\n')
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns='
+        f'"http://www.sitemaps.org/schemas/sitemap/0.9">{urls}</urlset>\n'
+    )
 
 
 def build_site(site: Path) -> Path:
@@ -113,8 +134,10 @@ def build_site(site: Path) -> Path:
     for rel, (title, body) in PAGES.items():
         (site / rel).parent.mkdir(parents=True, exist_ok=True)
         (site / rel).write_text(render(rel, title, body), encoding="utf-8")
-    svg = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8">'
-           '<circle cx="4" cy="4" r="4" fill="#0645ad"/></svg>')
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8">'
+        '<circle cx="4" cy="4" r="4" fill="#0645ad"/></svg>'
+    )
     (site / "favicon.svg").write_text(svg)
     (site / "portrait.svg").write_text(svg)
     (site / "style.css").write_text(CSS)
@@ -129,8 +152,7 @@ def tools() -> None:
     """Fail (never skip) when the checkers are not installed."""
     missing = qa.missing_tools()
     if missing:
-        pytest.fail(f"QA tools missing ({', '.join(missing)}): run `bash .ci/install-qa.sh`",
-                    pytrace=False)
+        pytest.fail(f"QA tools missing ({', '.join(missing)}): run `bash .ci/install-qa.sh`", pytrace=False)
 
 
 @pytest.fixture(scope="module")
@@ -170,8 +192,9 @@ def problems_of(result: qa.CheckResult) -> str:
 CHECKS = ["html", "links", "anchors", "paths", "a11y", "layout", "sitemap", "jsonld", "feeds"]
 
 
-def test_whole_gate_passes_clean_site(clean_site: Path, tmp_path: Path,
-                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_whole_gate_passes_clean_site(
+    clean_site: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     status = main([str(clean_site), "--screenshots", str(tmp_path / "shots")])
     report = capsys.readouterr().out
     assert status == 0, report
@@ -183,16 +206,27 @@ def test_whole_gate_passes_clean_site(clean_site: Path, tmp_path: Path,
 
 def test_cli_fails_on_a_defect(site: Path, tmp_path: Path) -> None:
     edit(site / "about/index.html", 'id="contact"', 'id="kontakt"')
-    command = [sys.executable, "-m", "scholarsite.qa", str(site), "--base-path", "/scholarsite",
-               "--screenshots", str(tmp_path / "shots"), "--pages", "about/"]
+    command = [
+        sys.executable,
+        "-m",
+        "scholarsite.qa",
+        str(site),
+        "--base-path",
+        "/scholarsite",
+        "--screenshots",
+        str(tmp_path / "shots"),
+        "--pages",
+        "about/",
+    ]
     proc = subprocess.run(command, check=False, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "anchors  FAIL    1 problems" in proc.stdout
     assert proc.stdout.splitlines()[-1] == f"qa: 1 of {len(CHECKS)} checks FAILED (anchors)"
 
 
-def test_missing_tool_names_the_install_script(monkeypatch: pytest.MonkeyPatch,
-                                               tmp_path: Path, clean_site: Path) -> None:
+def test_missing_tool_names_the_install_script(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, clean_site: Path
+) -> None:
     monkeypatch.setattr(core, "_node_modules_candidates", lambda: [tmp_path])
     assert "node_modules/vnu-jar/build/dist/vnu.jar" in qa.missing_tools()
     with pytest.raises(qa.ToolMissingError, match=r"run `bash \.ci/install-qa\.sh`"):
@@ -201,8 +235,12 @@ def test_missing_tool_names_the_install_script(monkeypatch: pytest.MonkeyPatch,
 
 def test_sample_has_one_page_per_kind(clean_site: Path) -> None:
     assert qa.sample_pages(clean_site) == [
-        "index.html", "404.html", "about/index.html",
-        "publications/index.html", "publications/paper-one/index.html"]
+        "index.html",
+        "404.html",
+        "about/index.html",
+        "publications/index.html",
+        "publications/paper-one/index.html",
+    ]
 
 
 def test_server_exposes_only_the_base_path(clean_site: Path) -> None:
@@ -215,6 +253,7 @@ def test_server_exposes_only_the_base_path(clean_site: Path) -> None:
 
 
 # -- planted defects ------------------------------------------------------------------------------
+
 
 def test_html_catches_invalid_markup(site: Path) -> None:
     edit(site / "about/index.html", "<h1>About</h1>", "<h1>About</h2><div><span></div>")
@@ -294,17 +333,21 @@ def test_feeds_catch_malformed_xml(site: Path) -> None:
 
 
 def test_layout_catches_horizontal_overflow(site: Path, browser: object, tmp_path: Path) -> None:
-    edit(site / "about/index.html", "<h1>About</h1>",
-         '<h1>About</h1><div class="wide" style="width: 900px">Wide box</div>')
-    found = problems_of(qa.check_layout(site, ["about/"], screenshots=tmp_path / "shots",
-                                        browser=browser))
+    edit(
+        site / "about/index.html",
+        "<h1>About</h1>",
+        '<h1>About</h1><div class="wide" style="width: 900px">Wide box</div>',
+    )
+    found = problems_of(qa.check_layout(site, ["about/"], screenshots=tmp_path / "shots", browser=browser))
     assert "about/index.html @390px horizontal overflow" in found and "div.wide" in found
     assert "@1280px" not in found
 
 
 def test_layout_catches_overlapping_text(site: Path, browser: object, tmp_path: Path) -> None:
-    edit(site / "about/index.html", "<h1>About</h1>",
-         '<h1>About</h1><p style="margin-top: -3.5rem">Covering text</p>')
-    found = problems_of(qa.check_layout(site, ["about/"], screenshots=tmp_path / "shots",
-                                        browser=browser))
+    edit(
+        site / "about/index.html",
+        "<h1>About</h1>",
+        '<h1>About</h1><p style="margin-top: -3.5rem">Covering text</p>',
+    )
+    found = problems_of(qa.check_layout(site, ["about/"], screenshots=tmp_path / "shots", browser=browser))
     assert "text overlaps" in found and "Covering text" in found

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scholarsite import related
-from scholarsite.related import related_papers
+from scholarsite.model import related
+from scholarsite.model.related import related_papers
 
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scholarsite.errors import Severity
-from scholarsite.seeds import SeedParse, parse_seed, read_seeds
+from scholarsite.inputs.seeds import SeedParse, parse_seed, read_seeds
 
 ROOT = Path(__file__).resolve().parent.parent
 LATEST = 2027

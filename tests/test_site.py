@@ -194,7 +194,7 @@ def test_two_builds_are_byte_identical(tmp_path: Path) -> None:
 
 def test_long_lists_are_split_into_pages(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from benchmarks.corpus import generate
-    from scholarsite import views
+    from scholarsite.outputs import pages as views
 
     monkeypatch.setattr(views, "AUTHORS_ON_ONE_PAGE", 20)
     generate(tmp_path / "seeds", authors=60, papers=400, seed=3)

@@ -5,7 +5,7 @@ from importlib import resources
 
 import pytest
 
-from scholarsite.taxonomy import SubjectInfo, is_plausible_code, lookup
+from scholarsite.inputs.taxonomy import SubjectInfo, is_plausible_code, lookup
 
 CS = ("cs", "Computer Science", "grp_cs", "Computer Science")
 
@@ -22,8 +22,12 @@ CS = ("cs", "Computer Science", "grp_cs", "Computer Science")
         (
             "eess.IV",
             "Image and Video Processing",
-            ("eess", "Electrical Engineering and Systems Science", "grp_eess",
-             "Electrical Engineering and Systems Science"),
+            (
+                "eess",
+                "Electrical Engineering and Systems Science",
+                "grp_eess",
+                "Electrical Engineering and Systems Science",
+            ),
         ),
         ("quant-ph", "Quantum Physics", ("quant-ph", "Quantum Physics", "grp_physics", "Physics")),
         (
@@ -57,9 +61,7 @@ def test_aliases_resolve(alias: str, canonical: str) -> None:
 
 
 def test_every_alias_target_is_known() -> None:
-    data = json.loads(
-        (resources.files("scholarsite") / "data" / "arxiv_taxonomy.json").read_text("utf-8")
-    )
+    data = json.loads((resources.files("scholarsite.inputs") / "data" / "arxiv_taxonomy.json").read_text("utf-8"))
     assert data["source"]["package"] == "arxiv-base"
     assert all(lookup(alias) is not None for alias in data["aliases"])
     assert all(is_plausible_code(code) for code in data["categories"])

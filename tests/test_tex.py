@@ -17,9 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markupsafe import Markup
 
-from scholarsite.tex import tex_problems, tex_to_html, tex_to_plain
-from scholarsite.texmath import MATHML_ATTRIBUTES, MATHML_TAGS, convert_math, find_math
-from scholarsite.texparse import parse
+from scholarsite.tex.mathml import MATHML_ATTRIBUTES, MATHML_TAGS, convert_math, find_math
+from scholarsite.tex.parse import parse
+from scholarsite.tex.render import tex_problems, tex_to_html, tex_to_plain
 
 REPO = Path(__file__).resolve().parents[1]
 SEED_ABSTRACTS = [
@@ -206,9 +206,7 @@ def test_text_macros_html(tex: str, html: str) -> None:
 
 def test_known_macro_without_argument_is_kept_as_source() -> None:
     assert tex_to_html(r"\textbf x") == '<code class="tex">\\textbf</code> x'
-    assert tex_problems(r"\textbf x") == [
-        "macro '\\textbf' lacks its {argument}; kept as TeX source"
-    ]
+    assert tex_problems(r"\textbf x") == ["macro '\\textbf' lacks its {argument}; kept as TeX source"]
 
 
 def test_plain_drops_markup() -> None:
@@ -271,9 +269,7 @@ def test_math_is_lifted_before_text_processing() -> None:
 def test_unconvertible_math_is_kept_as_tex_source() -> None:
     assert tex_to_html(r"$\ours$ x") == '<code class="tex">$\\ours$</code> x'
     assert tex_to_plain(r"$\ours_2$") == "ours_2"
-    assert tex_problems(r"$\frac{a}$") == [
-        "math '$\\\\frac{a}$' could not be converted; kept as TeX source"
-    ]
+    assert tex_problems(r"$\frac{a}$") == ["math '$\\\\frac{a}$' could not be converted; kept as TeX source"]
     assert tex_to_html(r"$\newcommand{\a}{x}\a$").startswith('<code class="tex">')
 
 
@@ -309,9 +305,7 @@ def test_mathml_attributes_are_allowlisted_and_well_formed() -> None:
 
 
 def test_nh3_keeps_our_mathml() -> None:
-    converted = convert_math(
-        r"\sum_{i=1}^n \frac{\sqrt[3]{x_i}}{\overline{y}} \quad \text{ok}", False
-    )
+    converted = convert_math(r"\sum_{i=1}^n \frac{\sqrt[3]{x_i}}{\overline{y}} \quad \text{ok}", False)
     assert converted is not None
     for tag in ("math", "msubsup", "mfrac", "mroot", "msub", "mover", "mspace", "mtext"):
         assert f"<{tag}" in converted.html

@@ -6,7 +6,7 @@ import posixpath
 
 import pytest
 
-from scholarsite import urls
+from scholarsite.outputs import urls
 
 
 @pytest.mark.parametrize(

@@ -121,13 +121,15 @@ def test_hand_placed_file_survives_and_is_reported(tmp_path: Path) -> None:
     assert report.summary(0.5).endswith("in 0.50 s, 2 not produced by the build")
 
 
-@pytest.mark.parametrize("hand_placed, wanted", [
-    ("index.html", "index.html"),  # a file where a file must go
-    ("papers", "papers/2024/tvm/index.html"),  # a file where a folder must go
-    ("index.html/keep.txt", "index.html"),  # a folder holding a foreign file
-])
-def test_foreign_conflict_raises_before_writing(tmp_path: Path, hand_placed: str,
-                                                wanted: str) -> None:
+@pytest.mark.parametrize(
+    "hand_placed, wanted",
+    [
+        ("index.html", "index.html"),  # a file where a file must go
+        ("papers", "papers/2024/tvm/index.html"),  # a file where a folder must go
+        ("index.html/keep.txt", "index.html"),  # a folder holding a foreign file
+    ],
+)
+def test_foreign_conflict_raises_before_writing(tmp_path: Path, hand_placed: str, wanted: str) -> None:
     site = tmp_path / "site"
     (site / hand_placed).parent.mkdir(parents=True)
     (site / hand_placed).write_bytes(b"hand made")
@@ -148,10 +150,24 @@ def test_identical_hand_placed_file_is_adopted(tmp_path: Path) -> None:
     assert "index.html" in report.unchanged and report.foreign == ()
 
 
-@pytest.mark.parametrize("bad", [
-    "../x", "/etc/x", "a/../../b", "a\\b", "", "a//b", "a/", "./a", "a\0b",
-    MANIFEST, f"{MANIFEST}/x", "assets/.tmp-x", ".tmp-y",
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "../x",
+        "/etc/x",
+        "a/../../b",
+        "a\\b",
+        "",
+        "a//b",
+        "a/",
+        "./a",
+        "a\0b",
+        MANIFEST,
+        f"{MANIFEST}/x",
+        "assets/.tmp-x",
+        ".tmp-y",
+    ],
+)
 def test_invalid_paths_rejected_before_writing(tmp_path: Path, bad: str) -> None:
     site = tmp_path / "site"
     outputs = dict(OUTPUTS, **{bad: b"evil"})
@@ -224,9 +240,15 @@ def test_manifest_bytes_deterministic(tmp_path: Path) -> None:
     assert json.loads(one)["files"] == sorted(OUTPUTS)
 
 
-@pytest.mark.parametrize("content", [
-    b"{not json", b'{"files": ["../../etc/passwd"]}', b'{"files": "index.html"}', b"[]",
-])
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"{not json",
+        b'{"files": ["../../etc/passwd"]}',
+        b'{"files": "index.html"}',
+        b"[]",
+    ],
+)
 def test_untrustworthy_manifest_refused(tmp_path: Path, content: bytes) -> None:
     site = tmp_path / "site"
     sync(OUTPUTS, site)
@@ -251,8 +273,7 @@ def test_summary_format() -> None:
     assert report.summary(0.41) == "12 written, 310 unchanged, 2 removed in 0.41 s"
 
 
-def test_interrupted_sync_leaves_no_stray_ownership(tmp_path: Path,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_interrupted_sync_leaves_no_stray_ownership(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     site = tmp_path / "site"
     sync(OUTPUTS, site)
     real, calls = write._write_atomic, []
@@ -300,13 +321,16 @@ print("done", flush=True)
 
 
 @pytest.mark.parametrize("delay", [0.0, 0.01, 0.03, 0.06, 0.1, 0.2, 0.4])
-def test_sigkill_mid_sync_never_truncates_and_next_sync_repairs(tmp_path: Path,
-                                                               delay: float) -> None:
+def test_sigkill_mid_sync_never_truncates_and_next_sync_repairs(tmp_path: Path, delay: float) -> None:
     site = tmp_path / "site"
     old, new, final = big_outputs("old"), big_outputs("new"), big_outputs("final")
     sync(old, site)
-    child = subprocess.Popen([sys.executable, "-c", CHILD, str(site)], cwd=REPO,
-                             stdout=subprocess.PIPE, env=dict(os.environ, PYTHONPATH=str(REPO)))
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(site)],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        env=dict(os.environ, PYTHONPATH=str(REPO)),
+    )
     assert child.stdout is not None and child.stdout.readline() == b"ready\n"
     time.sleep(delay)
     child.send_signal(signal.SIGKILL)

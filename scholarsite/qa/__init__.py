@@ -14,8 +14,21 @@ from .server import serve
 from .xmlfiles import check_feeds, check_sitemap
 
 __all__ = [
-    "CheckResult", "ToolMissingError", "check_accessibility", "check_feeds", "check_fragments",
+    "CheckResult",
+    "ToolMissingError",
+    "check_accessibility",
+    "check_feeds",
+    "check_fragments",
     "check_html",
-    "check_jsonld", "check_layout", "check_links", "check_root_relative", "check_sitemap",
-    "format_report", "missing_tools", "open_browser", "run_all", "sample_pages", "serve",
+    "check_jsonld",
+    "check_layout",
+    "check_links",
+    "check_root_relative",
+    "check_sitemap",
+    "format_report",
+    "missing_tools",
+    "open_browser",
+    "run_all",
+    "sample_pages",
+    "serve",
 ]

@@ -12,15 +12,27 @@ from .runner import format_report, run_all
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """The gate's command-line options."""
-    parser = argparse.ArgumentParser(prog="python -m scholarsite.qa",
-                                     description="Run every QA check over a built site.")
+    parser = argparse.ArgumentParser(
+        prog="python -m scholarsite.qa", description="Run every QA check over a built site."
+    )
     parser.add_argument("site_dir", type=Path, help="the built site folder")
-    parser.add_argument("--base-path", default="/scholarsite/",
-                        help="URL sub-path the site is served under (default /scholarsite/)")
-    parser.add_argument("--screenshots", type=Path, default=DEFAULT_SCREENSHOTS,
-                        help=f"folder for layout screenshots (default {DEFAULT_SCREENSHOTS}/)")
-    parser.add_argument("--pages", nargs="+", metavar="URLPATH",
-                        help="pages for the browser checks (default: one per page kind)")
+    parser.add_argument(
+        "--base-path",
+        default="/scholarsite/",
+        help="URL sub-path the site is served under (default /scholarsite/)",
+    )
+    parser.add_argument(
+        "--screenshots",
+        type=Path,
+        default=DEFAULT_SCREENSHOTS,
+        help=f"folder for layout screenshots (default {DEFAULT_SCREENSHOTS}/)",
+    )
+    parser.add_argument(
+        "--pages",
+        nargs="+",
+        metavar="URLPATH",
+        help="pages for the browser checks (default: one per page kind)",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="list every problem")
     return parser.parse_args(argv)
 

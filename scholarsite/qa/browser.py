@@ -15,12 +15,18 @@ from .pages import page_url, resolve_pages
 if TYPE_CHECKING:
     from playwright.sync_api import BrowserContext, Page
 
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                  "--no-first-run", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync"]
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
-AXE_RUN = ("tags => axe.run(document, {runOnly: {type: 'tag', values: tags},"
-           " resultTypes: ['violations']})")
+AXE_RUN = "tags => axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']})"
 VIEWPORTS = ((390, 844), (1280, 800))
 NARROW = 390
 LAYOUT_JS = (Path(__file__).parent / "layout.js").read_text(encoding="utf-8")
@@ -37,7 +43,8 @@ def open_browser() -> Iterator[BrowserContext]:
     executable = chromium()
     with sync_playwright() as pw, tempfile.TemporaryDirectory(prefix="qa-chromium-") as profile:
         context = pw.chromium.launch_persistent_context(
-            profile, executable_path=str(executable), headless=True, args=CHROMIUM_FLAGS)
+            profile, executable_path=str(executable), headless=True, args=CHROMIUM_FLAGS
+        )
         try:
             yield context
         finally:
@@ -61,13 +68,20 @@ def _load(page: Page, url: str) -> str | None:
 def _axe_problems(page: Page) -> list[str]:
     """Run axe-core (preloaded by an init script) on the loaded page; one line per violated rule."""
     violations = page.evaluate(AXE_RUN, AXE_TAGS)["violations"]
-    return [f"{v['id']}: {v['help']} ({len(v['nodes'])} nodes, e.g. "
-            f"{' '.join(v['nodes'][0]['target'])})" for v in violations]
+    return [
+        f"{v['id']}: {v['help']} ({len(v['nodes'])} nodes, e.g. {' '.join(v['nodes'][0]['target'])})"
+        for v in violations
+    ]
 
 
-def check_accessibility(site_dir: Path, pages: Iterable[str] | None = None,
-                        base_path: str = "/scholarsite/", *, base_url: str | None = None,
-                        browser: BrowserContext | None = None) -> CheckResult:
+def check_accessibility(
+    site_dir: Path,
+    pages: Iterable[str] | None = None,
+    base_path: str = "/scholarsite/",
+    *,
+    base_url: str | None = None,
+    browser: BrowserContext | None = None,
+) -> CheckResult:
     """axe-core (WCAG 2.0/2.1 A and AA) on each sampled page, in light and dark colour schemes."""
     axe_js = node_tool(AXE_JS)
     rels = resolve_pages(site_dir, pages, base_path)
@@ -90,8 +104,10 @@ def _layout_problems(page: Page, width: int) -> list[str]:
     probe = page.evaluate(LAYOUT_JS)
     problems = [f"text overlaps: {a} × {b}" for a, b in probe["overlaps"]]
     if width == NARROW and probe["scrollWidth"] > probe["clientWidth"]:
-        problems.append(f"horizontal overflow: scrollWidth {probe['scrollWidth']} > "
-                        f"clientWidth {probe['clientWidth']} (widest: {', '.join(probe['wide'])})")
+        problems.append(
+            f"horizontal overflow: scrollWidth {probe['scrollWidth']} > "
+            f"clientWidth {probe['clientWidth']} (widest: {', '.join(probe['wide'])})"
+        )
     return problems
 
 
@@ -100,10 +116,15 @@ def screenshot_name(rel: str, width: int) -> str:
     return f"{rel.removesuffix('.html').replace('/', '--')}-{width}.png"
 
 
-def check_layout(site_dir: Path, pages: Iterable[str] | None = None,
-                 base_path: str = "/scholarsite/", *, screenshots: Path = DEFAULT_SCREENSHOTS,
-                 base_url: str | None = None,
-                 browser: BrowserContext | None = None) -> CheckResult:
+def check_layout(
+    site_dir: Path,
+    pages: Iterable[str] | None = None,
+    base_path: str = "/scholarsite/",
+    *,
+    screenshots: Path = DEFAULT_SCREENSHOTS,
+    base_url: str | None = None,
+    browser: BrowserContext | None = None,
+) -> CheckResult:
     """Full-page screenshots at 390 and 1280 px; fail on overflow at 390 px or overlapping text."""
     rels = resolve_pages(site_dir, pages, base_path)
     screenshots.mkdir(parents=True, exist_ok=True)
@@ -116,8 +137,7 @@ def check_layout(site_dir: Path, pages: Iterable[str] | None = None,
                 page.set_viewport_size({"width": width, "height": height})
                 failure = _load(page, page_url(url, rel))
                 if failure is None:
-                    page.screenshot(path=str(screenshots / screenshot_name(rel, width)),
-                                    full_page=True)
+                    page.screenshot(path=str(screenshots / screenshot_name(rel, width)), full_page=True)
                 found = [failure] if failure else _layout_problems(page, width)
                 result.problems += [f"{rel} @{width}px {p}" for p in found]
         page.close()

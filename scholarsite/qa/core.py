@@ -85,6 +85,7 @@ def missing_tools() -> list[str]:
             probe()
         except ToolMissingError as exc:
             missing.append(str(exc).split(" not found")[0])
-    missing += [f"python package {name}" for name in PYTHON_PACKAGES
-                if importlib.util.find_spec(name) is None]
+    missing += [
+        f"python package {name}" for name in PYTHON_PACKAGES if importlib.util.find_spec(name) is None
+    ]
     return missing

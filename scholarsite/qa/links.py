@@ -16,8 +16,7 @@ SKIP_EXTERNAL = r"^https?://(?!127\.0\.0\.1)"
 LINKINATOR_TIMEOUT = 600
 
 
-def site_url(site_dir: Path, base_path: str,
-             base_url: str | None) -> AbstractContextManager[str]:
+def site_url(site_dir: Path, base_path: str, base_url: str | None) -> AbstractContextManager[str]:
     """The given base URL, or a fresh sub-path server for the duration."""
     return nullcontext(base_url) if base_url else serve(site_dir, base_path)
 
@@ -31,26 +30,41 @@ def _describe(link: dict, origin: str) -> str:
     return f"{target} ({reason}) linked from {parent}"
 
 
-def check_links(site_dir: Path, base_path: str = "/scholarsite/", *,
-                base_url: str | None = None) -> CheckResult:
+def check_links(
+    site_dir: Path, base_path: str = "/scholarsite/", *, base_url: str | None = None
+) -> CheckResult:
     """Crawl from the base URL with linkinator; broken links, fragments and assets fail."""
     with site_url(site_dir, base_path, base_url) as url:
-        command = [str(node_tool(LINKINATOR)), url, "--recurse", "--check-fragments",
-                   "--check-css", "--format", "json", "--skip", SKIP_EXTERNAL]
+        command = [
+            str(node_tool(LINKINATOR)),
+            url,
+            "--recurse",
+            "--check-fragments",
+            "--check-css",
+            "--format",
+            "json",
+            "--skip",
+            SKIP_EXTERNAL,
+        ]
         # linkinator exits 100 ms after printing its report; into a pipe that is not drained
         # fast enough the report is cut short (and the exit code is still 0). Node writes to
         # a file synchronously, so the report goes to one.
         with tempfile.TemporaryFile("w+", encoding="utf-8") as report:
-            proc = subprocess.run(command, check=False, stdout=report, stderr=subprocess.PIPE,
-                                  text=True, timeout=LINKINATOR_TIMEOUT)
+            proc = subprocess.run(
+                command,
+                check=False,
+                stdout=report,
+                stderr=subprocess.PIPE,
+                text=True,
+                timeout=LINKINATOR_TIMEOUT,
+            )
             report.seek(0)
             output = report.read()
     result = CheckResult("links")
     try:
         links = json.loads(output)["links"]
     except (json.JSONDecodeError, KeyError):
-        result.problems.append(f"linkinator failed (exit {proc.returncode}): "
-                               f"{proc.stderr.strip()[:300]}")
+        result.problems.append(f"linkinator failed (exit {proc.returncode}): {proc.stderr.strip()[:300]}")
         return result
     parts = urlsplit(url)
     origin = f"{parts.scheme}://{parts.netloc}"

@@ -32,10 +32,18 @@ def _vnu_problem(message: dict, site: Path) -> str | None:
 
 def check_html(site_dir: Path) -> CheckResult:
     """Nu HTML Checker over the whole folder in one run; errors and warnings both fail."""
-    command = [executable("java"), *JAVA_FLAGS, "-jar", str(node_tool(VNU_JAR)),
-               "--format", "json", "--stdout", "--skip-non-html", str(site_dir)]
-    proc = subprocess.run(command, check=False, capture_output=True, text=True,
-                          timeout=VNU_TIMEOUT)
+    command = [
+        executable("java"),
+        *JAVA_FLAGS,
+        "-jar",
+        str(node_tool(VNU_JAR)),
+        "--format",
+        "json",
+        "--stdout",
+        "--skip-non-html",
+        str(site_dir),
+    ]
+    proc = subprocess.run(command, check=False, capture_output=True, text=True, timeout=VNU_TIMEOUT)
     result = CheckResult("html", checked=len(html_files(site_dir)))
     try:
         messages = json.loads(proc.stdout)["messages"]
@@ -49,8 +57,7 @@ def check_html(site_dir: Path) -> CheckResult:
 
 def _rooted(value: str, attribute: str) -> list[str]:
     """URLs in an attribute value that start with a single '/' (srcset holds several)."""
-    urls = [c.split()[0] for c in value.split(",") if c.strip()] if attribute == "srcset" \
-        else [value.strip()]
+    urls = [c.split()[0] for c in value.split(",") if c.strip()] if attribute == "srcset" else [value.strip()]
     return [u for u in urls if u.startswith("/") and not u.startswith("//")]
 
 
@@ -61,8 +68,7 @@ def check_root_relative(site_dir: Path) -> CheckResult:
         rel = path.relative_to(site_dir).as_posix()
         for tag, attribute, value in scan_page(path).urls:
             result.checked += 1
-            result.problems += [f'{rel}: <{tag} {attribute}="{url}">'
-                                for url in _rooted(value, attribute)]
+            result.problems += [f'{rel}: <{tag} {attribute}="{url}">' for url in _rooted(value, attribute)]
     return result
 
 
@@ -103,8 +109,10 @@ def check_fragments(site_dir: Path, base_path: str = "/scholarsite/") -> CheckRe
                 continue
             result.checked += 1
             if target[1] not in _ids(target[0]):
-                result.problems.append(f'{rel}: <{tag} href="{value}">: no id "{target[1]}" '
-                                       f"in {target[0].relative_to(site_dir).as_posix()}")
+                result.problems.append(
+                    f'{rel}: <{tag} href="{value}">: no id "{target[1]}" '
+                    f"in {target[0].relative_to(site_dir).as_posix()}"
+                )
     return result
 
 

@@ -40,8 +40,9 @@ def _timed(name: str, check: Callable[[], CheckResult]) -> CheckResult:
     return result
 
 
-def _browser_checks(site: Path, pages: list[str], base_path: str, url: str,
-                    screenshots: Path) -> list[CheckResult]:
+def _browser_checks(
+    site: Path, pages: list[str], base_path: str, url: str, screenshots: Path
+) -> list[CheckResult]:
     """Accessibility and layout sharing one browser, opened lazily (if missing, both fail)."""
     with ExitStack() as stack:
         shared: list[BrowserContext] = []
@@ -52,44 +53,60 @@ def _browser_checks(site: Path, pages: list[str], base_path: str, url: str,
             return shared[0]
 
         return [
-            _timed("a11y", lambda: check_accessibility(
-                site, pages, base_path, base_url=url, browser=browser())),
-            _timed("layout", lambda: check_layout(
-                site, pages, base_path, screenshots=screenshots, base_url=url,
-                browser=browser())),
+            _timed(
+                "a11y", lambda: check_accessibility(site, pages, base_path, base_url=url, browser=browser())
+            ),
+            _timed(
+                "layout",
+                lambda: check_layout(
+                    site, pages, base_path, screenshots=screenshots, base_url=url, browser=browser()
+                ),
+            ),
         ]
 
 
-def run_all(site_dir: Path, base_path: str = "/scholarsite/", pages: Iterable[str] | None = None,
-            screenshots: Path = DEFAULT_SCREENSHOTS) -> list[CheckResult]:
+def run_all(
+    site_dir: Path,
+    base_path: str = "/scholarsite/",
+    pages: Iterable[str] | None = None,
+    screenshots: Path = DEFAULT_SCREENSHOTS,
+) -> list[CheckResult]:
     """Run every check; the subprocess checks run in threads while the browser checks run."""
     site = Path(site_dir)
     sample = resolve_pages(site, pages, base_path)
     with serve(site, base_path) as url, ThreadPoolExecutor(max_workers=2) as pool:
-        background = [pool.submit(_timed, "html", lambda: check_html(site)),
-                      pool.submit(_timed, "links", lambda: check_links(site, base_url=url))]
+        background = [
+            pool.submit(_timed, "html", lambda: check_html(site)),
+            pool.submit(_timed, "links", lambda: check_links(site, base_url=url)),
+        ]
         browser_results = _browser_checks(site, sample, base_path, url, screenshots)
         results = [future.result() for future in background]
-    results += [_timed("anchors", lambda: check_fragments(site, base_path)),
-                _timed("paths", lambda: check_root_relative(site))]
+    results += [
+        _timed("anchors", lambda: check_fragments(site, base_path)),
+        _timed("paths", lambda: check_root_relative(site)),
+    ]
     results += browser_results
-    results += [_timed("sitemap", lambda: check_sitemap(site)),
-                _timed("jsonld", lambda: check_jsonld(site)),
-                _timed("feeds", lambda: check_feeds(site))]
+    results += [
+        _timed("sitemap", lambda: check_sitemap(site)),
+        _timed("jsonld", lambda: check_jsonld(site)),
+        _timed("feeds", lambda: check_feeds(site)),
+    ]
     return results
 
 
 def _clip(text: str) -> str:
     """One problem, shortened to fit a report line."""
-    return text if len(text) <= PROBLEM_WIDTH else text[:PROBLEM_WIDTH - 1] + "…"
+    return text if len(text) <= PROBLEM_WIDTH else text[: PROBLEM_WIDTH - 1] + "…"
 
 
 def format_report(results: list[CheckResult], verbose: bool = False) -> str:
     """One line per check (name, ok/FAIL, problem count, first problems) and a summary."""
     lines = []
     for r in results:
-        line = (f"{r.name:<8} {'ok' if r.ok else 'FAIL':<4} {len(r.problems):>4} problems"
-                f"  ({r.checked} checked, {r.seconds:.1f}s)")
+        line = (
+            f"{r.name:<8} {'ok' if r.ok else 'FAIL':<4} {len(r.problems):>4} problems"
+            f"  ({r.checked} checked, {r.seconds:.1f}s)"
+        )
         shown = r.problems if verbose else r.problems[:SHOWN_PROBLEMS]
         if shown:
             more = len(r.problems) - len(shown)
@@ -97,6 +114,9 @@ def format_report(results: list[CheckResult], verbose: bool = False) -> str:
             line += f" | +{more} more" if more else ""
         lines.append(line)
     failed = [r.name for r in results if not r.ok]
-    lines.append(f"qa: {len(failed)} of {len(results)} checks FAILED ({', '.join(failed)})"
-                 if failed else f"qa: all {len(results)} checks ok")
+    lines.append(
+        f"qa: {len(failed)} of {len(results)} checks FAILED ({', '.join(failed)})"
+        if failed
+        else f"qa: all {len(results)} checks ok"
+    )
     return "\n".join(lines)

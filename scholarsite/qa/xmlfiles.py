@@ -60,15 +60,17 @@ def check_sitemap(site_dir: Path) -> CheckResult:
     result.problems += [f"sitemap.xml {err.path}: {err.reason}" for err in errors]
     locs = [loc.text or "" for loc in root.iter(f"{SITEMAP_NS}loc")]
     result.checked = len(locs)
-    result.problems += [f"sitemap.xml: <loc> not absolute: {loc!r}" for loc in locs
-                        if not _absolute(loc)]
+    result.problems += [f"sitemap.xml: <loc> not absolute: {loc!r}" for loc in locs if not _absolute(loc)]
     return result
 
 
 def atom_files(site_dir: Path) -> list[Path]:
     """Every *.xml file under the site whose root element is an Atom <feed>."""
-    return [p for p in sorted(site_dir.rglob("*.xml"))
-            if ATOM_ROOT.search(p.read_text(encoding="utf-8", errors="replace")[:4096])]
+    return [
+        p
+        for p in sorted(site_dir.rglob("*.xml"))
+        if ATOM_ROOT.search(p.read_text(encoding="utf-8", errors="replace")[:4096])
+    ]
 
 
 def _missing(element: ET.Element, what: str) -> list[str]:
@@ -88,8 +90,10 @@ def _missing(element: ET.Element, what: str) -> list[str]:
 
 def _has_author(element: ET.Element) -> bool:
     """True when the element (or an entry's <source>) has an <author> with a <name>."""
-    return any((a.findtext(A + "name") or "").strip()
-               for a in [*element.findall(A + "author"), *element.findall(f"{A}source/{A}author")])
+    return any(
+        (a.findtext(A + "name") or "").strip()
+        for a in [*element.findall(A + "author"), *element.findall(f"{A}source/{A}author")]
+    )
 
 
 def _atom_problems(root: ET.Element) -> list[str]:

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from . import citations, urls
-from .cards import Cards
-from .config import Config
-from .model import Paper, Site
+from scholarsite.inputs.config import Config
+from scholarsite.model.cards import Cards
+from scholarsite.model.model import Paper, Site
+from scholarsite.outputs import citations, urls
 
 DATA_SCHEMA_VERSION = 1
 

@@ -23,9 +23,9 @@ from livereload import Server
 from livereload.handlers import LiveReloadHandler
 from livereload.watcher import Watcher
 
-from . import pipeline, write
-from .errors import BuildError
-from .parsecache import CACHE_FILE, ParseCache
+from scholarsite import pipeline, write
+from scholarsite.errors import BuildError
+from scholarsite.inputs.cache import CACHE_FILE, ParseCache
 
 WATCHED = ("seeds", "content", "templates", "assets", "site.yaml")
 SETTLE_SECONDS = 0.3

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from . import urls
-from .config import Config
+from scholarsite.inputs.config import Config
+from scholarsite.outputs import urls
 
 SITEMAP_HEAD = (
     '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'

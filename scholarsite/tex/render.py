@@ -13,8 +13,8 @@ from collections.abc import Sequence
 
 from markupsafe import Markup, escape
 
-from scholarsite.texmath import convert_math
-from scholarsite.texparse import (
+from scholarsite.tex.mathml import convert_math
+from scholarsite.tex.parse import (
     ACCENTS,
     DECLARATIONS,
     STYLES,

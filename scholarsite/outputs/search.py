@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from importlib.metadata import version
 from pathlib import Path
 
-from .errors import BuildError, error
+from scholarsite.errors import BuildError, error
 
 SEARCH_FOLDER = "pagefind"
 KEY_FILE = f"{SEARCH_FOLDER}/scholarsite-index.json"

@@ -9,11 +9,12 @@ from typing import Any
 
 from markupsafe import Markup
 
-from . import metadata, urls
-from .cards import Card, Cards
-from .config import Config
-from .content import Page
-from .model import Author, Paper, Site, Subject, Year
+from scholarsite.inputs.config import Config
+from scholarsite.inputs.content import Page
+from scholarsite.model.cards import Card, Cards
+from scholarsite.model.model import Author, Paper, Site, Subject, Year
+from scholarsite.outputs import seo as metadata
+from scholarsite.outputs import urls
 
 AUTHORS_ON_ONE_PAGE = 2000  # beyond this the A-Z index gets one page per initial (pages < 1 MB)
 MORE_BY_AUTHORS = 5  # newest other papers of the same authors on a paper page

@@ -15,9 +15,7 @@ from typing import Any
 
 # Bare codes always carry a hyphen ("quant-ph", "cmp-lg"); subject classes are two
 # capitals ("cs.DC") or lowercase words joined by at most one hyphen ("cond-mat.mes-hall").
-_CODE_RE = re.compile(
-    r"[a-z]+-[a-z]+|[a-z]+(?:-[a-z]+)?\.(?:[A-Z]{2}|[a-z]+(?:-[a-z]+)?)", re.ASCII
-)
+_CODE_RE = re.compile(r"[a-z]+-[a-z]+|[a-z]+(?:-[a-z]+)?\.(?:[A-Z]{2}|[a-z]+(?:-[a-z]+)?)", re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -35,7 +33,7 @@ class SubjectInfo:
 @cache
 def _table() -> dict[str, Any]:
     """The parsed taxonomy JSON, loaded once."""
-    path = resources.files("scholarsite") / "data" / "arxiv_taxonomy.json"
+    path = resources.files("scholarsite.inputs") / "data" / "arxiv_taxonomy.json"
     return json.loads(path.read_text(encoding="utf-8"))
 
 

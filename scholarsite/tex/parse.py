@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
-from scholarsite.texmath import MathSpan, find_math, remove_forbidden_chars
+from scholarsite.tex.mathml import MathSpan, find_math, remove_forbidden_chars
 
 MAX_DEPTH = 64
 

@@ -15,10 +15,10 @@ import markdown
 import yaml
 from markupsafe import Markup
 
-from . import tex
-from .config import URL_RE
-from .errors import BuildError, Diagnostic, error, warning
-from .texmath import find_math
+from scholarsite.errors import BuildError, Diagnostic, error, warning
+from scholarsite.inputs.config import URL_RE
+from scholarsite.tex import render as tex
+from scholarsite.tex.mathml import find_math
 
 FRONT_MATTER_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.S)
 PLACEHOLDER = "SCHOLARSITEMATH"

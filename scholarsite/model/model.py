@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from . import taxonomy
-from .identity import normalise, short_hash, slug_for
-from .seeds import AuthorRecord, SeedRecord
+from scholarsite.inputs import taxonomy
+from scholarsite.inputs.seeds import AuthorRecord, SeedRecord
+from scholarsite.model.identity import normalise, short_hash, slug_for
 
 T = TypeVar("T")
 

@@ -10,10 +10,10 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from . import urls
-from .errors import BuildError, Diagnostic, error
-from .metadata import json_script
-from .views import PageSpec
+from scholarsite.errors import BuildError, Diagnostic, error
+from scholarsite.outputs import urls
+from scholarsite.outputs.pages import PageSpec
+from scholarsite.outputs.seo import json_script
 
 
 @jinja2.pass_context

@@ -21,9 +21,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from . import taxonomy, tex
-from .errors import Diagnostic, Severity, error, note, warning
-from .identity import normalise
+from scholarsite.errors import Diagnostic, Severity, error, note, warning
+from scholarsite.inputs import taxonomy
+from scholarsite.model.identity import normalise
+from scholarsite.tex import render as tex
 
 SEED_SUFFIX = ".txt"
 ARROW = "↗"

@@ -7,11 +7,11 @@ from typing import Any
 
 from markupsafe import Markup
 
-from . import urls
-from .cards import Card
-from .config import Config
-from .content import Page
-from .model import Author
+from scholarsite.inputs.config import Config
+from scholarsite.inputs.content import Page
+from scholarsite.model.cards import Card
+from scholarsite.model.model import Author
+from scholarsite.outputs import urls
 
 DESCRIPTION_LIMIT = 160
 SCHEMA = "https://schema.org"

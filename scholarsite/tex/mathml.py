@@ -48,21 +48,13 @@ _TEXT_ESCAPE = re.compile(r"\\([%&$#_{} ])")
 _MACRO_DEFINITION = re.compile(
     r"\\(?:[egx]?def|let|(?:re|provide)?newcommand|DeclareMathOperator)(?![A-Za-z])"
 )
-_FORBIDDEN_BMP = re.compile(
-    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff]"
-)
-_ASTRAL_NONCHARACTERS = (
-    chr(plane << 16 | low) for plane in range(1, 17) for low in (0xFFFE, 0xFFFF)
-)
+_FORBIDDEN_BMP = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff]")
+_ASTRAL_NONCHARACTERS = (chr(plane << 16 | low) for plane in range(1, 17) for low in (0xFFFE, 0xFFFF))
 _FORBIDDEN_ASTRAL = re.compile("[" + "".join(_ASTRAL_NONCHARACTERS) + "]")
 _DELIMITER = re.compile(r"\\[\\$()\[\]]|\$")
 _PRIMES = "\u2032\u2033\u2034"
-_SUPERSCRIPTS = dict(
-    zip("0123456789+-\u2212=()ni" + _PRIMES, "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ⁿⁱ" + _PRIMES, strict=True)
-)
-_SUBSCRIPTS = dict(
-    zip("0123456789+-\u2212=()aeoxhklmnpst", "₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎ₐₑₒₓₕₖₗₘₙₚₛₜ", strict=True)
-)
+_SUPERSCRIPTS = dict(zip("0123456789+-\u2212=()ni" + _PRIMES, "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ⁿⁱ" + _PRIMES, strict=True))
+_SUBSCRIPTS = dict(zip("0123456789+-\u2212=()aeoxhklmnpst", "₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎ₐₑₒₓₕₖₗₘₙₚₛₜ", strict=True))
 _SIMPLE = re.compile(r"[\w.]+")
 
 
@@ -162,9 +154,7 @@ def convert_math(body: str, display: bool) -> ConvertedMath | None:
         plain = _plain(root)
     except Exception:  # noqa: BLE001 - latex2mathml raises many types on malformed TeX
         return None
-    html = nh3.clean(
-        "".join(markup), tags=set(MATHML_TAGS), attributes=_NH3_ATTRIBUTES, link_rel=None
-    )
+    html = nh3.clean("".join(markup), tags=set(MATHML_TAGS), attributes=_NH3_ATTRIBUTES, link_rel=None)
     return ConvertedMath(html, plain)
 
 
@@ -177,9 +167,7 @@ def _serialize(element: Element, out: list[str]) -> None:
     if (tag in _TOKEN_TAGS and children) or _ARITY.get(tag, len(children)) != len(children):
         raise _Rejected(f"malformed {tag!r}")
     attributes = "".join(
-        f' {name}="{escape(value)}"'
-        for name, value in element.attrib.items()
-        if _keep_attribute(name, value)
+        f' {name}="{escape(value)}"' for name, value in element.attrib.items() if _keep_attribute(name, value)
     )
     out.append(f"<{tag}{attributes}>{escape(_text(element.text, tag), quote=False)}")
     for child in children:

@@ -10,7 +10,7 @@ from typing import Any
 
 import yaml
 
-from .errors import BuildError, Diagnostic, error
+from scholarsite.errors import BuildError, Diagnostic, error
 
 LANGUAGE_RE = re.compile(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*")
 URL_RE = re.compile(r"https?://[^\s/$.?#][^\s<>\"']*")

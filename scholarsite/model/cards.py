@@ -11,8 +11,9 @@ from urllib.parse import quote_plus
 
 from markupsafe import Markup
 
-from . import tex, urls
-from .model import Author, Paper, Site, Subject
+from scholarsite.model.model import Author, Paper, Site, Subject
+from scholarsite.outputs import urls
+from scholarsite.tex import render as tex
 
 Card = dict[str, Any]
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from . import urls
-from .cards import Card, Cards
-from .config import Config
-from .model import Paper, Site
+from scholarsite.inputs.config import Config
+from scholarsite.model.cards import Card, Cards
+from scholarsite.model.model import Paper, Site
+from scholarsite.outputs import urls
 
 ATOM = "http://www.w3.org/2005/Atom"
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
