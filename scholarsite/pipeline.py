@@ -1,16 +1,18 @@
-"""The build, top to bottom: load -> model -> plan -> render -> write.
+"""The build, top to bottom: inputs -> validate -> model -> outputs -> write.
 
-Only `load_project` reads the disk and only `write.sync` changes it; everything between is
-pure. The whole site is rendered in memory before the first byte is written, so a failing
-build leaves `site/` exactly as it was.
+Only `load_project` reads the project and only `write.sync` changes `site/`; everything
+between is pure. Each output family is a function from `SiteData` to outputs that carry a key
+of what they are made from; the writer produces only those whose key changed.
 """
 
 from __future__ import annotations
 
 import datetime
 import difflib
+import itertools
 import time
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from scholarsite import write
@@ -19,15 +21,28 @@ from scholarsite.inputs.cache import CACHE_FILE, ParseCache
 from scholarsite.inputs.config import Config, load_config
 from scholarsite.inputs.content import Page, read_pages
 from scholarsite.inputs.seeds import SeedParse, read_seeds
-from scholarsite.model import related
-from scholarsite.model.cards import Cards
-from scholarsite.model.model import Paper, Site, build_model
-from scholarsite.outputs import citations, exports, feeds, search, urls
-from scholarsite.outputs import hosting as deploy
-from scholarsite.outputs.pages import Inputs, Planner
-from scholarsite.outputs.render import render_pages
+from scholarsite.model.model import Site, build_model
+from scholarsite.outputs import exports, feeds, hosting, pages, search, urls
+from scholarsite.outputs.registry import Family, Produced
+from scholarsite.outputs.render import Templates
+from scholarsite.outputs.sitedata import SiteData
 
 FEEDS_NEED_BASE_URL = "no base_url: Atom feeds, sitemap and canonical links are not written"
+
+SITE_FAMILIES: tuple[Family, ...] = (
+    pages.outputs,
+    hosting.assets,
+    hosting.outputs,
+    exports.citation_files,
+    exports.data_files,
+    feeds.outputs,
+)
+SEARCH_FAMILIES: tuple[Family, ...] = (search.outputs,)
+
+
+def in_search(path: str) -> bool:
+    """Whether a site path belongs to the search bundle (synced last, and on its own in serve)."""
+    return path.startswith(search.FOLDER + "/")
 
 
 @dataclass
@@ -77,11 +92,18 @@ def load_project(root: Path, cache: ParseCache | None = None) -> Project:
     year = latest_possible_year()
     parses, notes = read_seeds(root / "seeds", "seeds", lambda data, shown: cache.parse(data, shown, year))
     diagnostics += notes + [d for parse in parses for d in parse.diagnostics]
-    pages, author_pages, problems = read_pages(root / "content", "content")
+    content, author_pages, problems = read_pages(root / "content", "content")
     diagnostics += problems
     if not config.base_url:
         diagnostics.append(note("site.yaml", 0, FEEDS_NEED_BASE_URL))
-    return Project(root, config, parses, pages, author_pages, cache, sorted(diagnostics))
+    return Project(root, config, parses, content, author_pages, cache, sorted(diagnostics))
+
+
+def validate(project: Project, strict: bool) -> None:
+    """BuildError when the project's problems fail the build (warnings too under --strict)."""
+    failing = {Severity.ERROR, Severity.WARNING} if strict else {Severity.ERROR}
+    if any(d.severity in failing for d in project.diagnostics):
+        raise BuildError(project.diagnostics)
 
 
 def model_of(project: Project) -> Site:
@@ -89,12 +111,12 @@ def model_of(project: Project) -> Site:
     return build_model(parse.author for parse in project.seeds if parse.author is not None)
 
 
-def match_author_pages(site: Site, pages: list[Page]) -> tuple[dict[str, Page], list[Diagnostic]]:
+def match_author_pages(site: Site, content: list[Page]) -> tuple[dict[str, Page], list[Diagnostic]]:
     """Author pages by slug; an unknown slug is an error naming the closest ones."""
     slugs = [a.slug for a in site.authors]
     matched: dict[str, Page] = {}
     problems: list[Diagnostic] = []
-    for page in pages:
+    for page in content:
         if page.name in slugs:
             matched[page.name] = page
             continue
@@ -104,75 +126,82 @@ def match_author_pages(site: Site, pages: list[Page]) -> tuple[dict[str, Page], 
     return matched, problems
 
 
-def reserved_page_problems(pages: list[Page]) -> list[Diagnostic]:
+def reserved_page_problems(content: list[Page]) -> list[Diagnostic]:
     """A content page may not take a folder the build uses."""
     return [
         error(p.path, 0, f"the page name '{p.name}' is reserved for the site's own pages")
-        for p in pages
+        for p in content
         if p.name in urls.RESERVED
     ]
 
 
-def related_by_content(site: Site, cards: Cards, k: int) -> dict[int, list[Paper]]:
-    """Each paper's most similar papers by title and abstract (TF-IDF), by paper id."""
-    titles = [cards.paper(p)["title_plain"] for p in site.papers]
-    docs = [
-        f"{title} {cards.paper(p)['abstract_plain']}" for title, p in zip(titles, site.papers, strict=True)
-    ]
-    nearest = related.related_papers(docs, k, titles=titles)
-    return {
-        id(paper): [site.papers[j] for j in found] for paper, found in zip(site.papers, nearest, strict=True)
-    }
-
-
-def render_site(project: Project, site: Site, previous_search: dict[str, bytes]) -> dict[str, bytes]:
-    """Every output file of the site, in memory; BuildError for user mistakes."""
+def site_data(project: Project, site: Site) -> SiteData:
+    """The model with everything the output families share; BuildError for user mistakes."""
     author_pages, problems = match_author_pages(site, project.author_pages)
     problems += reserved_page_problems(project.pages)
     if problems:
         raise BuildError(problems)
-    config = project.config
-    assets = deploy.asset_files(project.root / "assets")
-    cards = Cards(site)
-    records = exports.citation_records(site, cards, config)
-    # BibTeX, on the page and in .bib files, leaves the abstract out (as DBLP and arXiv do);
-    # RIS and CSL-JSON carry it.
-    bibtex = {key: citations.to_bibtex(replace(rec, abstract_plain="")) for key, rec in records.items()}
-    inputs = Inputs(
+    return SiteData(
         site=site,
-        config=config,
+        config=project.config,
         pages=project.pages,
         author_pages=author_pages,
-        related=related_by_content(site, cards, config.related_papers),
-        bibtex=bibtex,
-        has_feeds=bool(config.base_url),
-        stylesheet=assets.get(urls.STYLESHEET, b"").decode("utf-8", "replace"),
+        templates=Templates(project.root / "templates"),
+        assets=hosting.read_assets(project.root / "assets"),
     )
-    specs = Planner(inputs, cards).all()
-    outputs = render_pages(specs, project.root / "templates")
-    outputs.update(deploy.hosting_files(config, list(outputs)))
-    outputs.update(assets)
-    outputs.update(exports.paper_files(site, cards, records, bibtex))
-    outputs.update(exports.collection_bibs(site, cards, bibtex))
-    outputs.update(exports.data_files(site, cards, records))
-    outputs["llms.txt"] = exports.llms_txt(site, config)
-    if config.base_url:
-        outputs.update(feeds.feed_files(site, cards, config))
-    outputs.update(search.search_files(outputs, config.language, previous_search))
-    return outputs
+
+
+def outputs(data: SiteData, families: Iterable[Family]) -> Iterable[Produced]:
+    """Every output of the given families, lazily, in family order."""
+    return itertools.chain.from_iterable(family(data) for family in families)
+
+
+Progress = Callable[[str, int, int], None]  # stage, done, total
 
 
 def build(
-    root: Path, site_dir: Path | None = None, *, strict: bool = False, cache: ParseCache | None = None
+    root: Path,
+    site_dir: Path | None = None,
+    *,
+    strict: bool = False,
+    cache: ParseCache | None = None,
+    workers: int | None = None,
+    search_after: Callable[[write.SyncReport], None] | None = None,
+    progress: Progress = lambda stage, done, total: None,
 ) -> BuildResult:
-    """Build the site of the project at `root` into `site_dir` (default `root/site`)."""
+    """Build the site of the project at `root` into `site_dir` (default `root/site`).
+
+    With `search_after`, the site is synced first and the search bundle after it, calling
+    `search_after` in between (the preview reloads browsers there, before indexing).
+    """
     started = time.perf_counter()
     project = load_project(root, cache)
     project.cache.save()
-    failing = {Severity.ERROR, Severity.WARNING} if strict else {Severity.ERROR}
-    if any(d.severity in failing for d in project.diagnostics):
-        raise BuildError(project.diagnostics)
+    validate(project, strict)
+    data = site_data(project, model_of(project))
     site_dir = site_dir or root / "site"
-    outputs = render_site(project, model_of(project), search.read_previous(site_dir))
-    report = write.sync(outputs, site_dir)
+    count = write.default_workers() if workers is None else workers
+    report = sync_families(data, site_dir, SITE_FAMILIES, count, progress, lambda p: not in_search(p))
+    if search_after is not None:
+        search_after(report)
+    report = report.merged(sync_families(data, site_dir, SEARCH_FAMILIES, count, progress, in_search))
     return BuildResult(report, time.perf_counter() - started, tuple(project.diagnostics))
+
+
+def sync_families(
+    data: SiteData,
+    site_dir: Path,
+    families: Iterable[Family],
+    workers: int,
+    progress: Progress,
+    scope: write.Scope,
+) -> write.SyncReport:
+    """Sync the outputs of some families, reporting progress as outputs are produced."""
+    done = 0
+
+    def step(count: int) -> None:
+        nonlocal done
+        done += count
+        progress("render", done, 0)
+
+    return write.sync(outputs(data, families), site_dir, workers=workers, scope=scope, progress=step)

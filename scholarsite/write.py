@@ -1,14 +1,21 @@
-"""Synchronise rendered outputs into ``site/``: the only code that changes that folder.
+"""Write outputs into ``site/``: the only code that changes that folder.
 
-The build records the files it owns in ``site/.scholarsite-manifest.json``. A sync
-writes only files whose bytes differ, each atomically (temporary file,
-``os.replace``), removes files it owned before and no longer produces, and never
-touches files a person placed there ("foreign" files), which are only reported.
-Before any file is written the manifest is widened to cover the new outputs too, so
-a build killed mid-sync never leaves files the next build would mistake as foreign.
-Files are not fsynced: the rename already protects against a killed build, and at
-100,000 files an fsync each would dominate the build; power-loss durability is left to
-the file system (ext4 and others flush a file replaced by rename).
+The manifest (``site/.scholarsite-manifest.json``) records, for every file the build owns,
+the key it was made from and the sha256 of its bytes. A sync:
+
+1. reads the manifest and lists site/ (names only, never file contents);
+2. skips every output whose key is unchanged and whose file is still there: it is neither
+   produced, nor read back, nor written;
+3. produces the others (in worker processes when there are many) into a staging folder
+   inside site/; a produced file whose bytes equal what is there is dropped, not written;
+4. if any output failed, removes the staging folder and raises: site/ is exactly as it was;
+5. otherwise moves the staged files into place (each ``os.replace`` is atomic), removes the
+   files it owned and no longer makes, and writes the manifest.
+
+Files a person placed in site/ ("foreign" files) are never touched, only reported. Before
+anything moves, the manifest marks every path about to change as dirty, so a build killed
+mid-switch is repaired by the next one. Files are not fsynced: at 100,000 files an fsync
+each would dominate the build, and a rename already protects against a killed process.
 """
 
 from __future__ import annotations
@@ -16,17 +23,24 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import json
+import multiprocessing
 import os
-import tempfile
-from collections.abc import Iterable, Iterator, Mapping
-from concurrent.futures import ThreadPoolExecutor
+import shutil
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from scholarsite.errors import BuildError, Diagnostic
+from scholarsite.outputs.registry import Bundle, Output, Produced, digest
+
 MANIFEST = ".scholarsite-manifest.json"
+STAGE = ".scholarsite-stage"
 TMP_PREFIX = ".tmp-"
-_MANIFEST_FORMAT = 1
-_WRITERS = 4  # file system calls release the GIL, so overlap a few
+_MANIFEST_FORMAT = 2
+PARALLEL_FROM = 400  # outputs to produce before worker processes pay for their start-up
+Entry = tuple[str, str]  # (key, sha256 of the bytes)
+Scope = Callable[[str], bool]
 
 
 class WriteConflict(Exception):
@@ -50,12 +64,13 @@ class CorruptManifest(WriteConflict):
 
 @dataclass(frozen=True)
 class SyncReport:
-    """What one sync did, as sorted relative POSIX paths."""
+    """What one sync did, as sorted relative POSIX paths (`produced` counts renders)."""
 
     written: tuple[str, ...]
     unchanged: tuple[str, ...]
     removed: tuple[str, ...]
     foreign: tuple[str, ...]
+    produced: int = 0
 
     def summary(self, seconds: float) -> str:
         """One line such as "12 written, 310 unchanged, 2 removed in 0.41 s"."""
@@ -67,26 +82,24 @@ class SyncReport:
             text += f", {len(self.foreign)} not produced by the build"
         return text
 
+    def merged(self, other: SyncReport) -> SyncReport:
+        """Both reports as one (the preview syncs pages and search separately)."""
+        return SyncReport(
+            tuple(sorted(self.written + other.written)),
+            tuple(sorted(self.unchanged + other.unchanged)),
+            tuple(sorted(self.removed + other.removed)),
+            tuple(sorted(set(self.foreign) & set(other.foreign))),
+            self.produced + other.produced,
+        )
+
 
 @dataclass
 class _Disk:
-    """What a scan of site/ found, keyed by relative POSIX path."""
+    """What a listing of site/ found, keyed by relative POSIX path."""
 
-    entries: dict[str, os.DirEntry[str]] = field(default_factory=dict)  # non-folders
+    files: dict[str, bool] = field(default_factory=dict)  # non-folders: path -> is a symlink
     dirs: set[str] = field(default_factory=set)  # real folders, never symlinks
     temps: list[str] = field(default_factory=list)  # leftover temporary files
-
-
-@dataclass
-class _Plan:
-    """Every change a sync will make, decided before anything is written."""
-
-    write: list[str] = field(default_factory=list)
-    unchanged: list[str] = field(default_factory=list)
-    early: list[str] = field(default_factory=list)  # stale files in the way of outputs
-    late: list[str] = field(default_factory=list)  # stale files removed after writing
-    clear: list[str] = field(default_factory=list)  # folders where an output goes
-    foreign: list[str] = field(default_factory=list)
 
 
 def _ancestors(path: str) -> Iterator[str]:
@@ -97,7 +110,7 @@ def _ancestors(path: str) -> Iterator[str]:
         index = path.find("/", index + 1)
 
 
-def _check_path(path: object) -> None:
+def check_path(path: object) -> None:
     """Raise ValueError unless ``path`` is a safe relative POSIX file path."""
     if not isinstance(path, str) or not path:
         raise ValueError(f"invalid output path {path!r}: must be a non-empty string")
@@ -106,151 +119,348 @@ def _check_path(path: object) -> None:
     wrapped = f"/{path}/"
     if "//" in wrapped or "/./" in wrapped or "/../" in wrapped:
         raise ValueError(f"invalid output path {path!r}: empty, '.' or '..' part")
-    if wrapped.startswith(f"/{MANIFEST}/") or path.rpartition("/")[2].startswith(TMP_PREFIX):
+    first = path.partition("/")[0]
+    if first in (MANIFEST, STAGE) or path.rpartition("/")[2].startswith(TMP_PREFIX):
         raise ValueError(f"invalid output path {path!r}: name reserved for the build")
 
 
-def _validate(outputs: Mapping[str, bytes]) -> set[str]:
-    """Check every output path and value; return the folders the outputs need."""
-    for path, data in outputs.items():
-        _check_path(path)
-        if not isinstance(data, bytes):
-            raise TypeError(f"output {path!r} must be bytes, not {type(data).__name__}")
-    folders = {folder for path in outputs for folder in _ancestors(path)}
-    for path in outputs:
-        if path in folders:
-            raise ValueError(f"invalid output path {path!r}: also a folder of another output")
-    return folders
+def _manifest_bytes(entries: dict[str, Entry]) -> bytes:
+    """Deterministic manifest content."""
+    body = {"format": _MANIFEST_FORMAT, "files": {p: list(entries[p]) for p in sorted(entries)}}
+    return (json.dumps(body, separators=(",", ":"), sort_keys=True) + "\n").encode("ascii")
 
 
-def _manifest_bytes(paths: Iterable[str]) -> bytes:
-    """Deterministic manifest content for ``paths``."""
-    body = {"format": _MANIFEST_FORMAT, "files": sorted(paths)}
-    return (json.dumps(body, indent=1, sort_keys=True) + "\n").encode("ascii")
-
-
-def _read_manifest(root: str) -> tuple[set[str], bytes | None]:
-    """The owned paths and raw bytes of the manifest (empty, None when absent)."""
+def _read_manifest(root: str) -> dict[str, Entry]:
+    """The owned paths with their (key, sha); format 1 (a plain list) owns without keys."""
     try:
         raw = Path(root, MANIFEST).read_bytes()
     except FileNotFoundError:
-        return set(), None
+        return {}
     try:
         files = json.loads(raw)["files"]
-        if not isinstance(files, list):
-            raise TypeError("'files' is not a list")
-        for path in files:
-            _check_path(path)
-    except (ValueError, KeyError, TypeError) as exc:
+        if isinstance(files, list):
+            entries = {path: ("", "") for path in files}
+        elif isinstance(files, dict):
+            entries = {path: (str(value[0]), str(value[1])) for path, value in files.items()}
+        else:
+            raise TypeError("'files' is neither a list nor an object")
+        for path in entries:
+            check_path(path)
+    except (ValueError, KeyError, TypeError, IndexError) as exc:
         raise CorruptManifest(
-            f"site/{MANIFEST} is damaged ({exc}); delete site/ "
-            "and rebuild, after saving any hand-placed files"
+            f"site/{MANIFEST} is damaged ({exc}); delete site/ and rebuild, after saving any hand-placed files"
         ) from exc
-    return set(files), raw
+    return entries
 
 
 def _scan(root: str) -> _Disk:
-    """Walk site/ with os.scandir, never following symlinks."""
+    """Walk site/ with os.scandir (no stat calls), never following symlinks."""
     disk, stack = _Disk(), [""]
     while stack:
         folder = stack.pop()
         with os.scandir(f"{root}/{folder}") as it:
             for entry in it:
                 rel = f"{folder}/{entry.name}" if folder else entry.name
+                if rel in (MANIFEST, STAGE):
+                    continue
                 if entry.is_dir(follow_symlinks=False):
                     disk.dirs.add(rel)
                     stack.append(rel)
                 elif entry.name.startswith(TMP_PREFIX):
                     disk.temps.append(rel)
-                elif rel != MANIFEST:
-                    disk.entries[rel] = entry
+                else:
+                    disk.files[rel] = entry.is_symlink()
     return disk
 
 
-def _same(entry: os.DirEntry[str], data: bytes) -> bool:
+def _file_mode() -> int:
+    """The permission bits a plain ``open()`` would give a new file."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def _write_file(path: str, data: bytes, mode: int) -> None:
+    """Write a new file (its folders made as needed)."""
+    try:
+        handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    except FileNotFoundError:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    with os.fdopen(handle, "wb") as file:
+        file.write(data)
+
+
+def _same_file(path: str, data: bytes) -> bool:
     """Whether a regular file already holds ``data`` (size first, then bytes)."""
-    if not entry.is_file(follow_symlinks=False):
+    try:
+        if os.lstat(path).st_size != len(data):
+            return False
+        with open(path, "rb") as handle:
+            return handle.read() == data
+    except OSError:
         return False
-    if entry.stat(follow_symlinks=False).st_size != len(data):
-        return False
-    with open(entry.path, "rb") as handle:
-        return handle.read() == data
 
 
-def _plan(outputs: Mapping[str, bytes], folders: set[str], owned: set[str], disk: _Disk) -> _Plan:
-    """Decide every change, raising ForeignFileConflict before anything is touched."""
-    plan = _Plan()
-    for path, data in outputs.items():
-        entry = disk.entries.get(path)
-        if entry is not None and _same(entry, data):
-            plan.unchanged.append(path)  # an identical foreign file is simply adopted
+@dataclass
+class _Job:
+    """What the producing workers need; set before they fork, so they inherit it."""
+
+    root: str
+    stage: str
+    todo: Sequence[Output]
+    previous: dict[str, Entry]
+    mode: int
+
+
+_JOB: _Job | None = None
+Result = tuple[list[tuple[str, str, bool]], list[Diagnostic]]  # (path, sha, staged), problems
+
+
+def _produce_range(start: int, stop: int) -> Result:
+    """Produce outputs ``start:stop`` of the job into the staging folder."""
+    job = _JOB
+    assert job is not None
+    done: list[tuple[str, str, bool]] = []
+    problems: list[Diagnostic] = []
+    for output in job.todo[start:stop]:
+        try:
+            data = output.produce()
+        except BuildError as exc:
+            problems.extend(exc.diagnostics)
             continue
-        if entry is not None and path not in owned:
-            raise ForeignFileConflict(path, "a hand-placed file is where an output goes")
-        if path in disk.dirs:
-            _check_only_owned(path, owned, disk)
-            plan.clear.append(path)
-        plan.write.append(path)
-    for folder in folders:
-        if folder in disk.entries and folder not in owned:
-            kind = "symlink" if disk.entries[folder].is_symlink() else "hand-placed file"
-            raise ForeignFileConflict(folder, f"a {kind} is where a folder must go")
-    for path in disk.entries.keys() - outputs.keys():
-        if path not in owned:
-            plan.foreign.append(path)
-        elif path in folders or any(a in outputs for a in _ancestors(path)):
-            plan.early.append(path)
+        sha = digest(data)
+        old = job.previous.get(output.path)
+        unchanged_on_disk = old is not None and old[1] == sha
+        if not unchanged_on_disk:
+            _write_file(os.path.join(job.stage, output.path), data, job.mode)
+        done.append((output.path, sha, not unchanged_on_disk))
+    return done, problems
+
+
+def _chunks(count: int, workers: int) -> list[tuple[int, int]]:
+    """Ranges of about equal size, several per worker so a slow one does not hold the rest."""
+    size = max(16, -(-count // (workers * 8)))
+    return [(start, min(start + size, count)) for start in range(0, count, size)]
+
+
+def default_workers() -> int:
+    """The cores this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def _produce_all(job: _Job, workers: int, progress: Callable[[int], None]) -> Result:
+    """Every output of the job, in worker processes when the job is large enough."""
+    global _JOB
+    _JOB = job
+    try:
+        if workers <= 1 or len(job.todo) < PARALLEL_FROM:
+            done, problems = [], []
+            for start, stop in _chunks(len(job.todo), 1):
+                part, found = _produce_range(start, stop)
+                done += part
+                problems += found
+                progress(stop - start)
+            return done, problems
+        context = multiprocessing.get_context("fork")  # workers inherit the job, nothing is pickled in
+        with ProcessPoolExecutor(workers, mp_context=context) as pool:
+            ranges = _chunks(len(job.todo), workers)
+            futures = [pool.submit(_produce_range, start, stop) for start, stop in ranges]
+            done, problems = [], []
+            for (start, stop), future in zip(ranges, futures, strict=True):
+                part, found = future.result()
+                done += part
+                problems += found
+                progress(stop - start)
+            return done, problems
+    finally:
+        _JOB = None
+
+
+def _produce_bundle(bundle: Bundle, stage: str, previous: dict[str, Entry]) -> list[tuple[str, str, bool]]:
+    """Let a bundle write its folder into the staging area; drop files that did not change."""
+    folder = os.path.join(stage, bundle.folder)
+    os.makedirs(folder, exist_ok=True)
+    bundle.produce(Path(folder))
+    done = []
+    for path in sorted(Path(folder).rglob("*")):
+        if not path.is_file():
+            continue
+        rel = f"{bundle.folder}/{path.relative_to(folder).as_posix()}"
+        check_path(rel)
+        sha = digest(path.read_bytes())
+        old = previous.get(rel)
+        staged = old is None or old[1] != sha
+        if not staged:
+            path.unlink()
+        done.append((rel, sha, staged))
+    return done
+
+
+@dataclass
+class _Plan:
+    """What a sync decided before producing anything."""
+
+    keys: dict[str, str] = field(default_factory=dict)  # every output path -> key
+    todo: list[Output] = field(default_factory=list)
+    bundles: list[Bundle] = field(default_factory=list)
+    kept: dict[str, Entry] = field(default_factory=dict)  # unchanged, by key
+
+
+def _plan(items: Iterable[Produced], previous: dict[str, Entry], disk: _Disk) -> _Plan:
+    """Split outputs into those whose key still matches a file on disk and the rest."""
+    plan = _Plan()
+    by_bundle: dict[str, list[str]] = {}
+    for path, (key, _) in previous.items():
+        by_bundle.setdefault(key, []).append(path)
+    for item in items:
+        if isinstance(item, Bundle):
+            owned = [p for p in by_bundle.get(item.key, []) if p.startswith(item.folder + "/")]
+            if owned and all(p in disk.files for p in owned):
+                plan.kept.update({p: previous[p] for p in owned})
+                plan.keys.update({p: item.key for p in owned})
+            else:
+                plan.bundles.append(item)
+            continue
+        check_path(item.path)
+        if item.path in plan.keys:
+            raise ValueError(f"two outputs for {item.path!r}")
+        plan.keys[item.path] = item.key
+        old = previous.get(item.path)
+        if old is not None and old[0] == item.key and item.path in disk.files:
+            plan.kept[item.path] = old
         else:
-            plan.late.append(path)
+            plan.todo.append(item)
     return plan
 
 
-def _check_only_owned(folder: str, owned: set[str], disk: _Disk) -> None:
-    """Raise unless every file inside ``folder`` belongs to the build."""
-    prefix = folder + "/"
-    for path in disk.entries:
-        if path.startswith(prefix) and path not in owned:
-            raise ForeignFileConflict(path, f"it is inside {folder}/, where an output goes")
+def sync(
+    items: Iterable[Produced],
+    site_dir: Path,
+    *,
+    workers: int = 1,
+    scope: Scope | None = None,
+    progress: Callable[[int], None] = lambda n: None,
+) -> SyncReport:
+    """Make ``site_dir`` hold exactly ``items`` (plus untouched foreign files).
+
+    With ``scope``, only owned paths for which it is true are considered: the rest of the
+    manifest and of the site is left alone (the preview syncs the search index on its own).
+    """
+    site_dir.mkdir(parents=True, exist_ok=True)
+    root = str(site_dir.resolve())
+    lock = os.open(root, os.O_RDONLY)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one sync per site at a time
+        return _Sync(root, scope or (lambda path: True)).run(items, workers, progress)
+    finally:
+        os.close(lock)
 
 
-def _write_atomic(root: str, rel: str, data: bytes, mode: int) -> None:
-    """Replace ``root/rel`` with ``data`` so readers see old or new bytes, never a mix."""
-    path = os.path.join(root, rel)
-    parent = os.path.dirname(path)
-    os.makedirs(parent, exist_ok=True)
-    with tempfile.NamedTemporaryFile(delete=False, dir=parent, prefix=TMP_PREFIX) as tmp:
+class _Sync:
+    """One sync, run while holding the site lock."""
+
+    def __init__(self, root: str, scope: Scope):
+        self.root = root
+        self.stage = os.path.join(root, STAGE)
+        self.scope = scope
+        self.mode = _file_mode()
+
+    def run(self, items: Iterable[Produced], workers: int, progress: Callable[[int], None]) -> SyncReport:
+        """Plan, produce into the staging folder, then switch."""
+        everything = _read_manifest(self.root)
+        previous = {p: e for p, e in everything.items() if self.scope(p)}
+        outside = {p: e for p, e in everything.items() if not self.scope(p)}
+        shutil.rmtree(self.stage, ignore_errors=True)  # a killed build's leftovers
+        disk = _scan(self.root)
+        plan = _plan(items, previous, disk)
         try:
-            tmp.write(data)
-            tmp.flush()
-            os.fchmod(tmp.fileno(), mode)
-        except BaseException:
-            os.unlink(tmp.name)
-            raise
-    os.replace(tmp.name, path)
+            job = _Job(self.root, self.stage, plan.todo, previous, self.mode)
+            done, problems = _produce_all(job, workers, progress)
+            if problems:
+                raise BuildError(_distinct(problems))
+            for bundle in plan.bundles:
+                done += _produce_bundle(bundle, self.stage, previous)
+                plan.keys.update({path: bundle.key for path, _, _ in done if path.startswith(bundle.folder + "/")})
+            return self.switch(plan, done, previous, outside, disk)
+        finally:
+            shutil.rmtree(self.stage, ignore_errors=True)
 
+    def switch(
+        self,
+        plan: _Plan,
+        done: list[tuple[str, str, bool]],
+        previous: dict[str, Entry],
+        outside: dict[str, Entry],
+        disk: _Disk,
+    ) -> SyncReport:
+        """Move staged files into place, remove stale ones, write the manifest."""
+        staged = sorted(path for path, _, changed in done if changed)
+        new_paths = set(plan.keys)
+        folders = {folder for path in new_paths for folder in _ancestors(path)}
+        owned = previous.keys() | outside.keys()
+        self.check_foreign(staged, folders, owned, disk)
+        stale = sorted(p for p in previous.keys() - new_paths if p in disk.files)
+        dirty = {**outside, **previous, **{p: ("", "") for p in staged}}
+        self.write_manifest(dirty)
+        for path in [*disk.temps, *(p for p in stale if p in folders or any(a in new_paths for a in _ancestors(p)))]:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(os.path.join(self.root, path))
+        for path in staged:
+            self.move_into_place(path, disk)
+        removed = []
+        for path in stale:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(os.path.join(self.root, path))
+                removed.append(path)
+        _prune(self.root, [*removed, *disk.temps])
+        final = {**outside, **plan.kept, **{path: (plan.keys[path], sha) for path, sha, _ in done}}
+        self.write_manifest(final)
+        unchanged = sorted(new_paths - set(staged))
+        foreign = sorted(p for p in disk.files if p not in owned and p not in new_paths and self.scope(p))
+        return SyncReport(tuple(staged), tuple(unchanged), tuple(removed), tuple(foreign), len(done))
 
-def _write_all(root: str, outputs: Mapping[str, bytes], paths: list[str], mode: int) -> None:
-    """Write ``paths`` concurrently, stopping at the first failure."""
-    with ThreadPoolExecutor(_WRITERS) as pool:
-        futures = [pool.submit(_write_atomic, root, p, outputs[p], mode) for p in paths]
+    def check_foreign(self, staged: list[str], folders: set[str], owned: Iterable[str], disk: _Disk) -> None:
+        """Raise before anything moves if a file the build does not own is in the way."""
+        owned = set(owned)
+        for path in staged:
+            if path in disk.files and path not in owned:
+                if _same_file(os.path.join(self.root, path), Path(self.stage, path).read_bytes()):
+                    continue  # an identical foreign file is simply adopted
+                raise ForeignFileConflict(path, "a hand-placed file is where an output goes")
+            if path in disk.dirs:
+                inside = [p for p in disk.files if p.startswith(path + "/") and p not in owned]
+                if inside:
+                    raise ForeignFileConflict(inside[0], f"it is inside {path}/, where an output goes")
+        for folder in folders:
+            if folder in disk.files and folder not in owned:
+                kind = "symlink" if disk.files[folder] else "hand-placed file"
+                raise ForeignFileConflict(folder, f"a {kind} is where a folder must go")
+
+    def move_into_place(self, path: str, disk: _Disk) -> None:
+        """Replace ``site/path`` with its staged file (a folder in the way was emptied)."""
+        target = os.path.join(self.root, path)
+        if path in disk.dirs:
+            shutil.rmtree(target)
         try:
-            for future in futures:
-                future.result()
-        except BaseException:
-            pool.shutdown(cancel_futures=True)
-            raise
-
-
-def _remove(root: str, paths: Iterable[str]) -> list[str]:
-    """Unlink files (symlinks themselves, never their targets); return those removed."""
-    removed = []
-    for rel in paths:
-        try:
-            os.unlink(os.path.join(root, rel))
+            os.replace(os.path.join(self.stage, path), target)
         except FileNotFoundError:
-            continue
-        removed.append(rel)
-    return removed
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            os.replace(os.path.join(self.stage, path), target)
+
+    def write_manifest(self, entries: dict[str, Entry]) -> None:
+        """Replace the manifest atomically."""
+        temporary = os.path.join(self.root, f"{TMP_PREFIX}manifest")
+        _write_file(temporary, _manifest_bytes(entries), self.mode)
+        os.replace(temporary, os.path.join(self.root, MANIFEST))
+
+
+def _distinct(problems: list[Diagnostic]) -> list[Diagnostic]:
+    """Each problem once (a template error shows on every page that uses the template)."""
+    seen: dict[tuple[str, int, str], Diagnostic] = {}
+    for problem in problems:
+        seen.setdefault((problem.path, problem.line, problem.message.split(" (while")[0]), problem)
+    return list(seen.values())
 
 
 def _prune(root: str, paths: Iterable[str]) -> None:
@@ -261,56 +471,9 @@ def _prune(root: str, paths: Iterable[str]) -> None:
             os.rmdir(os.path.join(root, folder))
 
 
-def _clear_folders(root: str, folders: list[str], disk: _Disk) -> None:
-    """Remove emptied folder trees where output files must now go."""
-    for folder in folders:
-        inner = [d for d in disk.dirs if d == folder or d.startswith(folder + "/")]
-        for rel in sorted(inner, key=lambda d: d.count("/"), reverse=True):
-            os.rmdir(os.path.join(root, rel))
-
-
-def _file_mode() -> int:
-    """The permission bits a plain ``open()`` would give a new file."""
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask
-
-
-def sync(outputs: Mapping[str, bytes], site_dir: Path) -> SyncReport:
-    """Make ``site_dir`` hold exactly ``outputs`` (plus untouched foreign files)."""
-    folders = _validate(outputs)
-    site_dir.mkdir(parents=True, exist_ok=True)
-    root = str(site_dir.resolve())
-    lock = os.open(root, os.O_RDONLY)
+def owned_keys(site_dir: Path) -> dict[str, str]:
+    """The key of every file the last build wrote (empty when there is no manifest)."""
     try:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # one sync per site at a time
-        return _sync_locked(outputs, folders, root)
-    finally:
-        os.close(lock)
-
-
-def _sync_locked(outputs: Mapping[str, bytes], folders: set[str], root: str) -> SyncReport:
-    """The body of :func:`sync`, run while holding the site lock."""
-    owned, manifest = _read_manifest(root)
-    disk = _scan(root)
-    plan = _plan(outputs, folders, owned, disk)
-    mode = _file_mode()
-    widened = owned | outputs.keys()
-    if widened != owned or manifest is None:
-        manifest = _manifest_bytes(widened)
-        _write_atomic(root, MANIFEST, manifest, mode)
-    _remove(root, disk.temps)
-    removed = _remove(root, plan.early)
-    _clear_folders(root, plan.clear, disk)
-    _write_all(root, outputs, plan.write, mode)
-    removed += _remove(root, plan.late)
-    _prune(root, removed + disk.temps)
-    final = _manifest_bytes(outputs)
-    if final != manifest:
-        _write_atomic(root, MANIFEST, final, mode)
-    return SyncReport(
-        tuple(sorted(plan.write)),
-        tuple(sorted(plan.unchanged)),
-        tuple(sorted(removed)),
-        tuple(sorted(plan.foreign)),
-    )
+        return {path: key for path, (key, _) in _read_manifest(str(site_dir)).items()}
+    except CorruptManifest:
+        return {}

@@ -12,23 +12,13 @@ import hashlib
 import os
 import pickle
 import tempfile
-from functools import cache
 from pathlib import Path
 
 from scholarsite.inputs.seeds import SeedParse, parse_seed
+from scholarsite.outputs.registry import code_version
 
 Key = tuple[str, str, int, str]
 CACHE_FILE = Path(".scholarsite-cache") / "seeds.pickle"
-
-
-@cache
-def code_version() -> str:
-    """A digest of the package's code and data: any change invalidates every cached parse."""
-    package = Path(__file__).parent.parent
-    digest = hashlib.sha256()
-    for file in sorted([*package.rglob("*.py"), *package.rglob("data/*.json")]):
-        digest.update(file.relative_to(package).as_posix().encode() + b"\0" + file.read_bytes())
-    return digest.hexdigest()[:16]
 
 
 class ParseCache:

@@ -33,30 +33,38 @@ class Cards:
     """Cards for every author, subject and paper of a site, built once."""
 
     def __init__(self, site: Site):
-        self.subjects = {id(s): self.subject_card(s) for s in site.subjects}
-        self.authors = {id(a): self.author_card(a) for a in site.authors}
-        self.papers = {id(p): self.paper_card(p) for p in site.papers}
+        self.subjects = {s.code: self.subject_card(s) for s in site.subjects}
+        self.authors = {a.key: self.author_card(a) for a in site.authors}
+        self.papers = {p.key: self.paper_card(p) for p in site.papers}
+
+    @staticmethod
+    def subject_ref(subject: Subject) -> Card:
+        """What a paper shows of its subject: nothing that changes when other papers do."""
+        return {
+            "code": subject.code,
+            "name": subject.name,
+            "known": subject.info is not None,
+            "path": urls.subject(subject.slug),
+        }
+
+    @staticmethod
+    def author_ref(author: Author) -> Card:
+        """What a paper shows of its author: name and link."""
+        return {"name": author.name, "path": urls.author(author.slug)}
 
     @staticmethod
     def subject_card(subject: Subject) -> Card:
         """Code, names and link of a subject."""
         return {
-            "code": subject.code,
-            "name": subject.name,
+            **Cards.subject_ref(subject),
             "archive": subject.archive_name,
-            "known": subject.info is not None,
-            "path": urls.subject(subject.slug),
             "count": len(subject.papers),
         }
 
     @staticmethod
     def author_card(author: Author) -> Card:
         """Name, link and paper count of an author."""
-        return {
-            "name": author.name,
-            "path": urls.author(author.slug),
-            "count": len(author.papers),
-        }
+        return {**Cards.author_ref(author), "count": len(author.papers)}
 
     def paper_card(self, paper: Paper) -> Card:
         """Everything a paper list shows about a paper."""
@@ -69,22 +77,22 @@ class Cards:
             "abstract_plain": tex.tex_to_plain(paper.abstract.replace("\n\n", " ")),
             "year": paper.year,
             "source": paper.source,
-            "subjects": [self.subjects[id(s)] for s in paper.subjects],
-            "authors": [self.authors[id(a)] for a in paper.authors],
+            "subjects": [self.subject_ref(s) for s in paper.subjects],
+            "authors": [self.author_ref(a) for a in paper.authors],
             "arxiv_search": arxiv_search_url(title_plain),
         }
 
     def paper(self, paper: Paper) -> Card:
         """The card of a paper."""
-        return self.papers[id(paper)]
+        return self.papers[paper.key]
 
     def author(self, author: Author) -> Card:
         """The card of an author."""
-        return self.authors[id(author)]
+        return self.authors[author.key]
 
     def subject(self, subject: Subject) -> Card:
         """The card of a subject."""
-        return self.subjects[id(subject)]
+        return self.subjects[subject.code]
 
     def by_year(self, papers: list[Paper]) -> list[Card]:
         """Papers (already newest first) grouped as [{year, papers}]."""

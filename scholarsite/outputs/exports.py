@@ -1,80 +1,47 @@
-"""Citation and data exports: per-paper BibTeX/RIS/CSL-JSON, per-author and per-subject
-BibTeX, the collection as JSON, and `llms.txt`."""
+"""Two output families: BibTeX collections (per author and subject) and the collection as data
+(`data/*.json`, `llms.txt`). Per-paper citation formats live in the paper page (data: URLs)."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
-from scholarsite.inputs.config import Config
-from scholarsite.model.cards import Cards
-from scholarsite.model.model import Paper, Site
-from scholarsite.outputs import citations, urls
+from scholarsite.model.model import Paper
+from scholarsite.outputs import urls
+from scholarsite.outputs.registry import Output, as_bytes, fixed
+from scholarsite.outputs.sitedata import SiteData
 
 DATA_SCHEMA_VERSION = 1
 
 
-def citation_records(site: Site, cards: Cards, config: Config) -> dict[int, citations.CitationRecord]:
-    """A CitationRecord per paper (by object id), with unique, stable keys."""
-    items = [(p.authors[0].name, p.year, cards.paper(p)["title_plain"]) for p in site.papers]
-    keys = citations.make_citation_keys(items)
-    records = {}
-    for key, paper in zip(keys, site.papers, strict=True):
-        card = cards.paper(paper)
-        records[id(paper)] = citations.CitationRecord(
-            key=key,
-            title_tex=paper.title,
-            title_plain=card["title_plain"],
-            authors=tuple(a.name for a in paper.authors),
-            year=paper.year,
-            source=paper.source,
-            subjects=tuple(s.code for s in paper.subjects),
-            abstract_plain=card["abstract_plain"],
-            url=urls.absolute(config.base_url, card["path"]) if config.base_url else None,
-        )
-    return records
+def json_lines(envelope: dict[str, Any], name: str, items: list[dict[str, Any]]) -> bytes:
+    """Deterministic JSON with one item per line: readable, diffable, and fast to encode."""
+
+    def dump(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+    head = ", ".join(f"{dump(k)}: {dump(v)}" for k, v in sorted(envelope.items()))
+    body = ",\n".join(dump(item) for item in items)
+    return as_bytes(f'{{{head}, "{name}": [\n{body}\n]}}')
 
 
-def as_bytes(text: str) -> bytes:
-    """UTF-8 with a final newline."""
-    return (text if text.endswith("\n") else text + "\n").encode("utf-8")
-
-
-def dump_json(data: Any) -> bytes:
-    """Deterministic, readable JSON."""
-    return as_bytes(json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True))
-
-
-def paper_files(
-    site: Site, cards: Cards, records: dict[int, citations.CitationRecord], bibtex: dict[int, str]
-) -> dict[str, bytes]:
-    """cite.bib, cite.ris and cite.json beside every paper page."""
-    files: dict[str, bytes] = {}
-    for paper in site.papers:
-        page = cards.paper(paper)["path"]
-        record = records[id(paper)]
-        files[urls.beside(page, "cite.bib")] = as_bytes(bibtex[id(paper)])
-        files[urls.beside(page, "cite.ris")] = as_bytes(citations.to_ris(record))
-        files[urls.beside(page, "cite.json")] = citations.csl_json_file([record]).encode("utf-8")
-    return files
-
-
-def collection_bibs(site: Site, cards: Cards, bibtex: dict[int, str]) -> dict[str, bytes]:
+def citation_files(data: SiteData) -> Iterator[Output]:
     """papers.bib beside every author and subject page (entries separated by a blank line)."""
-    groups: list[tuple[str, list[Paper]]] = [(cards.author(a)["path"], a.papers) for a in site.authors]
-    groups += [(cards.subject(s)["path"], s.papers) for s in site.subjects]
-    return {
-        urls.beside(page, "papers.bib"): as_bytes("\n".join(bibtex[id(p)] for p in papers))
-        for page, papers in groups
-    }
+    cards, bibtex = data.cards, data.bibtex
+    groups: list[tuple[str, list[Paper]]] = [(cards.author(a)["path"], a.papers) for a in data.site.authors]
+    groups += [(cards.subject(s)["path"], s.papers) for s in data.site.subjects]
+    for page, papers in groups:
+        yield fixed(urls.beside(page, "papers.bib"), as_bytes("\n".join(bibtex[p.key] for p in papers)))
 
 
-def data_files(site: Site, cards: Cards, records: dict[int, citations.CitationRecord]) -> dict[str, bytes]:
-    """data/papers.json and data/authors.json (schema in data/README.md and the README)."""
+def data_files(data: SiteData) -> Iterator[Output]:
+    """data/papers.json, data/authors.json (schema in the README) and llms.txt."""
+    site, cards, records = data.site, data.cards, data.records
     papers = [
         {
             "id": paper.key,
-            "citation_key": records[id(paper)].key,
+            "citation_key": records[paper.key].key,
             "title": paper.title,
             "title_text": cards.paper(paper)["title_plain"],
             "abstract": paper.abstract,
@@ -101,14 +68,14 @@ def data_files(site: Site, cards: Cards, records: dict[int, citations.CitationRe
         for author in site.authors
     ]
     envelope = {"schema_version": DATA_SCHEMA_VERSION}
-    return {
-        urls.PAPERS_JSON: dump_json({**envelope, "papers": papers}),
-        urls.AUTHORS_JSON: dump_json({**envelope, "authors": authors}),
-    }
+    yield fixed(urls.PAPERS_JSON, json_lines(envelope, "papers", papers))
+    yield fixed(urls.AUTHORS_JSON, json_lines(envelope, "authors", authors))
+    yield fixed(urls.LLMS_TXT, llms_txt(data))
 
 
-def llms_txt(site: Site, config: Config) -> bytes:
+def llms_txt(data: SiteData) -> bytes:
     """A Markdown summary of the collection for language-model crawlers (llmstxt.org)."""
+    site, config = data.site, data.config
 
     def link(path: str) -> str:
         return urls.absolute(config.base_url, path) if config.base_url else path

@@ -9,9 +9,14 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
+from collections.abc import Iterator
+from functools import partial
+
 from scholarsite.inputs.config import Config
 from scholarsite.model.cards import Card, Cards
-from scholarsite.model.model import Paper, Site
+from scholarsite.model.model import Paper
+from scholarsite.outputs.registry import Output, code_version, key_of
+from scholarsite.outputs.sitedata import SiteData
 from scholarsite.outputs import urls
 
 ATOM = "http://www.w3.org/2005/Atom"
@@ -69,16 +74,17 @@ def atom_feed(title: str, page: str, papers: list[Paper], cards: Cards, config: 
     return b'<?xml version="1.0" encoding="utf-8"?>\n' + body + b"\n"
 
 
-def feed_files(site: Site, cards: Cards, config: Config) -> dict[str, bytes]:
-    """feed.xml at the root and beside every author and subject page."""
-    files = {urls.FEED: atom_feed(config.title, urls.HOME, site.papers, cards, config)}
-    for author in site.authors:
-        page = cards.author(author)["path"]
-        files[urls.beside(page, "feed.xml")] = atom_feed(
-            f"{author.name} · {config.title}", page, author.papers, cards, config
-        )
-    for subject in site.subjects:
-        page = cards.subject(subject)["path"]
-        title = f"{subject.name} ({subject.code}) · {config.title}"
-        files[urls.beside(page, "feed.xml")] = atom_feed(title, page, subject.papers, cards, config)
-    return files
+def outputs(data: SiteData) -> Iterator[Output]:
+    """feed.xml at the root and beside every author and subject page (only with base_url)."""
+    config, cards = data.config, data.cards
+    if not config.base_url:
+        return
+    feeds = [(config.title, urls.HOME, data.site.papers)]
+    feeds += [(f"{a.name} · {config.title}", cards.author(a)["path"], a.papers) for a in data.site.authors]
+    feeds += [
+        (f"{s.name} ({s.code}) · {config.title}", cards.subject(s)["path"], s.papers) for s in data.site.subjects
+    ]
+    for title, page, papers in feeds:
+        newest = papers[: config.feed_entries]
+        key = key_of(code_version(), title, page, config.base_url, config.language, [cards.paper(p) for p in newest])
+        yield Output(urls.beside(page, "feed.xml"), key, partial(atom_feed, title, page, newest, cards, config))

@@ -1,11 +1,14 @@
-"""Files that hosting needs: `.nojekyll`, `robots.txt`, `sitemap.xml`, `CNAME`, and the assets."""
+"""Output families for hosting: `.nojekyll`, `robots.txt`, `sitemap.xml`, `CNAME`; and the assets."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from scholarsite.inputs.config import Config
+from collections.abc import Iterator
+
+from scholarsite.outputs.registry import Output, fixed
+from scholarsite.outputs.sitedata import SiteData
 from scholarsite.outputs import urls
 
 SITEMAP_HEAD = (
@@ -29,18 +32,26 @@ def robots(base_url: str | None) -> bytes:
     return ("\n".join(lines) + "\n").encode("utf-8")
 
 
-def hosting_files(config: Config, html_pages: list[str]) -> dict[str, bytes]:
-    """`.nojekyll` (serve folders as they are), robots, and with base_url the sitemap; CNAME."""
-    files = {".nojekyll": b"", "robots.txt": robots(config.base_url)}
+def outputs(data: SiteData) -> Iterator[Output]:
+    """`.nojekyll` (serve folders as they are), robots, with base_url the sitemap; CNAME."""
+    config = data.config
+    yield fixed(".nojekyll", b"")
+    yield fixed("robots.txt", robots(config.base_url))
     if config.base_url:
-        files[urls.SITEMAP] = sitemap(config.base_url, [p for p in html_pages if p != urls.NOT_FOUND])
+        pages = [spec.path for spec in data.specs if spec.path != urls.NOT_FOUND]
+        yield fixed(urls.SITEMAP, sitemap(config.base_url, pages))
     if config.cname:
-        files["CNAME"] = (config.cname + "\n").encode("ascii")
-    return files
+        yield fixed("CNAME", (config.cname + "\n").encode("ascii"))
 
 
-def asset_files(assets_dir: Path) -> dict[str, bytes]:
+def assets(data: SiteData) -> Iterator[Output]:
     """Every visible file under `assets/`, copied as it is to `site/assets/`."""
+    for path, content in data.assets.items():
+        yield fixed(path, content)
+
+
+def read_assets(assets_dir: Path) -> dict[str, bytes]:
+    """The visible files under `assets/` by output path (`assets/style.css`)."""
     if not assets_dir.is_dir():
         return {}
     return {

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from itertools import groupby
 from typing import Any
 
 from markupsafe import Markup
 
-from scholarsite.inputs.config import Config
 from scholarsite.inputs.content import Page
-from scholarsite.model.cards import Card, Cards
-from scholarsite.model.model import Author, Paper, Site, Subject, Year
+from scholarsite.model.cards import Card
+from scholarsite.model.model import Author, Paper, Subject, Year
+from scholarsite.outputs.registry import Output, code_version, key_of
+from scholarsite.outputs.sitedata import SiteData
 from scholarsite.outputs import seo as metadata
 from scholarsite.outputs import urls
 
@@ -29,22 +31,10 @@ class PageSpec:
     context: dict[str, Any]
 
 
-@dataclass(frozen=True)
-class Inputs:
-    """Everything the planner needs, already loaded and modelled."""
-
-    site: Site
-    config: Config
-    pages: Sequence[Page]
-    author_pages: dict[str, Page]
-    related: dict[int, list[Paper]]
-    bibtex: dict[int, str]
-    has_feeds: bool
-    stylesheet: str
-
-
-def paginate(first: str, papers: list[Paper], per_page: int) -> Iterator[tuple[str, dict[str, Any]]]:
-    """(path, pager) for each page of a long list of papers; always at least one page."""
+def paginate(
+    first: str, papers: list[Paper], per_page: int
+) -> Iterator[tuple[str, dict[str, Any], list[Paper]]]:
+    """(path, pager, papers) for each page of a long list of papers; always at least one page."""
     chunks = [papers[i : i + per_page] for i in range(0, len(papers), per_page)] or [[]]
     links = [{"number": n, "path": urls.paged(first, n)} for n in range(1, len(chunks) + 1)]
     for number, chunk in enumerate(chunks, start=1):
@@ -54,8 +44,8 @@ def paginate(first: str, papers: list[Paper], per_page: int) -> Iterator[tuple[s
                 "number": number,
                 "count": len(chunks),
                 "links": links if len(chunks) > 1 else [],
-                "papers": chunk,
             },
+            chunk,
         )
 
 
@@ -80,11 +70,11 @@ def chart(items: list[tuple[Card | int, int]], label: Callable[[Any], str]) -> l
 class Planner:
     """Builds the context of every page of the site."""
 
-    def __init__(self, inputs: Inputs, cards: Cards):
+    def __init__(self, inputs: SiteData):
         self.inputs = inputs
         self.site = inputs.site
         self.config = inputs.config
-        self.cards = cards
+        self.cards = inputs.cards
         self.meta = metadata.Metadata(inputs.config)
         self.common = {
             "site": {
@@ -110,6 +100,7 @@ class Planner:
         full = {
             **self.common,
             "page_path": path,
+            "is_home": path == urls.HOME,
             "root": urls.root_of(path),
             "title": title,
             "description": metadata.clip(description),
@@ -223,7 +214,7 @@ class Planner:
         profile = self.inputs.author_pages.get(author.slug)
         description = metadata.author_description(author)
         specs = []
-        for path, pager in paginate(first, author.papers, self.config.papers_per_page):
+        for path, pager, papers in paginate(first, author.papers, self.config.papers_per_page):
             specs.append(
                 self.spec(
                     path,
@@ -238,7 +229,7 @@ class Planner:
                         [(self.cards.subject(s), n) for s, n in author.subject_counts], lambda c: c["code"]
                     ),
                     year_chart=chart(author.year_counts, str),
-                    groups=self.cards.by_year(pager["papers"]),
+                    groups=self.cards.by_year(papers),
                     pager=pager,
                     bib=urls.beside(first, "papers.bib"),
                     feed=urls.beside(first, "feed.xml") if self.inputs.has_feeds else None,
@@ -254,10 +245,10 @@ class Planner:
         """A paper's page: abstract, authors, subjects, citation, related papers."""
         card = self.cards.paper(paper)
         path = card["path"]
-        related = self.inputs.related.get(id(paper), [])
-        shown = {id(p) for p in related} | {id(paper)}
+        related = self.inputs.related.get(paper.key, [])
+        shown = {p.key for p in related} | {paper.key}
         by_authors = sorted(
-            {id(p): p for a in paper.authors for p in a.papers[:40] if id(p) not in shown}.values(),
+            {p.key: p for a in paper.authors for p in a.papers[:40] if p.key not in shown}.values(),
             key=lambda p: (-p.year, p.key),
         )[:MORE_BY_AUTHORS]
         return self.spec(
@@ -269,8 +260,8 @@ class Planner:
             ),
             paper=card,
             records=len(paper.provenance),
-            bibtex=self.inputs.bibtex[id(paper)],
-            exports={ext: urls.beside(path, f"cite.{ext}") for ext in ("bib", "ris", "json")},
+            bibtex=self.inputs.bibtex[paper.key],
+            downloads=self.inputs.downloads(paper),
             related=[self.cards.paper(p) for p in related],
             by_authors=[self.cards.paper(p) for p in by_authors],
             description=card["abstract_plain"] or card["title_plain"],
@@ -306,11 +297,11 @@ class Planner:
                 template,
                 title if pager["number"] == 1 else f"{title} (page {pager['number']})",
                 crumbs,
-                groups=self.cards.by_year(pager["papers"]),
+                groups=self.cards.by_year(chunk),
                 pager=pager,
                 **context,
             )
-            for path, pager in paginate(first, papers, self.config.papers_per_page)
+            for path, pager, chunk in paginate(first, papers, self.config.papers_per_page)
         ]
 
     def subject(self, subject: Subject) -> list[PageSpec]:
@@ -401,3 +392,15 @@ class Planner:
             description="This page does not exist.",
             inline_css=Markup(self.inputs.stylesheet),
         )
+
+
+def outputs(data: SiteData) -> Iterator[Output]:
+    """Every HTML page, keyed by the sources of its template and its context."""
+    templates = data.templates
+    checked: set[str] = set()
+    for spec in data.specs:
+        if spec.template not in checked:
+            templates.check(spec.template, spec.path)
+            checked.add(spec.template)
+        key = key_of(code_version(), templates.digest(spec.template), spec.template, spec.path, spec.context)
+        yield Output(spec.path, key, partial(templates.render, spec.template, spec.context, spec.path))

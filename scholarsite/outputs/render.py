@@ -1,25 +1,34 @@
-"""Render planned pages with Jinja2 (StrictUndefined, autoescaping) into path -> bytes."""
+"""Render pages with Jinja2 (StrictUndefined, autoescaping); know which sources each page uses."""
 
 from __future__ import annotations
 
+import hashlib
 import traceback
-from collections.abc import Sequence
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import jinja2
+from jinja2 import meta
 from markupsafe import Markup
 
 from scholarsite.errors import BuildError, Diagnostic, error
 from scholarsite.outputs import urls
-from scholarsite.outputs.pages import PageSpec
 from scholarsite.outputs.seo import json_script
+
+SUMMARY_PARTIAL = "partials/paper_summary.html"  # rendered through the `paper_summary` global
 
 
 @jinja2.pass_context
 def rel(context: jinja2.runtime.Context, target: str) -> str:
     """Relative link from the page being rendered to an output path."""
     return urls.relative(context["page_path"], target)
+
+
+@jinja2.pass_context
+def link(context: jinja2.runtime.Context, name: str, *args: int | str) -> str:
+    """Relative link to an output that templates name rather than spell: `link('authors')`."""
+    return urls.relative(context["page_path"], urls.named(name, *args))
 
 
 def from_root(target: str, root: str) -> str:
@@ -44,14 +53,14 @@ class Fragments:
         """The summary of a paper for pages whose root is `root`, omitting author `exclude`."""
         key = (card["path"], root, exclude, heading, compact)
         if key not in self.cache:
-            template = self.env.get_template("partials/paper_summary.html")
+            template = self.env.get_template(SUMMARY_PARTIAL)
             context = {"p": card, "root": root, "exclude": exclude, "heading": heading, "compact": compact}
             self.cache[key] = Markup(template.render(context))
         return self.cache[key]
 
 
 def make_environment(templates_dir: Path) -> jinja2.Environment:
-    """The Jinja2 environment shared by all pages and feeds."""
+    """The Jinja2 environment shared by all pages."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates_dir)),
         undefined=jinja2.StrictUndefined,
@@ -62,6 +71,7 @@ def make_environment(templates_dir: Path) -> jinja2.Environment:
     )
     env.filters["rel"] = rel
     env.filters["from_root"] = from_root
+    env.globals["link"] = link
     env.globals["paper_summary"] = Fragments(env).paper_summary
     env.filters["json_script"] = json_script
     env.filters["percent"] = lambda share: f"{share * 100:.1f}"
@@ -79,33 +89,71 @@ def template_location(exc: BaseException, templates: str) -> tuple[str, int]:
     return (f"{root.name}/{shown.relative_to(root)}" if shown.is_relative_to(root) else str(shown)), line
 
 
-def describe(exc: Exception, spec: PageSpec, templates: str) -> Diagnostic:
+def describe(exc: Exception, page: str, templates: str) -> Diagnostic:
     """A diagnostic for a template problem, naming the template, line and page."""
     path, line = template_location(exc, templates)
     if isinstance(exc, jinja2.TemplateNotFound):
-        return error(templates, 0, f"template '{exc.name}' not found (needed for {spec.path})")
+        return error(templates, 0, f"template '{exc.name}' not found (needed for {page})")
     hint = "every variable a template uses must be given by scholarsite; check the spelling"
-    message = f"{type(exc).__name__}: {exc} (while rendering {spec.path})"
+    message = f"{type(exc).__name__}: {exc} (while rendering {page})"
     return error(path, line, message, hint if isinstance(exc, jinja2.UndefinedError) else "")
 
 
-def render_one(env: jinja2.Environment, template: str, context: dict[str, Any]) -> bytes:
-    """Render one template to UTF-8 bytes."""
-    return env.get_template(template).render(context).encode("utf-8")
+TEMPLATE_ERRORS = (jinja2.TemplateError, TypeError, ValueError, KeyError, AttributeError)
 
 
-def render_pages(specs: Sequence[PageSpec], templates_dir: Path) -> dict[str, bytes]:
-    """Every page rendered; BuildError listing each distinct template problem once."""
-    env = make_environment(templates_dir)
-    outputs: dict[str, bytes] = {}
-    problems: dict[tuple[str, int, str], Diagnostic] = {}
-    templates = str(templates_dir)
-    for spec in specs:
+class Templates:
+    """The project's templates: rendering, and a digest of the sources each template uses."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.env = make_environment(folder)
+
+    @cache  # noqa: B019 (one instance per build)
+    def uses(self, name: str) -> frozenset[str]:
+        """The template and every template it extends, includes or imports, transitively."""
+        seen: set[str] = set()
+        pending = [name]
+        while pending:
+            current = pending.pop()
+            if current in seen:
+                continue
+            seen.add(current)
+            source = self.source(current)
+            tree = self.env.parse(source, current)
+            referenced = list(meta.find_referenced_templates(tree))
+            if None in referenced:  # a name computed at render time: depend on every template
+                referenced = self.env.list_templates()
+            if "paper_summary" in meta.find_undeclared_variables(tree):
+                referenced.append(SUMMARY_PARTIAL)
+            pending += [r for r in referenced if r]
+        return frozenset(seen)
+
+    @cache  # noqa: B019
+    def source(self, name: str) -> str:
+        """A template's source text."""
+        assert self.env.loader is not None
+        return self.env.loader.get_source(self.env, name)[0]
+
+    @cache  # noqa: B019
+    def digest(self, name: str) -> str:
+        """A digest of the sources a template uses (what its pages' keys depend on)."""
+        summary = hashlib.sha256()
+        for used in sorted(self.uses(name)):
+            summary.update(used.encode() + b"\0" + self.source(used).encode() + b"\0")
+        return summary.hexdigest()
+
+    def check(self, name: str, page: str) -> None:
+        """BuildError unless the template and those it uses exist and compile."""
         try:
-            outputs[spec.path] = render_one(env, spec.template, spec.context)
-        except (jinja2.TemplateError, TypeError, ValueError, KeyError, AttributeError) as exc:
-            found = describe(exc, spec, templates)
-            problems.setdefault((found.path, found.line, type(exc).__name__), found)
-    if problems:
-        raise BuildError(problems.values())
-    return outputs
+            for used in self.uses(name):
+                self.env.get_template(used)
+        except TEMPLATE_ERRORS as exc:
+            raise BuildError([describe(exc, page, str(self.folder))]) from None
+
+    def render(self, name: str, context: dict[str, Any], page: str) -> bytes:
+        """One page as UTF-8 bytes; BuildError naming the template and line on a problem."""
+        try:
+            return self.env.get_template(name).render(context).encode("utf-8")
+        except TEMPLATE_ERRORS as exc:
+            raise BuildError([describe(exc, page, str(self.folder))]) from None

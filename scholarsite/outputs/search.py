@@ -1,116 +1,117 @@
-"""Full-text search, built at build time with Pagefind (the `pagefind` package's binary).
+"""Full-text search: a Pagefind bundle indexed in-process through Pagefind's Python API.
 
-Only pages whose `<main>` carries `data-pagefind-body` (papers, authors, subjects) are
-indexed. Pagefind runs as a command over a temporary copy of those pages and its bundle is
-returned as outputs, so it goes through the same compare-and-write step as every file.
-
-Pagefind 1.5 writes its filter indexes in an arbitrary order (a known upstream issue), so
-two indexings of the same pages can differ byte for byte. To keep "no change, no write",
-the bundle records a key of what it indexed (`pagefind/scholarsite-index.json`); when the
-searchable pages are unchanged, the bundle already in `site/` is reused as it is.
+Records are built from the model's plain data (title, authors, subjects, abstract), not read
+back from rendered pages, so indexing needs no copy of the site and no page on disk. The
+bundle is one output whose key is a digest of every record: when no record changed, the
+bundle in site/ is kept as it is (Pagefind does not write its filter files deterministically,
+upstream issue #638, so re-indexing the same records may give other bytes).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-import subprocess
-import sys
-import tempfile
-from collections.abc import Mapping
+import asyncio
+from collections.abc import Iterator
 from importlib.metadata import version
 from pathlib import Path
+from typing import Any
+
+import pagefind.service
+from pagefind.index import IndexConfig, PagefindIndex
 
 from scholarsite.errors import BuildError, error
+from scholarsite.outputs import urls
+from scholarsite.outputs.registry import Bundle, key_of
+from scholarsite.outputs.sitedata import SiteData
 
-SEARCH_FOLDER = "pagefind"
-KEY_FILE = f"{SEARCH_FOLDER}/scholarsite-index.json"
-INDEXED_MARK = b"data-pagefind-body"
-
-
-def searchable(outputs: Mapping[str, bytes]) -> dict[str, bytes]:
-    """The HTML pages that ask to be indexed."""
-    return {p: b for p, b in outputs.items() if p.endswith(".html") and INDEXED_MARK in b}
+FOLDER = "pagefind"
 
 
-def digest(data: bytes) -> str:
-    """sha256 hex digest."""
-    return hashlib.sha256(data).hexdigest()
+class _AsyncioWithoutPollDelay:
+    """`asyncio` as `pagefind.service` sees it, except `sleep`, which only yields.
+
+    Pagefind 1.5.2's service client sleeps 100 ms before reading each response, which caps
+    indexing at ten records a second; its read that follows already waits for data.
+    """
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(asyncio, name)
+
+    @staticmethod
+    async def sleep(delay: float, result: Any = None) -> Any:
+        await asyncio.sleep(0)
+        return result
 
 
-def index_key(pages: Mapping[str, bytes], language: str) -> str:
-    """Identifies the input of an indexing run."""
-    summary = "\n".join(f"{path} {digest(html)}" for path, html in sorted(pages.items()))
-    return digest(f"pagefind {version('pagefind')} {language}\n{summary}".encode())
+pagefind.service.asyncio = _AsyncioWithoutPollDelay()  # type: ignore[attr-defined]
+BATCH = 500  # records in flight at once
 
 
-def key_file(key: str, files: Mapping[str, bytes]) -> bytes:
-    """The record of what a bundle indexed and which files it consists of."""
-    listing = {path: digest(data) for path, data in sorted(files.items())}
-    return json.dumps({"key": key, "files": listing}, indent=1, sort_keys=True).encode("utf-8")
+def url_of(path: str) -> str:
+    """The URL Pagefind reports for a page, from the site root (`/papers/2024/x/`)."""
+    return "/" + urls.relative(urls.HOME, path).removeprefix("./")
 
 
-def reusable(previous: Mapping[str, bytes], key: str) -> bool:
-    """True when `previous` is a complete bundle indexed from the same pages."""
+def records(data: SiteData) -> list[dict[str, Any]]:
+    """A search record for every paper, author and subject."""
+    cards, found = data.cards, []
+    for paper in data.site.papers:
+        card = cards.paper(paper)
+        names = [a["name"] for a in card["authors"]]
+        codes = [s["code"] for s in card["subjects"]]
+        subjects = " ".join(f"{s['code']} {s['name']}" for s in card["subjects"])
+        found.append(
+            {
+                "url": url_of(card["path"]),
+                "content": f"{card['title_plain']}. {', '.join(names)}. {subjects}. {card['abstract_plain']}",
+                "meta": {"title": card["title_plain"], "kind": "Paper", "year": str(paper.year), "authors": ", ".join(names)},
+                "filters": {"kind": ["Paper"], "year": [str(paper.year)], "author": names, "subject": codes},
+            }
+        )
+    for author in data.site.authors:
+        card = cards.author(author)
+        topics = ", ".join(s.name for s, _ in author.subject_counts[:5])
+        coauthors = ", ".join(a.name for a, _ in author.coauthors[:20])
+        found.append(
+            {
+                "url": url_of(card["path"]),
+                "content": f"{author.name}. {len(author.papers)} papers in {topics}. Co-authors: {coauthors}.",
+                "meta": {"title": author.name, "kind": "Author"},
+                "filters": {"kind": ["Author"], "author": [author.name]},
+            }
+        )
+    for subject in data.site.subjects:
+        card = cards.subject(subject)
+        found.append(
+            {
+                "url": url_of(card["path"]),
+                "content": f"{subject.name} ({subject.code}), {subject.archive_name}. {card['count']} papers.",
+                "meta": {"title": subject.name, "kind": "Subject"},
+                "filters": {"kind": ["Subject"], "subject": [subject.code]},
+            }
+        )
+    return found
+
+
+async def index(found: list[dict[str, Any]], language: str, folder: Path) -> None:
+    """Index the records with a Pagefind service and write the bundle into `folder`."""
+    settings = IndexConfig(force_language=language, output_path=str(folder))
+    async with PagefindIndex(settings) as pagefind:
+        for start in range(0, len(found), BATCH):
+            batch = found[start : start + BATCH]
+            await asyncio.gather(*(pagefind.add_custom_record(language=language, **r) for r in batch))
+
+
+def write_bundle(found: list[dict[str, Any]], language: str, folder: Path) -> None:
+    """Run the indexing to completion; BuildError if Pagefind fails."""
     try:
-        record = json.loads(previous[KEY_FILE])
-        files = record["files"]
-        complete = all(p in previous and digest(previous[p]) == h for p, h in files.items())
-        return record["key"] == key and complete and len(files) + 1 == len(previous)
-    except (KeyError, ValueError, TypeError):
-        return False
+        asyncio.run(index(found, language, folder))
+    except Exception as exc:  # noqa: BLE001 - the service reports any failure as an exception
+        raise BuildError([error("pagefind", 0, f"search indexing failed: {exc}")]) from None
 
 
-def run_pagefind(pages: Mapping[str, bytes], language: str) -> dict[str, bytes]:
-    """Index `pages` with the Pagefind command in a temporary folder; the bundle it wrote."""
-    with tempfile.TemporaryDirectory(prefix="scholarsite-search-") as tmp:
-        source, bundle = Path(tmp) / "site", Path(tmp) / "bundle"
-        for path, html in pages.items():
-            target = source / path
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(html)
-        command = [
-            sys.executable,
-            "-m",
-            "pagefind",
-            "--site",
-            str(source),
-            "--output-path",
-            str(bundle),
-            "--force-language",
-            language.split("-")[0],
-        ]
-        done = subprocess.run(command, capture_output=True, text=True)
-        if done.returncode != 0:
-            detail = (done.stderr or done.stdout).strip().splitlines()[-3:]
-            raise BuildError([error("pagefind", 0, "search indexing failed: " + " / ".join(detail))])
-        return {
-            f"{SEARCH_FOLDER}/{file.relative_to(bundle).as_posix()}": file.read_bytes()
-            for file in sorted(bundle.rglob("*"))
-            if file.is_file()
-        }
-
-
-def search_files(
-    outputs: Mapping[str, bytes], language: str, previous: Mapping[str, bytes]
-) -> dict[str, bytes]:
-    """The Pagefind bundle for `outputs`, reusing `previous` (site/pagefind/) when still valid."""
-    pages = searchable(outputs)
-    key = index_key(pages, language)
-    if reusable(previous, key):
-        return dict(previous)
-    files = run_pagefind(pages, language)
-    files[KEY_FILE] = key_file(key, files)
-    return files
-
-
-def read_previous(site_dir: Path) -> dict[str, bytes]:
-    """The search bundle of the last build, as it is on disk (empty if none)."""
-    folder = site_dir / SEARCH_FOLDER
-    if not folder.is_dir():
-        return {}
-    return {
-        f"{SEARCH_FOLDER}/{file.relative_to(folder).as_posix()}": file.read_bytes()
-        for file in sorted(folder.rglob("*"))
-        if file.is_file() and not file.is_symlink()
-    }
+def outputs(data: SiteData) -> Iterator[Bundle]:
+    """The search bundle, keyed by Pagefind's version, the language and every record."""
+    found = records(data)
+    language = data.config.language.split("-")[0]
+    key = key_of(version("pagefind"), language, found)
+    yield Bundle(FOLDER, key, lambda folder: write_bundle(found, language, folder))

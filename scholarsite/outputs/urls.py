@@ -18,6 +18,10 @@ YEARS = "years/index.html"
 SEARCH = "search/index.html"
 NOT_FOUND = "404.html"
 STYLESHEET = "assets/style.css"
+FAVICON = "assets/favicon.svg"
+SITE_SCRIPT = "assets/site.js"
+SEARCH_SCRIPT = "assets/search.js"
+LLMS_TXT = "llms.txt"
 FEED = "feed.xml"
 SITEMAP = "sitemap.xml"
 PAPERS_JSON = "data/papers.json"
@@ -101,3 +105,28 @@ def absolute(base_url: str, to_path: str) -> str:
     if posixpath.basename(to_path) == INDEX:
         to_path = to_path[: -len(INDEX)]
     return base_url + to_path
+
+
+def named(name: str, *args: int | str) -> str:
+    """The output path templates ask for by name: `link('authors')`, `link('year', 2024)`."""
+    fixed = {
+        "home": HOME,
+        "authors": AUTHORS,
+        "papers": PAPERS,
+        "subjects": SUBJECTS,
+        "years": YEARS,
+        "search": SEARCH,
+        "stylesheet": STYLESHEET,
+        "favicon": FAVICON,
+        "site_script": SITE_SCRIPT,
+        "search_script": SEARCH_SCRIPT,
+        "feed": FEED,
+        "papers_json": PAPERS_JSON,
+        "llms_txt": LLMS_TXT,
+    }
+    if name in fixed and not args:
+        return fixed[name]
+    makers = {"year": year, "author": author, "subject": subject, "content_page": content_page}
+    if name in makers and len(args) == 1:
+        return makers[name](args[0])  # type: ignore[arg-type]
+    raise ValueError(f"no output named {name!r} with {len(args)} argument(s)")

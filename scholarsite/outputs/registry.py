@@ -1,0 +1,76 @@
+"""What every output family yields: files (and folders of files) with a key of their inputs.
+
+A key is a digest of everything an output is made from: the code version, the template
+sources it uses and its context data. The writer compares keys with the manifest of the
+last build, so an output whose key is unchanged is neither produced nor read back.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Output:
+    """One file of the site: where it goes, what it is made from, and how to make it."""
+
+    path: str
+    key: str
+    produce: Callable[[], bytes]
+
+
+@dataclass(frozen=True)
+class Bundle:
+    """A folder of files made together by one producer (the search index)."""
+
+    folder: str
+    key: str
+    produce: Callable[[Path], None]  # writes every file of the bundle into an empty folder
+
+
+Produced = Output | Bundle
+
+
+@cache
+def code_version() -> str:
+    """A digest of the package's code and data: a new scholarsite invalidates every key."""
+    package = Path(__file__).parent.parent
+    summary = hashlib.sha256()
+    for file in sorted([*package.rglob("*.py"), *package.rglob("data/*.json")]):
+        summary.update(file.relative_to(package).as_posix().encode() + b"\0" + file.read_bytes())
+    return summary.hexdigest()[:16]
+
+
+def digest(data: bytes) -> str:
+    """sha256 hex digest of bytes."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def _plain(value: Any) -> str:
+    """JSON for values json does not know (dates from YAML front matter)."""
+    return str(value)
+
+
+def key_of(*parts: Any) -> str:
+    """The key of plain data (dicts, lists, strings, numbers, Markup), in a stable encoding."""
+    text = json.dumps(parts, ensure_ascii=False, separators=(",", ":"), default=_plain)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def fixed(path: str, data: bytes, salt: str = "") -> Output:
+    """An output whose bytes are already known: its key is their digest."""
+    return Output(path, digest(salt.encode() + data), lambda: data)
+
+
+def as_bytes(text: str) -> bytes:
+    """UTF-8 with a final newline."""
+    return (text if text.endswith("\n") else text + "\n").encode("utf-8")
+
+
+Family = Callable[[Any], Iterable[Produced]]

@@ -1,0 +1,121 @@
+"""What every output family reads: the model and what is derived from it once (cards,
+citations, related papers, the page plan).
+
+All of it is keyed by identity (`paper.key`, `author.key`, `subject.code`), never by `id()`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+from functools import cached_property
+from urllib.parse import quote
+
+from scholarsite.inputs.config import Config
+from scholarsite.inputs.content import Page
+from scholarsite.model import related
+from scholarsite.model.cards import Cards
+from scholarsite.model.model import Paper, Site
+from scholarsite.outputs import citations, urls
+from scholarsite.outputs.render import Templates
+
+if TYPE_CHECKING:
+    from scholarsite.outputs.pages import PageSpec
+
+DOWNLOADS = (  # label, extension, media type
+    ("BibTeX", "bib", "application/x-bibtex"),
+    ("RIS", "ris", "application/x-research-info-systems"),
+    ("CSL-JSON", "json", "application/vnd.citationstyles.csl+json"),
+)
+
+
+def data_uri(media_type: str, text: str) -> str:
+    """A `data:` URL carrying UTF-8 text, for a download link that needs no file."""
+    return f"data:{media_type};charset=utf-8,{quote(text, safe='')}"
+
+
+def citation_records(site: Site, cards: Cards, config: Config) -> dict[str, citations.CitationRecord]:
+    """A CitationRecord per paper key, with unique, stable citation keys."""
+    items = [(p.authors[0].name, p.year, cards.paper(p)["title_plain"]) for p in site.papers]
+    keys = citations.make_citation_keys(items)
+    records = {}
+    for key, paper in zip(keys, site.papers, strict=True):
+        card = cards.paper(paper)
+        records[paper.key] = citations.CitationRecord(
+            key=key,
+            title_tex=paper.title,
+            title_plain=card["title_plain"],
+            authors=tuple(a.name for a in paper.authors),
+            year=paper.year,
+            source=paper.source,
+            subjects=tuple(s.code for s in paper.subjects),
+            abstract_plain=card["abstract_plain"],
+            url=urls.absolute(config.base_url, card["path"]) if config.base_url else None,
+        )
+    return records
+
+
+@dataclass
+class SiteData:
+    """The model with what every output family reads from it."""
+
+    site: Site
+    config: Config
+    pages: list[Page]
+    author_pages: dict[str, Page]
+    templates: Templates
+    assets: dict[str, bytes]
+
+    @cached_property
+    def cards(self) -> Cards:
+        """Plain-data views of every author, subject and paper."""
+        return Cards(self.site)
+
+    @cached_property
+    def records(self) -> dict[str, citations.CitationRecord]:
+        """Citation records by paper key."""
+        return citation_records(self.site, self.cards, self.config)
+
+    @cached_property
+    def bibtex(self) -> dict[str, str]:
+        """BibTeX by paper key, without the abstract (as DBLP and arXiv do; RIS and CSL carry it)."""
+        return {key: citations.to_bibtex(replace(rec, abstract_plain="")) for key, rec in self.records.items()}
+
+    def downloads(self, paper: Paper) -> list[dict[str, str]]:
+        """The citation downloads of a paper's page, as data: URLs (no file per format)."""
+        record = self.records[paper.key]
+        texts = {
+            "bib": self.bibtex[paper.key] + "\n",
+            "ris": citations.to_ris(record),
+            "json": citations.csl_json_file([record]),
+        }
+        return [
+            {"label": label, "filename": f"{record.key}.{ext}", "href": data_uri(kind, texts[ext])}
+            for label, ext, kind in DOWNLOADS
+        ]
+
+    @cached_property
+    def related(self) -> dict[str, list[Paper]]:
+        """Each paper's most similar papers by title and abstract (TF-IDF), by paper key."""
+        papers = self.site.papers
+        titles = [self.cards.paper(p)["title_plain"] for p in papers]
+        docs = [f"{t} {self.cards.paper(p)['abstract_plain']}" for t, p in zip(titles, papers, strict=True)]
+        nearest = related.related_papers(docs, self.config.related_papers, titles=titles)
+        return {paper.key: [papers[j] for j in found] for paper, found in zip(papers, nearest, strict=True)}
+
+    @cached_property
+    def specs(self) -> list[PageSpec]:
+        """Every HTML page of the site, planned."""
+        from scholarsite.outputs.pages import Planner
+
+        return Planner(self).all()
+
+    @property
+    def has_feeds(self) -> bool:
+        """Feeds need absolute URLs."""
+        return bool(self.config.base_url)
+
+    @property
+    def stylesheet(self) -> str:
+        """The stylesheet's text (inlined in the 404 page, which is served at any depth)."""
+        return self.assets.get(urls.STYLESHEET, b"").decode("utf-8", "replace")
