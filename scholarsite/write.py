@@ -88,7 +88,7 @@ class SyncReport:
             tuple(sorted(self.written + other.written)),
             tuple(sorted(self.unchanged + other.unchanged)),
             tuple(sorted(self.removed + other.removed)),
-            tuple(sorted(set(self.foreign) & set(other.foreign))),
+            tuple(sorted(set(self.foreign) | set(other.foreign))),
             self.produced + other.produced,
         )
 
@@ -316,22 +316,32 @@ def _plan(items: Iterable[Produced], previous: dict[str, Entry], disk: _Disk) ->
     for item in items:
         if isinstance(item, Bundle):
             owned = [p for p in by_bundle.get(item.key, []) if p.startswith(item.folder + "/")]
-            if owned and all(p in disk.files for p in owned):
+            if owned and all(disk.files.get(p) is False for p in owned):
                 plan.kept.update({p: previous[p] for p in owned})
                 plan.keys.update({p: item.key for p in owned})
             else:
                 plan.bundles.append(item)
             continue
-        check_path(item.path)
         if item.path in plan.keys:
             raise ValueError(f"two outputs for {item.path!r}")
         plan.keys[item.path] = item.key
         old = previous.get(item.path)
-        if old is not None and old[0] == item.key and item.path in disk.files:
+        if old is not None and old[0] == item.key and disk.files.get(item.path) is False:
             plan.kept[item.path] = old
         else:
             plan.todo.append(item)
     return plan
+
+
+def _validate(items: list[Produced]) -> None:
+    """ValueError for an unsafe path, or a path that is also another output's folder."""
+    paths = [item.folder + "/x" if isinstance(item, Bundle) else item.path for item in items]
+    for path in paths:
+        check_path(path)
+    folders = {folder for path in paths for folder in _ancestors(path)}
+    for path in paths:
+        if path in folders:
+            raise ValueError(f"invalid output path {path!r}: also a folder of another output")
 
 
 def sync(
@@ -347,12 +357,14 @@ def sync(
     With ``scope``, only owned paths for which it is true are considered: the rest of the
     manifest and of the site is left alone (the preview syncs the search index on its own).
     """
+    listed = list(items)
+    _validate(listed)
     site_dir.mkdir(parents=True, exist_ok=True)
     root = str(site_dir.resolve())
     lock = os.open(root, os.O_RDONLY)
     try:
         fcntl.flock(lock, fcntl.LOCK_EX)  # one sync per site at a time
-        return _Sync(root, scope or (lambda path: True)).run(items, workers, progress)
+        return _Sync(root, scope or (lambda path: True)).run(listed, workers, progress)
     finally:
         os.close(lock)
 
@@ -375,12 +387,13 @@ class _Sync:
         disk = _scan(self.root)
         plan = _plan(items, previous, disk)
         try:
-            job = _Job(self.root, self.stage, plan.todo, previous, self.mode)
+            on_disk = {p: e for p, e in previous.items() if disk.files.get(p) is False}  # regular files
+            job = _Job(self.root, self.stage, plan.todo, on_disk, self.mode)
             done, problems = _produce_all(job, workers, progress)
             if problems:
                 raise BuildError(_distinct(problems))
             for bundle in plan.bundles:
-                done += _produce_bundle(bundle, self.stage, previous)
+                done += _produce_bundle(bundle, self.stage, on_disk)
                 plan.keys.update({path: bundle.key for path, _, _ in done if path.startswith(bundle.folder + "/")})
             return self.switch(plan, done, previous, outside, disk)
         finally:
@@ -399,34 +412,41 @@ class _Sync:
         new_paths = set(plan.keys)
         folders = {folder for path in new_paths for folder in _ancestors(path)}
         owned = previous.keys() | outside.keys()
-        self.check_foreign(staged, folders, owned, disk)
+        adopted = self.check_foreign(staged, folders, owned, disk)
+        staged = [path for path in staged if path not in adopted]
         stale = sorted(p for p in previous.keys() - new_paths if p in disk.files)
-        dirty = {**outside, **previous, **{p: ("", "") for p in staged}}
-        self.write_manifest(dirty)
-        for path in [*disk.temps, *(p for p in stale if p in folders or any(a in new_paths for a in _ancestors(p)))]:
+        if staged or stale:
+            self.write_manifest({**outside, **previous, **{p: ("", "") for p in staged}})
+        early = [p for p in stale if p in folders or any(a in new_paths for a in _ancestors(p))]
+        removed = []
+        for path in [*disk.temps, *early]:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(os.path.join(self.root, path))
+        removed += early
         for path in staged:
             self.move_into_place(path, disk)
-        removed = []
-        for path in stale:
+        for path in (p for p in stale if p not in set(early)):
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(os.path.join(self.root, path))
                 removed.append(path)
-        _prune(self.root, [*removed, *disk.temps])
+        _prune(self.root, [*(previous.keys() - new_paths), *disk.temps])
         final = {**outside, **plan.kept, **{path: (plan.keys[path], sha) for path, sha, _ in done}}
         self.write_manifest(final)
         unchanged = sorted(new_paths - set(staged))
         foreign = sorted(p for p in disk.files if p not in owned and p not in new_paths and self.scope(p))
         return SyncReport(tuple(staged), tuple(unchanged), tuple(removed), tuple(foreign), len(done))
 
-    def check_foreign(self, staged: list[str], folders: set[str], owned: Iterable[str], disk: _Disk) -> None:
-        """Raise before anything moves if a file the build does not own is in the way."""
-        owned = set(owned)
+    def check_foreign(self, staged: list[str], folders: set[str], owned: Iterable[str], disk: _Disk) -> set[str]:
+        """Raise before anything moves if a file the build does not own is in the way.
+
+        Returns the hand-placed files that already hold exactly the output: they are adopted.
+        """
+        owned, adopted = set(owned), set()
         for path in staged:
             if path in disk.files and path not in owned:
                 if _same_file(os.path.join(self.root, path), Path(self.stage, path).read_bytes()):
-                    continue  # an identical foreign file is simply adopted
+                    adopted.add(path)
+                    continue
                 raise ForeignFileConflict(path, "a hand-placed file is where an output goes")
             if path in disk.dirs:
                 inside = [p for p in disk.files if p.startswith(path + "/") and p not in owned]
@@ -436,6 +456,7 @@ class _Sync:
             if folder in disk.files and folder not in owned:
                 kind = "symlink" if disk.files[folder] else "hand-placed file"
                 raise ForeignFileConflict(folder, f"a {kind} is where a folder must go")
+        return adopted
 
     def move_into_place(self, path: str, disk: _Disk) -> None:
         """Replace ``site/path`` with its staged file (a folder in the way was emptied)."""
@@ -449,10 +470,14 @@ class _Sync:
             os.replace(os.path.join(self.stage, path), target)
 
     def write_manifest(self, entries: dict[str, Entry]) -> None:
-        """Replace the manifest atomically."""
+        """Replace the manifest atomically, unless it already says exactly this."""
+        data = _manifest_bytes(entries)
+        target = os.path.join(self.root, MANIFEST)
+        if _same_file(target, data):
+            return
         temporary = os.path.join(self.root, f"{TMP_PREFIX}manifest")
-        _write_file(temporary, _manifest_bytes(entries), self.mode)
-        os.replace(temporary, os.path.join(self.root, MANIFEST))
+        _write_file(temporary, data, self.mode)
+        os.replace(temporary, target)
 
 
 def _distinct(problems: list[Diagnostic]) -> list[Diagnostic]:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import html
+import re
 import shutil
 import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
 
@@ -72,3 +75,12 @@ def start_preview(project: Path, *options: str) -> tuple[subprocess.Popen[str], 
         except OSError:
             time.sleep(0.2)
     return process, port
+
+
+DOWNLOAD_LINK = re.compile(r'<a href="data:[^,"]*,([^"]*)" download="[^".]*\.(\w+)"')
+
+
+def page_downloads(folder: Path) -> dict[str, str]:
+    """The citation downloads offered by the page in `folder`, by extension (bib, ris, json)."""
+    page = (folder / "index.html").read_text(encoding="utf-8")
+    return {ext: unquote(html.unescape(body)) for body, ext in DOWNLOAD_LINK.findall(page)}

@@ -13,7 +13,7 @@ import pytest
 from scholarsite import pipeline
 from scholarsite.qa.pages import scan_page
 
-from .conftest import BASE_URL_YAML, FIXTURES, make_project
+from .conftest import BASE_URL_YAML, FIXTURES, make_project, page_downloads
 
 TITLE = "<script>alert('title')</script> & <think>Quotes \"double\" and 'single'</think>"
 NAME = 'Eve "<b>Mallory</b>" O\'Hara & Co'
@@ -96,11 +96,11 @@ def test_jsonld_survives_script_closing_text(hostile_site: Path) -> None:
 
 def test_exports_keep_the_text(hostile_site: Path) -> None:
     paper_dir = next((hostile_site / "papers/2025").glob("*/"))
-    library = bibtexparser.parse_string((paper_dir / "cite.bib").read_text())
+    library = bibtexparser.parse_string(page_downloads(paper_dir)["bib"])
     assert not library.failed_blocks
     title = library.entries[0]["title"]
     assert "<script>" in title and "<think>" in title
-    csl = json.loads((paper_dir / "cite.json").read_text())
+    csl = json.loads(page_downloads(paper_dir)["json"])
     assert csl[0]["title"] == TITLE
     feed = (hostile_site / "feed.xml").read_text()
     assert "<script>" not in feed and "&lt;script&gt;" in feed

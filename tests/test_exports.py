@@ -15,7 +15,7 @@ import rispy
 from benchmarks.corpus import generate
 from scholarsite import pipeline
 
-from .conftest import BASE_URL_YAML, make_project
+from .conftest import BASE_URL_YAML, make_project, page_downloads
 
 CSL_SCHEMA = json.loads((Path(__file__).parent / "data/csl-data.json").read_text(encoding="utf-8"))
 
@@ -47,7 +47,7 @@ def test_the_collection_has_the_hard_cases(papers: list[dict]) -> None:
 def test_every_paper_bibtex_parses_with_unique_keys(site: Path, papers: list[dict]) -> None:
     keys = []
     for paper in papers:
-        text = (paper_folder(site, paper) / "cite.bib").read_text(encoding="utf-8")
+        text = page_downloads(paper_folder(site, paper))["bib"]
         library = bibtexparser.parse_string(text)
         assert not library.failed_blocks, paper["page"]
         (entry,) = library.entries
@@ -61,7 +61,7 @@ def test_every_paper_bibtex_parses_with_unique_keys(site: Path, papers: list[dic
 def test_tex_in_titles_survives_in_bibtex(site: Path, papers: list[dict]) -> None:
     with_math = [p for p in papers if "$\\alpha$" in p["title"]]
     assert with_math
-    text = (paper_folder(site, with_math[0]) / "cite.bib").read_text(encoding="utf-8")
+    text = page_downloads(paper_folder(site, with_math[0]))["bib"]
     assert "$\\alpha$" in text
 
 
@@ -73,7 +73,7 @@ def test_author_and_subject_bib_files_parse(site: Path) -> None:
 
 def test_every_paper_ris_parses(site: Path, papers: list[dict]) -> None:
     for paper in papers:
-        (entry,) = rispy.loads((paper_folder(site, paper) / "cite.ris").read_text(encoding="utf-8"))
+        (entry,) = rispy.loads(page_downloads(paper_folder(site, paper))["ris"])
         assert entry["title"] == paper["title_text"]
         assert entry["year"] == str(paper["year"])
 
@@ -81,7 +81,7 @@ def test_every_paper_ris_parses(site: Path, papers: list[dict]) -> None:
 def test_every_paper_csl_json_is_schema_valid(site: Path, papers: list[dict]) -> None:
     validator = jsonschema.Draft3Validator(CSL_SCHEMA)
     for paper in papers:
-        items = json.loads((paper_folder(site, paper) / "cite.json").read_text(encoding="utf-8"))
+        items = json.loads(page_downloads(paper_folder(site, paper))["json"])
         validator.validate(items)
         assert items[0]["title"] == paper["title_text"]
         assert items[0]["issued"] == {"date-parts": [[paper["year"]]]}

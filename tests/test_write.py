@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import signal
@@ -13,16 +14,21 @@ from pathlib import Path
 import pytest
 
 from scholarsite import write
+from scholarsite.outputs.registry import fixed
 from scholarsite.write import (
     MANIFEST,
     CorruptManifest,
     ForeignFileConflict,
     SyncReport,
     WriteConflict,
-    sync,
 )
 
 REPO = Path(__file__).resolve().parents[1]
+
+
+def sync(outputs: dict[str, bytes], site: Path, **options: object) -> SyncReport:
+    """Sync outputs whose bytes are known (each keyed by its digest)."""
+    return write.sync([fixed(path, data) for path, data in outputs.items()], site, **options)  # type: ignore[arg-type]
 
 OUTPUTS = {
     "index.html": b"<h1>home</h1>",
@@ -57,7 +63,7 @@ def test_first_sync_writes_everything(tmp_path: Path) -> None:
     for rel, data in OUTPUTS.items():
         assert (site / rel).read_bytes() == data
     manifest = json.loads((site / MANIFEST).read_bytes())
-    assert manifest["files"] == sorted(OUTPUTS)
+    assert sorted(manifest["files"]) == sorted(OUTPUTS)
 
 
 def test_second_sync_writes_nothing_and_keeps_mtimes(tmp_path: Path) -> None:
@@ -84,7 +90,8 @@ def test_only_changed_file_is_written(tmp_path: Path) -> None:
     for rel in OUTPUTS:
         if rel != "assets/style.css":
             assert after[rel] == before[rel]
-    assert after[MANIFEST] == before[MANIFEST]
+    recorded = json.loads(after[MANIFEST][1])["files"]["assets/style.css"]
+    assert recorded[1] == hashlib.sha256(b"body{color:red}").hexdigest()
 
 
 def test_same_size_change_is_detected(tmp_path: Path) -> None:
@@ -102,7 +109,7 @@ def test_dropped_output_is_removed_and_empty_folders_pruned(tmp_path: Path) -> N
     report = sync(fewer, site)
     assert report.removed == ("papers/2024/tvm/index.html",)
     assert not (site / "papers").exists()
-    assert json.loads((site / MANIFEST).read_bytes())["files"] == sorted(fewer)
+    assert sorted(json.loads((site / MANIFEST).read_bytes())["files"]) == sorted(fewer)
     report = sync({}, site)
     assert len(report.removed) == len(fewer)
     assert site.is_dir() and os.listdir(site) == [MANIFEST]
@@ -237,7 +244,7 @@ def test_manifest_bytes_deterministic(tmp_path: Path) -> None:
     sync(dict(reversed(list(OUTPUTS.items()))), tmp_path / "two")
     one = (tmp_path / "one" / MANIFEST).read_bytes()
     assert one == (tmp_path / "two" / MANIFEST).read_bytes()
-    assert json.loads(one)["files"] == sorted(OUTPUTS)
+    assert sorted(json.loads(one)["files"]) == sorted(OUTPUTS)
 
 
 @pytest.mark.parametrize(
@@ -276,15 +283,15 @@ def test_summary_format() -> None:
 def test_interrupted_sync_leaves_no_stray_ownership(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     site = tmp_path / "site"
     sync(OUTPUTS, site)
-    real, calls = write._write_atomic, []
+    real, calls = write.os.replace, []
 
     def dying(*args: object) -> None:
         calls.append(args)
-        if len(calls) == 3:  # widened manifest, then one page, then "killed"
+        if len(calls) == 3:  # dirty manifest, then one page moved in, then "killed"
             raise KeyboardInterrupt
         real(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(write, "_write_atomic", dying)
+    monkeypatch.setattr(write.os, "replace", dying)
     new = dict(OUTPUTS, **{"new/a.html": b"a", "new/b.html": b"b"})
     with pytest.raises(KeyboardInterrupt):
         sync(new, site)
@@ -311,8 +318,7 @@ def big_outputs(version: str) -> dict[str, bytes]:
 CHILD = """
 import sys
 from pathlib import Path
-from scholarsite.write import sync
-from tests.test_write import big_outputs
+from tests.test_write import big_outputs, sync
 outputs = big_outputs("new")
 print("ready", flush=True)
 sync(outputs, Path(sys.argv[1]))
@@ -337,7 +343,7 @@ def test_sigkill_mid_sync_never_truncates_and_next_sync_repairs(tmp_path: Path, 
     child.wait()
     child.stdout.close()
     for rel in files_on_disk(site) - {MANIFEST}:
-        if not Path(rel).name.startswith(".tmp-"):
+        if not Path(rel).name.startswith(".tmp-") and not rel.startswith(write.STAGE + "/"):
             assert (site / rel).read_bytes() in (old.get(rel), new.get(rel)), rel
     json.loads((site / MANIFEST).read_bytes())  # never a torn manifest
     report = sync(final, site)

@@ -65,6 +65,8 @@ def key_of(*parts: Any) -> str:
 
 def fixed(path: str, data: bytes, salt: str = "") -> Output:
     """An output whose bytes are already known: its key is their digest."""
+    if not isinstance(data, bytes):
+        raise TypeError(f"output {path!r} must be bytes, not {type(data).__name__}")
     return Output(path, digest(salt.encode() + data), lambda: data)
 
 

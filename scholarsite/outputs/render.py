@@ -119,8 +119,7 @@ class Templates:
             if current in seen:
                 continue
             seen.add(current)
-            source = self.source(current)
-            tree = self.env.parse(source, current)
+            tree = self.env.parse(self.source(current), current, self.filename(current))
             referenced = list(meta.find_referenced_templates(tree))
             if None in referenced:  # a name computed at render time: depend on every template
                 referenced = self.env.list_templates()
@@ -134,6 +133,10 @@ class Templates:
         """A template's source text."""
         assert self.env.loader is not None
         return self.env.loader.get_source(self.env, name)[0]
+
+    def filename(self, name: str) -> str:
+        """A template's file on disk."""
+        return str(self.folder / name)
 
     @cache  # noqa: B019
     def digest(self, name: str) -> str:
