@@ -166,7 +166,7 @@ def build(
     strict: bool = False,
     cache: ParseCache | None = None,
     workers: int | None = None,
-    search_after: Callable[[write.SyncReport], None] | None = None,
+    search_after: Callable[[write.SyncReport, tuple[Diagnostic, ...]], None] | None = None,
     progress: Progress = lambda stage, done, total: None,
 ) -> BuildResult:
     """Build the site of the project at `root` into `site_dir` (default `root/site`).
@@ -183,7 +183,7 @@ def build(
     count = write.default_workers() if workers is None else workers
     report = sync_families(data, site_dir, SITE_FAMILIES, count, progress, lambda p: not in_search(p))
     if search_after is not None:
-        search_after(report)
+        search_after(report, tuple(project.diagnostics))
     report = report.merged(sync_families(data, site_dir, SEARCH_FAMILIES, count, progress, in_search))
     return BuildResult(report, time.perf_counter() - started, tuple(project.diagnostics))
 

@@ -148,7 +148,8 @@ def _read_manifest(root: str) -> dict[str, Entry]:
             check_path(path)
     except (ValueError, KeyError, TypeError, IndexError) as exc:
         raise CorruptManifest(
-            f"site/{MANIFEST} is damaged ({exc}); delete site/ and rebuild, after saving any hand-placed files"
+            f"site/{MANIFEST} is damaged ({exc}); "
+            "delete site/ and rebuild, after saving any hand-placed files"
         ) from exc
     return entries
 
@@ -394,7 +395,9 @@ class _Sync:
                 raise BuildError(_distinct(problems))
             for bundle in plan.bundles:
                 done += _produce_bundle(bundle, self.stage, on_disk)
-                plan.keys.update({path: bundle.key for path, _, _ in done if path.startswith(bundle.folder + "/")})
+                plan.keys.update(
+                    {path: bundle.key for path, _, _ in done if path.startswith(bundle.folder + "/")}
+                )
             return self.switch(plan, done, previous, outside, disk)
         finally:
             shutil.rmtree(self.stage, ignore_errors=True)
@@ -436,7 +439,9 @@ class _Sync:
         foreign = sorted(p for p in disk.files if p not in owned and p not in new_paths and self.scope(p))
         return SyncReport(tuple(staged), tuple(unchanged), tuple(removed), tuple(foreign), len(done))
 
-    def check_foreign(self, staged: list[str], folders: set[str], owned: Iterable[str], disk: _Disk) -> set[str]:
+    def check_foreign(
+        self, staged: list[str], folders: set[str], owned: Iterable[str], disk: _Disk
+    ) -> set[str]:
         """Raise before anything moves if a file the build does not own is in the way.
 
         Returns the hand-placed files that already hold exactly the output: they are adopted.

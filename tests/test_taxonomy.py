@@ -61,7 +61,8 @@ def test_aliases_resolve(alias: str, canonical: str) -> None:
 
 
 def test_every_alias_target_is_known() -> None:
-    data = json.loads((resources.files("scholarsite.inputs") / "data" / "arxiv_taxonomy.json").read_text("utf-8"))
+    table = resources.files("scholarsite.inputs") / "data" / "arxiv_taxonomy.json"
+    data = json.loads(table.read_text("utf-8"))
     assert data["source"]["package"] == "arxiv-base"
     assert all(lookup(alias) is not None for alias in data["aliases"])
     assert all(is_plausible_code(code) for code in data["categories"])

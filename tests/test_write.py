@@ -30,6 +30,7 @@ def sync(outputs: dict[str, bytes], site: Path, **options: object) -> SyncReport
     """Sync outputs whose bytes are known (each keyed by its digest)."""
     return write.sync([fixed(path, data) for path, data in outputs.items()], site, **options)  # type: ignore[arg-type]
 
+
 OUTPUTS = {
     "index.html": b"<h1>home</h1>",
     "authors/ziheng-jiang/index.html": b"<h1>Ziheng</h1>",

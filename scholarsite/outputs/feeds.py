@@ -8,16 +8,15 @@ and never later than the truth.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-
 from collections.abc import Iterator
 from functools import partial
 
 from scholarsite.inputs.config import Config
 from scholarsite.model.cards import Card, Cards
 from scholarsite.model.model import Paper
+from scholarsite.outputs import urls
 from scholarsite.outputs.registry import Output, code_version, key_of
 from scholarsite.outputs.sitedata import SiteData
-from scholarsite.outputs import urls
 
 ATOM = "http://www.w3.org/2005/Atom"
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
@@ -82,9 +81,14 @@ def outputs(data: SiteData) -> Iterator[Output]:
     feeds = [(config.title, urls.HOME, data.site.papers)]
     feeds += [(f"{a.name} · {config.title}", cards.author(a)["path"], a.papers) for a in data.site.authors]
     feeds += [
-        (f"{s.name} ({s.code}) · {config.title}", cards.subject(s)["path"], s.papers) for s in data.site.subjects
+        (f"{s.name} ({s.code}) · {config.title}", cards.subject(s)["path"], s.papers)
+        for s in data.site.subjects
     ]
     for title, page, papers in feeds:
         newest = papers[: config.feed_entries]
-        key = key_of(code_version(), title, page, config.base_url, config.language, [cards.paper(p) for p in newest])
-        yield Output(urls.beside(page, "feed.xml"), key, partial(atom_feed, title, page, newest, cards, config))
+        key = key_of(
+            code_version(), title, page, config.base_url, config.language, [cards.paper(p) for p in newest]
+        )
+        yield Output(
+            urls.beside(page, "feed.xml"), key, partial(atom_feed, title, page, newest, cards, config)
+        )

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from collections.abc import Iterator
-
+from scholarsite.outputs import urls
 from scholarsite.outputs.registry import Output, fixed
 from scholarsite.outputs.sitedata import SiteData
-from scholarsite.outputs import urls
 
 SITEMAP_HEAD = (
     '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from itertools import groupby
@@ -13,10 +13,10 @@ from markupsafe import Markup
 from scholarsite.inputs.content import Page
 from scholarsite.model.cards import Card
 from scholarsite.model.model import Author, Paper, Subject, Year
-from scholarsite.outputs.registry import Output, code_version, key_of
-from scholarsite.outputs.sitedata import SiteData
 from scholarsite.outputs import seo as metadata
 from scholarsite.outputs import urls
+from scholarsite.outputs.registry import Output, code_version, key_of
+from scholarsite.outputs.sitedata import SiteData
 
 AUTHORS_ON_ONE_PAGE = 2000  # beyond this the A-Z index gets one page per initial (pages < 1 MB)
 MORE_BY_AUTHORS = 5  # newest other papers of the same authors on a paper page

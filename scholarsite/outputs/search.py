@@ -63,7 +63,12 @@ def records(data: SiteData) -> list[dict[str, Any]]:
             {
                 "url": url_of(card["path"]),
                 "content": f"{card['title_plain']}. {', '.join(names)}. {subjects}. {card['abstract_plain']}",
-                "meta": {"title": card["title_plain"], "kind": "Paper", "year": str(paper.year), "authors": ", ".join(names)},
+                "meta": {
+                    "title": card["title_plain"],
+                    "kind": "Paper",
+                    "year": str(paper.year),
+                    "authors": ", ".join(names),
+                },
                 "filters": {"kind": ["Paper"], "year": [str(paper.year)], "author": names, "subject": codes},
             }
         )
@@ -74,7 +79,7 @@ def records(data: SiteData) -> list[dict[str, Any]]:
         found.append(
             {
                 "url": url_of(card["path"]),
-                "content": f"{author.name}. {len(author.papers)} papers in {topics}. Co-authors: {coauthors}.",
+                "content": f"{author.name}. {len(author.papers)} papers in {topics}. With {coauthors}.",
                 "meta": {"title": author.name, "kind": "Author"},
                 "filters": {"kind": ["Author"], "author": [author.name]},
             }
@@ -84,7 +89,7 @@ def records(data: SiteData) -> list[dict[str, Any]]:
         found.append(
             {
                 "url": url_of(card["path"]),
-                "content": f"{subject.name} ({subject.code}), {subject.archive_name}. {card['count']} papers.",
+                "content": f"{subject.name} ({subject.code}), {subject.archive_name}.",
                 "meta": {"title": subject.name, "kind": "Subject"},
                 "filters": {"kind": ["Subject"], "subject": [subject.code]},
             }

@@ -7,8 +7,8 @@ All of it is keyed by identity (`paper.key`, `author.key`, `subject.code`), neve
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 from functools import cached_property
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from scholarsite.inputs.config import Config
@@ -79,7 +79,9 @@ class SiteData:
     @cached_property
     def bibtex(self) -> dict[str, str]:
         """BibTeX by paper key, without the abstract (as DBLP and arXiv do; RIS and CSL carry it)."""
-        return {key: citations.to_bibtex(replace(rec, abstract_plain="")) for key, rec in self.records.items()}
+        return {
+            key: citations.to_bibtex(replace(rec, abstract_plain="")) for key, rec in self.records.items()
+        }
 
     def downloads(self, paper: Paper) -> list[dict[str, str]]:
         """The citation downloads of a paper's page, as data: URLs (no file per format)."""

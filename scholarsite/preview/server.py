@@ -1,8 +1,11 @@
 """Live preview: build, serve `site/` (optionally under a sub-path), rebuild on changes, and
-make open browser pages reload themselves, using the `livereload` package.
+make open browser pages reload themselves.
 
-While the last build has failed, HTML requests get an error page listing the diagnostics;
-it reloads to the site as soon as a build succeeds. `site/` keeps the last good build.
+The server (livereload's tornado loop) only serves files; rebuilds run on the watcher's
+thread, so the server keeps answering while a build runs. When the pages of a rebuild are in
+place, open browsers reload; the search index is brought up to date right after. While the
+last build has failed, HTML requests get an error page listing the diagnostics; it reloads to
+the site as soon as a build succeeds. Warnings of the last build show in a banner.
 """
 
 from __future__ import annotations
@@ -14,7 +17,6 @@ import posixpath
 import signal
 import socket
 import threading
-import time
 import webbrowser
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -22,42 +24,80 @@ from pathlib import Path
 from livereload import Server
 from livereload.handlers import LiveReloadHandler
 from livereload.watcher import Watcher
+from tornado.ioloop import IOLoop
 
 from scholarsite import pipeline, write
-from scholarsite.errors import BuildError
+from scholarsite.errors import BuildError, Diagnostic, Severity
 from scholarsite.inputs.cache import CACHE_FILE, ParseCache
+from scholarsite.preview.watch import InputWatcher
 
-WATCHED = ("seeds", "content", "templates", "assets", "site.yaml")
-SETTLE_SECONDS = 0.3
-POLL_SECONDS = 0.1
 Respond = Callable[[str, list[tuple[str, str]]], object]
 HTML = ("Content-Type", "text/html; charset=utf-8")
 PORT_IN_USE = "error: port {port} on {host} is already in use\n    hint: choose another with --port"
 
 
+class ReloadSignal(Watcher):
+    """livereload's watcher hook, driven by our builds instead of by polling the disk."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.loop: IOLoop | None = None
+
+    def start(self, callback: Callable[[], None]) -> bool:
+        """Called by livereload on its loop: remember the loop; no polling is needed."""
+        self.loop = IOLoop.current()
+        return True
+
+    def examine(self) -> tuple[None, None]:
+        """Nothing to poll."""
+        return None, None
+
+    def send(self) -> None:
+        """Tell every open page to reload (safe to call from any thread)."""
+        if self.loop is not None:
+            self.loop.add_callback(LiveReloadHandler.reload_waiters, "*")
+
+
 class Preview:
     """The state shared by the watcher and the web app: the last build's outcome."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, reload: Callable[[], None] = lambda: None):
         self.root = root
         self.site_dir = root / "site"
         self.problems: list[str] = []
+        self.warnings: list[str] = []
         self.cache = ParseCache(root / CACHE_FILE)
+        self.reload = reload
+        self.lock = threading.Lock()  # one build at a time
 
-    def rebuild(self) -> None:
-        """Build; remember and print the problems of a failed build."""
-        try:
-            result = pipeline.build(self.root, cache=self.cache)
-        except BuildError as exc:
-            self.problems = [d.format() for d in exc.diagnostics]
-            print("\n".join(self.problems) + "\nbuild failed; serving an error page", flush=True)
-            return
-        except write.WriteConflict as exc:
-            self.problems = [str(exc)]
-            print(f"error: {exc}", flush=True)
-            return
+    def rebuild(self, changed: Iterable[str] = ()) -> None:
+        """Build; reload browsers once the pages are in place; print what happened."""
+        with self.lock:
+            if changed:
+                print(f"rebuilding after {len(set(changed))} change(s)…", flush=True)
+            try:
+                result = pipeline.build(self.root, cache=self.cache, search_after=self.done)
+            except BuildError as exc:
+                self.fail([d.format() for d in exc.diagnostics])
+                return
+            except write.WriteConflict as exc:
+                self.fail([f"error: {exc}"])
+                return
+            print(result.summary(), flush=True)
+
+    def done(self, report: write.SyncReport, diagnostics: Iterable[Diagnostic]) -> None:
+        """The pages of a build are in place: show its warnings, and reload browsers."""
         self.problems = []
-        print(result.summary(), flush=True)
+        self.warnings = [d.format() for d in diagnostics if d.severity == Severity.WARNING]
+        if self.warnings:
+            print("\n".join(self.warnings), flush=True)
+        self.reload()
+
+    def fail(self, problems: list[str]) -> None:
+        """Remember, print and show the problems of a failed build."""
+        self.problems = problems
+        print("\n".join(problems) + "\nbuild failed; serving an error page", flush=True)
+        self.reload()
 
 
 def error_page(problems: list[str]) -> bytes:
@@ -71,6 +111,18 @@ def error_page(problems: list[str]) -> bytes:
         f'</head><body><h1 id="build-failed">Build failed</h1><p>Fix these problems; this page reloads '
         f"by itself when the build succeeds.</p><ul>{items}</ul></body></html>"
     ).encode()
+
+
+def with_banner(page: bytes, warnings: list[str]) -> bytes:
+    """A page with the last build's warnings shown at its foot (preview only)."""
+    items = "".join(f"<li><pre>{html.escape(w)}</pre></li>" for w in warnings)
+    banner = (
+        '<aside id="build-warnings" style="position:sticky;bottom:0;background:#fff8e1;color:#222;'
+        'border-top:3px solid #b26a00;padding:.5rem 1rem;max-height:30vh;overflow:auto">'
+        f"<strong>Build warnings</strong><ul>{items}</ul></aside>"
+    ).encode()
+    head, found, tail = page.rpartition(b"</body>")
+    return head + banner + found + tail if found else page + banner
 
 
 def resolve(site_dir: Path, relative: str) -> Path | None:
@@ -108,7 +160,10 @@ class PreviewApp:
         if file.name == "index.html" and not path.endswith(("/", ".html")):
             return self.reply(respond, "301 Moved Permanently", b"", [("Location", path + "/")])
         kind = mimetypes.guess_type(file.name)[0] or "application/octet-stream"
-        return self.reply(respond, "200 OK", file.read_bytes(), [("Content-Type", kind)])
+        body = file.read_bytes()
+        if kind == "text/html" and self.preview.warnings:
+            body = with_banner(body, self.preview.warnings)
+        return self.reply(respond, "200 OK", body, [("Content-Type", kind)])
 
     def not_found(self, respond: Respond) -> list[bytes]:
         """The site's own 404 page."""
@@ -121,41 +176,6 @@ class PreviewApp:
         """Send a response that browsers never cache (the preview changes all the time)."""
         respond(status, [*headers, ("Cache-Control", "no-store")])
         return [body]
-
-
-class DebouncedWatcher(Watcher):
-    """Watches several paths as one: a burst of changes gives a single rebuild."""
-
-    def __init__(self, paths: list[Path], rebuild: Callable[[], None]):
-        super().__init__()
-        self.rebuild = rebuild
-        for path in paths:
-            self.watch(str(path))
-
-    def changed_path(self) -> str | None:
-        """The first watched path with a change since the last look, if any."""
-        found = None
-        for path, task in self._tasks.items():
-            self._task_mtimes = task["mtimes"]
-            if self.is_changed(path, task["ignore"]) and found is None:
-                found = path
-        return found
-
-    def examine(self) -> tuple[str | None, None]:
-        """Wait for a burst to settle, then rebuild once."""
-        if self._changes:
-            return self._changes.pop()
-        self.filepath = self.changed_path()
-        if self.filepath is None:
-            return None, None
-        deadline = time.monotonic() + 2.0
-        quiet_since = time.monotonic()
-        while time.monotonic() - quiet_since < SETTLE_SECONDS and time.monotonic() < deadline:
-            time.sleep(POLL_SECONDS)
-            if self.changed_path():
-                quiet_since = time.monotonic()
-        self.rebuild()
-        return self.filepath, None
 
 
 def normalise_base_path(base_path: str) -> str:
@@ -181,11 +201,12 @@ def run(root: Path, host: str, port: int, base_path: str, open_browser: bool) ->
         print(PORT_IN_USE.format(host=host, port=port), flush=True)
         return 1
     base = normalise_base_path(base_path)
-    preview = Preview(root)
+    reload = ReloadSignal()
+    preview = Preview(root, reload.send)
     preview.rebuild()
-    watcher = DebouncedWatcher([root / name for name in WATCHED], preview.rebuild)
-    server = Server(app=PreviewApp(preview, base), watcher=watcher)
-    LiveReloadHandler.DEFAULT_RELOAD_TIME = 0  # our watcher already debounces bursts
+    watcher = InputWatcher(root, preview.rebuild)
+    watcher.start()
+    server = Server(app=PreviewApp(preview, base), watcher=reload)
     url = f"http://{host}:{port}{base}"
     print(f"Serving {preview.site_dir} at {url} (Ctrl-C to stop)", flush=True)
     if open_browser:
@@ -201,4 +222,6 @@ def run(root: Path, host: str, port: int, base_path: str, open_browser: bool) ->
             raise
         print(PORT_IN_USE.format(host=host, port=port), flush=True)
         return 1
+    finally:
+        watcher.stop()
     return 0
