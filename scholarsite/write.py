@@ -215,14 +215,15 @@ class _Job:
 
 
 _JOB: _Job | None = None
-Result = tuple[list[tuple[str, str, bool]], list[Diagnostic]]  # (path, sha, staged), problems
+Made = tuple[str, str, bool]  # path, sha256, whether it was staged (its bytes changed)
+Result = tuple[list[Made], list[Diagnostic]]
 
 
 def _produce_range(start: int, stop: int) -> Result:
     """Produce outputs ``start:stop`` of the job into the staging folder."""
     job = _JOB
     assert job is not None
-    done: list[tuple[str, str, bool]] = []
+    done: list[Made] = []
     problems: list[Diagnostic] = []
     for output in job.todo[start:stop]:
         try:
@@ -278,23 +279,18 @@ def _produce_all(job: _Job, workers: int, progress: Callable[[int], None]) -> Re
         _JOB = None
 
 
-def _produce_bundle(bundle: Bundle, stage: str, previous: dict[str, Entry]) -> list[tuple[str, str, bool]]:
-    """Let a bundle write its folder into the staging area; drop files that did not change."""
-    folder = os.path.join(stage, bundle.folder)
-    os.makedirs(folder, exist_ok=True)
-    bundle.produce(Path(folder))
+def _produce_bundle(bundle: Bundle, stage: str, previous: dict[str, Entry], mode: int) -> list[Made]:
+    """A bundle's files, staged unless the same bytes are already in place."""
     done = []
-    for path in sorted(Path(folder).rglob("*")):
-        if not path.is_file():
-            continue
-        rel = f"{bundle.folder}/{path.relative_to(folder).as_posix()}"
-        check_path(rel)
-        sha = digest(path.read_bytes())
-        old = previous.get(rel)
+    for name, data in sorted(bundle.produce().items()):
+        path = f"{bundle.folder}/{name}"
+        check_path(path)
+        sha = digest(data)
+        old = previous.get(path)
         staged = old is None or old[1] != sha
-        if not staged:
-            path.unlink()
-        done.append((rel, sha, staged))
+        if staged:
+            _write_file(os.path.join(stage, path), data, mode)
+        done.append((path, sha, staged))
     return done
 
 
@@ -394,10 +390,9 @@ class _Sync:
             if problems:
                 raise BuildError(_distinct(problems))
             for bundle in plan.bundles:
-                done += _produce_bundle(bundle, self.stage, on_disk)
-                plan.keys.update(
-                    {path: bundle.key for path, _, _ in done if path.startswith(bundle.folder + "/")}
-                )
+                made = _produce_bundle(bundle, self.stage, on_disk, self.mode)
+                plan.keys.update({path: bundle.key for path, _, _ in made})
+                done += made
             return self.switch(plan, done, previous, outside, disk)
         finally:
             shutil.rmtree(self.stage, ignore_errors=True)
@@ -405,7 +400,7 @@ class _Sync:
     def switch(
         self,
         plan: _Plan,
-        done: list[tuple[str, str, bool]],
+        done: list[Made],
         previous: dict[str, Entry],
         outside: dict[str, Entry],
         disk: _Disk,

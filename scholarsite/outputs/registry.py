@@ -31,7 +31,7 @@ class Bundle:
 
     folder: str
     key: str
-    produce: Callable[[Path], None]  # writes every file of the bundle into an empty folder
+    produce: Callable[[], dict[str, bytes]]  # the files, by path inside the folder
 
 
 Produced = Output | Bundle

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from jinja2 import meta
+from jinja2 import meta, nodes
 from markupsafe import Markup
 
 from scholarsite.errors import BuildError, Diagnostic, error
@@ -123,7 +123,7 @@ class Templates:
             referenced = list(meta.find_referenced_templates(tree))
             if None in referenced:  # a name computed at render time: depend on every template
                 referenced = self.env.list_templates()
-            if "paper_summary" in meta.find_undeclared_variables(tree):
+            if any(node.name == "paper_summary" for node in tree.find_all(nodes.Name)):
                 referenced.append(SUMMARY_PARTIAL)
             pending += [r for r in referenced if r]
         return frozenset(seen)

@@ -12,11 +12,11 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterator
 from importlib.metadata import version
-from pathlib import Path
 from typing import Any
 
 import pagefind.service
-from pagefind.index import IndexConfig, PagefindIndex
+from pagefind.index import IndexConfig
+from pagefind.service import PagefindService
 
 from scholarsite.errors import BuildError, error
 from scholarsite.outputs import urls
@@ -44,6 +44,7 @@ class _AsyncioWithoutPollDelay:
 
 pagefind.service.asyncio = _AsyncioWithoutPollDelay()  # type: ignore[attr-defined]
 BATCH = 500  # records in flight at once
+RESPONSE_LIMIT = 2**31
 
 
 def url_of(path: str) -> str:
@@ -97,19 +98,28 @@ def records(data: SiteData) -> list[dict[str, Any]]:
     return found
 
 
-async def index(found: list[dict[str, Any]], language: str, folder: Path) -> None:
-    """Index the records with a Pagefind service and write the bundle into `folder`."""
-    settings = IndexConfig(force_language=language, output_path=str(folder))
-    async with PagefindIndex(settings) as pagefind:
+async def index(found: list[dict[str, Any]], language: str) -> dict[str, bytes]:
+    """Index the records with a Pagefind service; the bundle's files by path in the folder."""
+    service = await PagefindService().launch()
+    # The bundle comes back in one message; the client's stream limit (2 MiB) is too small for
+    # it. Reading it in memory (rather than letting the service write the folder) matters:
+    # the service answers WriteFiles before its writes are complete, and closing it then cuts
+    # files at 64 KiB boundaries.
+    service._backend.stdout._limit = RESPONSE_LIMIT  # type: ignore[union-attr]  # noqa: SLF001
+    try:
+        pagefind = await service.create_index(IndexConfig(force_language=language))
         for start in range(0, len(found), BATCH):
             batch = found[start : start + BATCH]
             await asyncio.gather(*(pagefind.add_custom_record(language=language, **r) for r in batch))
+        return {file["path"]: file["content"] for file in await pagefind.get_files()}
+    finally:
+        await service.close()
 
 
-def write_bundle(found: list[dict[str, Any]], language: str, folder: Path) -> None:
+def bundle_files(found: list[dict[str, Any]], language: str) -> dict[str, bytes]:
     """Run the indexing to completion; BuildError if Pagefind fails."""
     try:
-        asyncio.run(index(found, language, folder))
+        return asyncio.run(index(found, language))
     except Exception as exc:  # noqa: BLE001 - the service reports any failure as an exception
         raise BuildError([error("pagefind", 0, f"search indexing failed: {exc}")]) from None
 
@@ -119,4 +129,4 @@ def outputs(data: SiteData) -> Iterator[Bundle]:
     found = records(data)
     language = data.config.language.split("-")[0]
     key = key_of(version("pagefind"), language, found)
-    yield Bundle(FOLDER, key, lambda folder: write_bundle(found, language, folder))
+    yield Bundle(FOLDER, key, lambda: bundle_files(found, language))

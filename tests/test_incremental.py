@@ -1,0 +1,207 @@
+"""Incremental builds equal clean builds, and parallel builds equal serial ones, byte for byte.
+
+A long random sequence of edits (seeds added, removed and edited; titles and abstracts;
+templates, partials, content, assets, site.yaml) is applied to one project. After every step
+the incrementally rebuilt site/ is compared with a clean build into an empty folder.
+Pagefind's filter files are excepted: Pagefind writes them in an arbitrary order (upstream
+issue #638), so only their names are compared.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from benchmarks.corpus import generate
+from scholarsite import pipeline
+from scholarsite.write import MANIFEST
+
+from .conftest import BASE_URL_YAML, make_project
+
+STEPS = 40
+
+
+UNSTABLE = re.compile(r"pagefind/(filter/.*|pagefind\.[^/]*\.pf_meta|pagefind-entry\.json)$")
+
+
+def site_files(site: Path) -> dict[str, bytes]:
+    """Every file of a built site by path; Pagefind's filter files (and the index files that
+    name them by their hash) only counted."""
+    found, unstable = {}, 0
+    for path in sorted(site.rglob("*")):
+        rel = path.relative_to(site).as_posix()
+        if not path.is_file() or rel == MANIFEST:
+            continue
+        if UNSTABLE.match(rel):
+            unstable += 1
+        else:
+            found[rel] = path.read_bytes()
+    found["(pagefind filter files)"] = str(unstable).encode()
+    return found
+
+
+def manifest_keys(site: Path) -> dict[str, str]:
+    """The key the manifest records for every file but the unstable search files."""
+    files = json.loads((site / MANIFEST).read_text())["files"]
+    return {path: entry[0] for path, entry in files.items() if not UNSTABLE.match(path)}
+
+
+def seed_files(project: Path) -> list[Path]:
+    return sorted((project / "seeds").glob("*.txt"))
+
+
+def edit_title(project: Path, rng: random.Random) -> str:
+    seed = rng.choice(seed_files(project))
+    lines = seed.read_text(encoding="utf-8").split("\n\n")
+    index = next(i + 1 for i, block in enumerate(lines) if re.fullmatch(r"arXiv\d{4}", block.strip()))
+    lines[index] = f"{lines[index]} revised {rng.randrange(1000)}"
+    seed.write_text("\n\n".join(lines), encoding="utf-8")
+    return f"title in {seed.name}"
+
+
+def edit_abstract(project: Path, rng: random.Random) -> str:
+    seed = rng.choice(seed_files(project))
+    text = seed.read_text(encoding="utf-8")
+    seed.write_text(text.replace(" with ", f" with {rng.randrange(100)} ", 1), encoding="utf-8")
+    return f"abstract in {seed.name}"
+
+
+def add_seed(project: Path, rng: random.Random) -> str:
+    scratch = project.parent / "scratch"
+    shutil.rmtree(scratch, ignore_errors=True)
+    generate(scratch, 3, 6, seed=rng.randrange(10_000))
+    source = rng.choice(sorted(scratch.glob("*.txt")))
+    target = project / "seeds" / f"added-{rng.randrange(10_000)}.txt"
+    shutil.copy(source, target)
+    return f"add {target.name}"
+
+
+def remove_seed(project: Path, rng: random.Random) -> str:
+    seeds = seed_files(project)
+    if len(seeds) < 3:
+        return add_seed(project, rng)
+    victim = rng.choice(seeds)
+    victim.unlink()
+    return f"remove {victim.name}"
+
+
+def edit_template(project: Path, rng: random.Random) -> str:
+    name = rng.choice(["paper.html", "author.html", "listing.html", "base.html", "home.html"])
+    visible_edit(project / "templates" / name, f"<!-- {name} {rng.randrange(1000)} -->")
+    return f"template {name}"
+
+
+def visible_edit(template: Path, comment: str) -> None:
+    """Add a comment that shows in the output (inside the main block of a child template)."""
+    text = template.read_text()
+    if "{% block main %}" in text:
+        template.write_text(text.replace("{% block main %}", "{% block main %}" + comment, 1))
+    else:
+        template.write_text(text + comment + "\n")
+
+
+def edit_partial(project: Path, rng: random.Random) -> str:
+    partial = project / "templates/partials/paper_summary.html"
+    partial.write_text(partial.read_text() + f"<!-- summary {rng.randrange(1000)} -->\n")
+    return "partial paper_summary.html"
+
+
+def edit_content(project: Path, rng: random.Random) -> str:
+    page = project / "content/about.md"
+    page.write_text(page.read_text() + f"\nOne more line {rng.randrange(1000)}.\n")
+    return "content about.md"
+
+
+def edit_asset(project: Path, rng: random.Random) -> str:
+    asset = project / "assets/style.css"
+    asset.write_text(asset.read_text() + f"\n/* {rng.randrange(1000)} */\n")
+    return "asset style.css"
+
+
+def edit_settings(project: Path, rng: random.Random) -> str:
+    choice = rng.choice(
+        [
+            BASE_URL_YAML,
+            "title: Another title\n",
+            f"title: Paged\npapers_per_page: {rng.choice([3, 5, 8])}\nbase_url: https://example.org/x/\n",
+        ]
+    )
+    (project / "site.yaml").write_text(choice)
+    return "site.yaml"
+
+
+EDITS: list[Callable[[Path, random.Random], str]] = [
+    edit_title,
+    edit_abstract,
+    add_seed,
+    remove_seed,
+    edit_template,
+    edit_partial,
+    edit_content,
+    edit_asset,
+    edit_settings,
+]
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    seeds = tmp_path / "seeds"
+    generate(seeds, 8, 24, seed=5)
+    return make_project(tmp_path / "project", seeds=seeds, site_yaml=BASE_URL_YAML)
+
+
+def test_incremental_builds_equal_clean_builds(project: Path, tmp_path: Path) -> None:
+    rng = random.Random(20261201)
+    pipeline.build(project)
+    for step in range(STEPS):
+        change = rng.choice(EDITS)(project, rng)
+        pipeline.build(project)
+        clean = tmp_path / f"clean-{step}"
+        pipeline.build(project, clean, cache=None)
+        incremental, fresh = site_files(project / "site"), site_files(clean)
+        assert incremental.keys() == fresh.keys(), f"step {step}: {change}"
+        differing = [path for path in fresh if incremental[path] != fresh[path]]
+        assert differing == [], f"step {step} ({change}) differs from a clean build"
+        assert manifest_keys(project / "site") == manifest_keys(clean), f"step {step}: {change}"
+        shutil.rmtree(clean)
+
+
+def test_parallel_build_equals_serial_build(tmp_path: Path) -> None:
+    seeds = tmp_path / "seeds"
+    generate(seeds, 40, 300, seed=9)
+    project = make_project(tmp_path / "project", seeds=seeds, site_yaml=BASE_URL_YAML)
+    serial = pipeline.build(project, tmp_path / "serial", workers=1)
+    parallel = pipeline.build(project, tmp_path / "parallel", workers=3)
+    assert parallel.report.produced == serial.report.produced > 400  # enough for worker processes
+    assert site_files(tmp_path / "serial") == site_files(tmp_path / "parallel")
+
+
+def test_editing_one_template_renders_only_its_pages(project: Path) -> None:
+    pipeline.build(project)
+    visible_edit(project / "templates/paper.html", "<!-- edited -->")
+    report = pipeline.build(project).report
+    paper_page = re.compile(r"papers/\d{4}/[^/]+/index\.html")
+    assert report.written and all(paper_page.fullmatch(p) for p in report.written)
+    papers = {p for p in site_files(project / "site") if paper_page.fullmatch(p)}
+    assert set(report.written) == papers
+    assert report.produced == len(papers)
+
+
+def test_editing_an_asset_copies_one_file(project: Path) -> None:
+    pipeline.build(project)
+    asset = project / "assets/site.js"
+    asset.write_text(asset.read_text() + "\n// edited\n")
+    report = pipeline.build(project).report
+    assert report.written == ("assets/site.js",) and report.produced == 1
+
+
+def test_no_change_produces_nothing(project: Path) -> None:
+    pipeline.build(project)
+    report = pipeline.build(project).report
+    assert report.written == () and report.produced == 0
