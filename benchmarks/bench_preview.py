@@ -53,6 +53,7 @@ CHROMIUM_ARGS = [
 ]
 IDLE_SECONDS = 3.0
 QUIET_SECONDS = 1.5
+SLOW_SECONDS = 0.1
 # A line the preview prints after every rebuild: "12 written, 310 unchanged, ... in 0.41 s",
 # or a failed build's last line.
 SUMMARY = re.compile(r" written|build failed|^error: ")
@@ -63,7 +64,7 @@ class ServerLog:
 
     def __init__(self, process: subprocess.Popen[str]):
         self.lines: list[tuple[float, str]] = []
-        self.summaries: list[float] = []
+        self.summaries: list[tuple[float, str]] = []
         self.changed = threading.Condition()
         self.thread = threading.Thread(target=self.read, args=(process,), daemon=True)
         self.thread.start()
@@ -76,15 +77,15 @@ class ServerLog:
             with self.changed:
                 self.lines.append((now, line))
                 if SUMMARY.search(line):
-                    self.summaries.append(now)
+                    self.summaries.append((now, line))
                 self.changed.notify_all()
 
-    def summary_after(self, since: float, timeout: float) -> float | None:
-        """The arrival time of the first summary line printed after `since`, waiting for it."""
+    def summary_after(self, since: float, timeout: float) -> tuple[float, str] | None:
+        """The first summary line printed after `since` and its arrival time, waiting for it."""
         deadline = time.monotonic() + timeout
         with self.changed:
             while True:
-                later = [t for t in self.summaries if t > since]
+                later = [s for s in self.summaries if s[0] > since]
                 if later:
                     return later[0]
                 left = deadline - time.monotonic()
@@ -240,9 +241,11 @@ class Hammer:
 
 
 def latency_stats(latencies: list[float]) -> dict[str, float]:
-    """Count, median, p99 and max of request latencies, in milliseconds."""
+    """Count, median, p99 and max of request latencies in milliseconds, and the time spent
+    waiting in requests slower than SLOW_SECONDS (how long the server was unresponsive)."""
     if not latencies:
-        return {"requests": 0, "median_ms": float("nan"), "p99_ms": float("nan"), "max_ms": float("nan")}
+        nan = float("nan")
+        return {"requests": 0, "median_ms": nan, "p99_ms": nan, "max_ms": nan, "blocked_s": 0.0}
     ordered = sorted(latencies)
     p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
     return {
@@ -250,6 +253,7 @@ def latency_stats(latencies: list[float]) -> dict[str, float]:
         "median_ms": statistics.median(ordered) * 1000,
         "p99_ms": p99 * 1000,
         "max_ms": ordered[-1] * 1000,
+        "blocked_s": sum(x for x in ordered if x > SLOW_SECONDS),
     }
 
 
@@ -282,12 +286,13 @@ def measure_reloads(page, log: ServerLog, editor: TitleEditor, repeats: int, tim
         runs.append(
             {
                 "visible_s": visible - saved,
-                "rebuilt_s": (built - saved) if built is not None else None,
+                "rebuilt_s": (built[0] - saved) if built is not None else None,
+                "server_said": built[1] if built is not None else None,
             }
         )
         print(
             f"  reload {len(runs)}: visible after {visible - saved:.2f} s"
-            + (f" (rebuild printed after {built - saved:.2f} s)" if built is not None else ""),
+            + (f" (rebuild printed after {built[0] - saved:.2f} s: {built[1]})" if built else ""),
             flush=True,
         )
     return runs
@@ -310,17 +315,19 @@ def measure_server(
             editor.edit()
             saved = time.monotonic()
             built = log.summary_after(saved, timeout)
-        end = built if built is not None else time.monotonic()
+        end = built[0] if built is not None else time.monotonic()
         window = [s for s in hammer.samples if saved <= s[0] <= end]
         pooled += [latency for _, latency, _ in window]
         stats = latency_stats([latency for _, latency, _ in window])
         stats["window_s"] = end - saved
         stats["errors"] = sum(1 for *_, status in window if status != 200)
+        stats["server_said"] = built[1] if built is not None else None
         runs.append(stats)
         print(
             f"  rebuild {len(runs)}: {stats['window_s']:.2f} s window, {stats['requests']} requests, "
             f"median {stats['median_ms']:.1f} ms, p99 {stats['p99_ms']:.0f} ms, "
-            f"max {stats['max_ms']:.0f} ms",
+            f"max {stats['max_ms']:.0f} ms, {stats['blocked_s']:.2f} s in requests over "
+            f"{SLOW_SECONDS * 1000:.0f} ms",
             flush=True,
         )
     return idle, runs, latency_stats(pooled)
@@ -350,7 +357,7 @@ def report(results: dict) -> None:
         f"({corpus['seed_files']} seed files, {corpus['site_files']} site files); "
         f"machine: nproc {machine['nproc']}, load {machine['load_before']} -> {machine['load_after']}"
     )
-    print(f"first build until / served: {results['startup_s']:.1f} s")
+    print(f"first build until / served: {results['startup_s']:.1f} s ({results['first_build']})")
     rows = [("measure", "median", "min", "max", "n")]
     reload_visible = spread([r["visible_s"] for r in results["reload"]])
     rows.append(
@@ -376,44 +383,32 @@ def report(results: dict) -> None:
         )
     print_table(rows)
     print()
-    rows = [("server latency", "window", "requests", "median", "p99", "max", "errors")]
-    idle = results["server"]["idle"]
-    rows.append(
-        (
-            "idle",
-            f"{IDLE_SECONDS:.1f} s",
-            str(idle["requests"]),
-            f"{idle['median_ms']:.1f} ms",
-            f"{idle['p99_ms']:.1f} ms",
-            f"{idle['max_ms']:.1f} ms",
-            "",
+    rows = [("server latency", "window", "requests", "median", "p99", "max", "blocked", "errors")]
+
+    def latency_row(name: str, window: str, stats: dict, errors: str) -> tuple[str, ...]:
+        return (
+            name,
+            window,
+            str(stats["requests"]),
+            f"{stats['median_ms']:.1f} ms",
+            f"{stats['p99_ms']:.1f} ms",
+            f"{stats['max_ms']:.1f} ms",
+            f"{stats['blocked_s']:.2f} s",
+            errors,
         )
-    )
+
+    rows.append(latency_row("idle", f"{IDLE_SECONDS:.1f} s", results["server"]["idle"], ""))
     for number, run in enumerate(results["server"]["rebuilds"], 1):
         rows.append(
-            (
-                f"during rebuild {number}",
-                f"{run['window_s']:.2f} s",
-                str(run["requests"]),
-                f"{run['median_ms']:.1f} ms",
-                f"{run['p99_ms']:.0f} ms",
-                f"{run['max_ms']:.0f} ms",
-                str(run["errors"]),
-            )
+            latency_row(f"during rebuild {number}", f"{run['window_s']:.2f} s", run, str(run["errors"]))
         )
-    pooled = results["server"]["pooled"]
-    rows.append(
-        (
-            "all rebuilds pooled",
-            "",
-            str(pooled["requests"]),
-            f"{pooled['median_ms']:.1f} ms",
-            f"{pooled['p99_ms']:.0f} ms",
-            f"{pooled['max_ms']:.0f} ms",
-            "",
-        )
-    )
+    rows.append(latency_row("all rebuilds pooled", "", results["server"]["pooled"], ""))
     print_table(rows)
+    print(
+        f"(window: from the save until the server printed the rebuild's summary; blocked: time "
+        f"spent in requests slower than {SLOW_SECONDS * 1000:.0f} ms; paths: "
+        f"{', '.join(results['server']['paths'])})"
+    )
 
 
 def main() -> None:
@@ -451,6 +446,7 @@ def main() -> None:
             log = ServerLog(process)
             wait_until_serving(process, port, log, args.timeout)
             startup = time.monotonic() - started
+            first_build = log.summaries[0][1] if log.summaries else None
             author = author_page(project, seeds[0].name)
             print(f"served after {startup:.1f} s; watching {author} ({editor.base!r})", flush=True)
             with sync_playwright() as playwright:
@@ -487,6 +483,7 @@ def main() -> None:
             "load_after": " ".join(f"{x:.1f}" for x in os.getloadavg()),
         },
         "startup_s": startup,
+        "first_build": first_build,
         "reload": reloads,
         "server": {"paths": paths, "idle": idle, "rebuilds": rebuilds, "pooled": pooled},
     }

@@ -241,7 +241,8 @@ def seed_text(name: str, papers: list[Paper], claimed: int) -> str:
         f"{count}Linked to original sources",
     ]
     for paper in sorted(papers, key=lambda p: -p.year):
-        parts += [f"arXiv{paper.year}", paper.title, paper.abstract, " ".join(f"{s}↗" for s in paper.subjects)]
+        subjects = " ".join(f"{s}↗" for s in paper.subjects)
+        parts += [f"arXiv{paper.year}", paper.title, paper.abstract, subjects]
     return "\n\n".join(parts) + "\n"
 
 
