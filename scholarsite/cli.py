@@ -13,6 +13,7 @@ from pathlib import Path
 
 from scholarsite import pipeline, write
 from scholarsite.errors import BuildError, Diagnostic, Severity, count
+from scholarsite.progress import BuildProgress
 
 OK, FAILED = 0, 1  # usage errors exit 2 through argparse
 
@@ -74,10 +75,11 @@ def run_check(root: Path, strict: bool, as_json: bool) -> int:
     return FAILED if failed else OK
 
 
-def run_build(root: Path, site_dir: Path | None, strict: bool) -> int:
+def run_build(root: Path, site_dir: Path | None, strict: bool, quiet: bool, jobs: int | None) -> int:
     """Build the site; on any problem leave site/ as it was."""
     try:
-        result = pipeline.build(root, site_dir, strict=strict)
+        with BuildProgress(quiet) as progress:
+            result = pipeline.build(root, site_dir, strict=strict, workers=jobs, progress=progress)
     except BuildError as exc:
         print_diagnostics(exc.diagnostics)
         print(f"build failed ({tally(exc.diagnostics)}); site/ left unchanged", file=sys.stderr)
@@ -110,6 +112,16 @@ def parser() -> argparse.ArgumentParser:
     build = commands.add_parser("build", parents=[project], help="build site/ from seeds/ (the default)")
     build.add_argument("--site", type=Path, default=None, help="output folder (default: PROJECT/site)")
     build.add_argument("--strict", action="store_true", help="fail on warnings too")
+    build.add_argument(
+        "--quiet", action="store_true", help="no progress display (none is shown off a terminal)"
+    )
+    build.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="worker processes for rendering (default: one per core)",
+    )
     check = commands.add_parser(
         "check", parents=[project], help="check seeds, content and settings; write nothing"
     )
@@ -143,4 +155,4 @@ def main(argv: Sequence[str] | None = None) -> int:
         from scholarsite.preview import server as serve
 
         return serve.run(root, args.host, args.port, args.base_path, args.open)
-    return run_build(root, args.site, args.strict)
+    return run_build(root, args.site, args.strict, args.quiet, args.jobs)

@@ -175,16 +175,23 @@ def build(
     `search_after` in between (the preview reloads browsers there, before indexing).
     """
     started = time.perf_counter()
+    progress("read", 0, 0)
     project = load_project(root, cache)
     project.cache.save()
     validate(project, strict)
     data = site_data(project, model_of(project))
     site_dir = site_dir or root / "site"
     count = write.default_workers() if workers is None else workers
-    report = sync_families(data, site_dir, SITE_FAMILIES, count, progress, lambda p: not in_search(p))
+    progress("model", 0, 0)
+    report = sync_families(
+        data, site_dir, SITE_FAMILIES, count, progress, lambda p: not in_search(p), "pages"
+    )
     if search_after is not None:
         search_after(report, tuple(project.diagnostics))
-    report = report.merged(sync_families(data, site_dir, SEARCH_FAMILIES, count, progress, in_search))
+    progress("search", 0, 1)
+    report = report.merged(
+        sync_families(data, site_dir, SEARCH_FAMILIES, count, progress, in_search, "search")
+    )
     return BuildResult(report, time.perf_counter() - started, tuple(project.diagnostics))
 
 
@@ -195,13 +202,14 @@ def sync_families(
     workers: int,
     progress: Progress,
     scope: write.Scope,
+    stage: str,
 ) -> write.SyncReport:
     """Sync the outputs of some families, reporting progress as outputs are produced."""
-    done = 0
-
-    def step(count: int) -> None:
-        nonlocal done
-        done += count
-        progress("render", done, 0)
-
-    return write.sync(outputs(data, families), site_dir, workers=workers, scope=scope, progress=step)
+    items = outputs(data, families)
+    return write.sync(
+        items,
+        site_dir,
+        workers=workers,
+        scope=scope,
+        progress=lambda done, total: progress(stage, done, total),
+    )

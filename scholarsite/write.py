@@ -251,7 +251,10 @@ def default_workers() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
-def _produce_all(job: _Job, workers: int, progress: Callable[[int], None]) -> Result:
+Progress = Callable[[int, int], None]  # outputs produced so far, outputs to produce
+
+
+def _produce_all(job: _Job, workers: int, progress: Progress) -> Result:
     """Every output of the job, in worker processes when the job is large enough."""
     global _JOB
     _JOB = job
@@ -262,18 +265,20 @@ def _produce_all(job: _Job, workers: int, progress: Callable[[int], None]) -> Re
                 part, found = _produce_range(start, stop)
                 done += part
                 problems += found
-                progress(stop - start)
+                progress(stop, len(job.todo))
             return done, problems
         context = multiprocessing.get_context("fork")  # workers inherit the job, nothing is pickled in
         with ProcessPoolExecutor(workers, mp_context=context) as pool:
             ranges = _chunks(len(job.todo), workers)
             futures = [pool.submit(_produce_range, start, stop) for start, stop in ranges]
             done, problems = [], []
+            finished = 0
             for (start, stop), future in zip(ranges, futures, strict=True):
                 part, found = future.result()
                 done += part
                 problems += found
-                progress(stop - start)
+                finished += stop - start
+                progress(finished, len(job.todo))
             return done, problems
     finally:
         _JOB = None
@@ -347,7 +352,7 @@ def sync(
     *,
     workers: int = 1,
     scope: Scope | None = None,
-    progress: Callable[[int], None] = lambda n: None,
+    progress: Progress = lambda done, total: None,
 ) -> SyncReport:
     """Make ``site_dir`` hold exactly ``items`` (plus untouched foreign files).
 
@@ -375,7 +380,7 @@ class _Sync:
         self.scope = scope
         self.mode = _file_mode()
 
-    def run(self, items: Iterable[Produced], workers: int, progress: Callable[[int], None]) -> SyncReport:
+    def run(self, items: Iterable[Produced], workers: int, progress: Progress) -> SyncReport:
         """Plan, produce into the staging folder, then switch."""
         everything = _read_manifest(self.root)
         previous = {p: e for p, e in everything.items() if self.scope(p)}
