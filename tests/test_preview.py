@@ -84,7 +84,8 @@ def test_warnings_are_printed_and_shown_in_the_browser(tmp_path: Path) -> None:
         wait_for(lines, "Serving")
         seed = sorted((project / "seeds").glob("*.txt"))[0]
         text = seed.read_text(encoding="utf-8")
-        seed.write_text(text.replace("\n\ncs.DC↗\n", "\n", 1), encoding="utf-8")  # a record loses its subjects
+        # the first record loses its subject line
+        seed.write_text(text.replace("\n\ncs.DC↗\n", "\n", 1), encoding="utf-8")
         wait_for(lines, "warning:")
         wait_for(lines, " written, ")
         status, page = get(f"http://127.0.0.1:{port}/")
