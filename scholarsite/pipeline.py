@@ -17,7 +17,13 @@ from pathlib import Path
 
 from scholarsite import write
 from scholarsite.errors import BuildError, Diagnostic, Severity, error, note
-from scholarsite.inputs.cache import CACHE_FILE, ParseCache
+from scholarsite.inputs.cache import (
+    CACHE_FILE,
+    ParseCache,
+    inputs_fingerprint,
+    read_last_build,
+    save_last_build,
+)
 from scholarsite.inputs.config import Config, load_config
 from scholarsite.inputs.content import Page, read_pages
 from scholarsite.inputs.seeds import SeedParse, read_seeds
@@ -101,9 +107,15 @@ def load_project(root: Path, cache: ParseCache | None = None) -> Project:
 
 def validate(project: Project, strict: bool) -> None:
     """BuildError when the project's problems fail the build (warnings too under --strict)."""
+    validate_diagnostics(project.diagnostics, strict)
+
+
+def validate_diagnostics(diagnostics: Iterable[Diagnostic], strict: bool) -> None:
+    """BuildError when the problems fail the build."""
     failing = {Severity.ERROR, Severity.WARNING} if strict else {Severity.ERROR}
-    if any(d.severity in failing for d in project.diagnostics):
-        raise BuildError(project.diagnostics)
+    found = list(diagnostics)
+    if any(d.severity in failing for d in found):
+        raise BuildError(found)
 
 
 def model_of(project: Project) -> Site:
@@ -175,24 +187,39 @@ def build(
     `search_after` in between (the preview reloads browsers there, before indexing).
     """
     started = time.perf_counter()
+    site_dir = site_dir or root / "site"
+    fingerprint = inputs_fingerprint(root, str(latest_possible_year()))
+    unchanged = unchanged_since_last_build(root, site_dir, fingerprint)
+    if unchanged is not None:  # same inputs, intact site: nothing to do
+        report, diagnostics = unchanged
+        validate_diagnostics(diagnostics, strict)
+        if search_after is not None:
+            search_after(report, diagnostics)
+        return BuildResult(report, time.perf_counter() - started, diagnostics)
     progress("read", 0, 0)
     project = load_project(root, cache)
     project.cache.save()
     validate(project, strict)
     data = site_data(project, model_of(project))
-    site_dir = site_dir or root / "site"
     count = write.default_workers() if workers is None else workers
     progress("model", 0, 0)
-    report = sync_families(
-        data, site_dir, SITE_FAMILIES, count, progress, lambda p: not in_search(p), "pages"
-    )
+    pages = sync_families(data, site_dir, SITE_FAMILIES, count, progress, lambda p: not in_search(p), "pages")
     if search_after is not None:
-        search_after(report, tuple(project.diagnostics))
+        search_after(pages, tuple(project.diagnostics))
     progress("search", 0, 1)
-    report = report.merged(
-        sync_families(data, site_dir, SEARCH_FAMILIES, count, progress, in_search, "search")
-    )
-    return BuildResult(report, time.perf_counter() - started, tuple(project.diagnostics))
+    found = sync_families(data, site_dir, SEARCH_FAMILIES, count, progress, in_search, "search", fingerprint)
+    save_last_build(root, site_dir, fingerprint, project.diagnostics)
+    return BuildResult(pages.merged(found), time.perf_counter() - started, tuple(project.diagnostics))
+
+
+def unchanged_since_last_build(
+    root: Path, site_dir: Path, fingerprint: str
+) -> tuple[write.SyncReport, tuple[Diagnostic, ...]] | None:
+    """The report and diagnostics of the last build if its inputs were the same and the
+    site it made is intact; None when there is work to do."""
+    diagnostics = read_last_build(root, site_dir, fingerprint)
+    report = write.unchanged(site_dir, fingerprint) if diagnostics is not None else None
+    return None if report is None or diagnostics is None else (report, tuple(diagnostics))
 
 
 def sync_families(
@@ -203,13 +230,14 @@ def sync_families(
     progress: Progress,
     scope: write.Scope,
     stage: str,
+    inputs: str | None = None,
 ) -> write.SyncReport:
     """Sync the outputs of some families, reporting progress as outputs are produced."""
-    items = outputs(data, families)
     return write.sync(
-        items,
+        outputs(data, families),
         site_dir,
         workers=workers,
         scope=scope,
         progress=lambda done, total: progress(stage, done, total),
+        inputs=inputs,
     )

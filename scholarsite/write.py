@@ -124,20 +124,28 @@ def check_path(path: object) -> None:
         raise ValueError(f"invalid output path {path!r}: name reserved for the build")
 
 
-def _manifest_bytes(entries: dict[str, Entry]) -> bytes:
-    """Deterministic manifest content."""
-    body = {"format": _MANIFEST_FORMAT, "files": {p: list(entries[p]) for p in sorted(entries)}}
+def _manifest_bytes(entries: dict[str, Entry], inputs: str) -> bytes:
+    """Deterministic manifest content; `inputs` is the fingerprint of a complete build, or ""."""
+    body = {
+        "format": _MANIFEST_FORMAT,
+        "inputs": inputs,
+        "files": {p: list(entries[p]) for p in sorted(entries)},
+    }
     return (json.dumps(body, separators=(",", ":"), sort_keys=True) + "\n").encode("ascii")
 
 
-def _read_manifest(root: str) -> dict[str, Entry]:
-    """The owned paths with their (key, sha); format 1 (a plain list) owns without keys."""
+def _read_manifest(root: str) -> tuple[dict[str, Entry], str]:
+    """The owned paths with their (key, sha), and the inputs fingerprint of the site.
+
+    Format 1 (a plain list of paths) owns its files without keys.
+    """
     try:
         raw = Path(root, MANIFEST).read_bytes()
     except FileNotFoundError:
-        return {}
+        return {}, ""
     try:
-        files = json.loads(raw)["files"]
+        body = json.loads(raw)
+        files, inputs = body["files"], str(body.get("inputs", ""))
         if isinstance(files, list):
             entries = {path: ("", "") for path in files}
         elif isinstance(files, dict):
@@ -151,7 +159,7 @@ def _read_manifest(root: str) -> dict[str, Entry]:
             f"site/{MANIFEST} is damaged ({exc}); "
             "delete site/ and rebuild, after saving any hand-placed files"
         ) from exc
-    return entries
+    return entries, inputs
 
 
 def _scan(root: str) -> _Disk:
@@ -353,11 +361,14 @@ def sync(
     workers: int = 1,
     scope: Scope | None = None,
     progress: Progress = lambda done, total: None,
+    inputs: str | None = None,
 ) -> SyncReport:
     """Make ``site_dir`` hold exactly ``items`` (plus untouched foreign files).
 
     With ``scope``, only owned paths for which it is true are considered: the rest of the
     manifest and of the site is left alone (the preview syncs the search index on its own).
+    ``inputs`` is recorded in the manifest as the fingerprint of what the site now holds;
+    None (a partial sync) keeps the recorded one if nothing changed and clears it otherwise.
     """
     listed = list(items)
     _validate(listed)
@@ -366,7 +377,7 @@ def sync(
     lock = os.open(root, os.O_RDONLY)
     try:
         fcntl.flock(lock, fcntl.LOCK_EX)  # one sync per site at a time
-        return _Sync(root, scope or (lambda path: True)).run(listed, workers, progress)
+        return _Sync(root, scope or (lambda path: True), inputs).run(listed, workers, progress)
     finally:
         os.close(lock)
 
@@ -374,15 +385,17 @@ def sync(
 class _Sync:
     """One sync, run while holding the site lock."""
 
-    def __init__(self, root: str, scope: Scope):
+    def __init__(self, root: str, scope: Scope, inputs: str | None):
         self.root = root
+        self.inputs = inputs
+        self.recorded = ""
         self.stage = os.path.join(root, STAGE)
         self.scope = scope
         self.mode = _file_mode()
 
     def run(self, items: Iterable[Produced], workers: int, progress: Progress) -> SyncReport:
         """Plan, produce into the staging folder, then switch."""
-        everything = _read_manifest(self.root)
+        everything, self.recorded = _read_manifest(self.root)
         previous = {p: e for p, e in everything.items() if self.scope(p)}
         outside = {p: e for p, e in everything.items() if not self.scope(p)}
         shutil.rmtree(self.stage, ignore_errors=True)  # a killed build's leftovers
@@ -419,7 +432,7 @@ class _Sync:
         staged = [path for path in staged if path not in adopted]
         stale = sorted(p for p in previous.keys() - new_paths if p in disk.files)
         if staged or stale:
-            self.write_manifest({**outside, **previous, **{p: ("", "") for p in staged}})
+            self.write_manifest({**outside, **previous, **{p: ("", "") for p in staged}}, "")
         early = [p for p in stale if p in folders or any(a in new_paths for a in _ancestors(p))]
         removed = []
         for path in [*disk.temps, *early]:
@@ -434,7 +447,10 @@ class _Sync:
                 removed.append(path)
         _prune(self.root, [*(previous.keys() - new_paths), *disk.temps])
         final = {**outside, **plan.kept, **{path: (plan.keys[path], sha) for path, sha, _ in done}}
-        self.write_manifest(final)
+        changed = bool(staged or removed)
+        self.write_manifest(
+            final, self.inputs if self.inputs is not None else ("" if changed else self.recorded)
+        )
         unchanged = sorted(new_paths - set(staged))
         foreign = sorted(p for p in disk.files if p not in owned and p not in new_paths and self.scope(p))
         return SyncReport(tuple(staged), tuple(unchanged), tuple(removed), tuple(foreign), len(done))
@@ -474,9 +490,9 @@ class _Sync:
             os.makedirs(os.path.dirname(target), exist_ok=True)
             os.replace(os.path.join(self.stage, path), target)
 
-    def write_manifest(self, entries: dict[str, Entry]) -> None:
+    def write_manifest(self, entries: dict[str, Entry], inputs: str) -> None:
         """Replace the manifest atomically, unless it already says exactly this."""
-        data = _manifest_bytes(entries)
+        data = _manifest_bytes(entries, inputs)
         target = os.path.join(self.root, MANIFEST)
         if _same_file(target, data):
             return
@@ -501,9 +517,17 @@ def _prune(root: str, paths: Iterable[str]) -> None:
             os.rmdir(os.path.join(root, folder))
 
 
-def owned_keys(site_dir: Path) -> dict[str, str]:
-    """The key of every file the last build wrote (empty when there is no manifest)."""
+def unchanged(site_dir: Path, inputs: str) -> SyncReport | None:
+    """If the site was completely built from inputs with this fingerprint and every file it
+    owns is still in place: the report of a sync that has nothing to do. Otherwise None."""
+    if not inputs or not (site_dir / MANIFEST).is_file():
+        return None
     try:
-        return {path: key for path, (key, _) in _read_manifest(str(site_dir)).items()}
+        entries, recorded = _read_manifest(str(site_dir))
     except CorruptManifest:
-        return {}
+        return None
+    disk = _scan(str(site_dir))
+    if recorded != inputs or disk.temps or any(disk.files.get(p) is not False for p in entries):
+        return None
+    foreign = tuple(sorted(disk.files.keys() - entries.keys()))
+    return SyncReport((), tuple(sorted(entries)), (), foreign)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import html
+import base64
 import re
 import shutil
 import socket
@@ -10,7 +10,6 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from urllib.parse import unquote
 
 import pytest
 
@@ -77,10 +76,10 @@ def start_preview(project: Path, *options: str) -> tuple[subprocess.Popen[str], 
     return process, port
 
 
-DOWNLOAD_LINK = re.compile(r'<a href="data:[^,"]*,([^"]*)" download="[^".]*\.(\w+)"')
+DOWNLOAD_LINK = re.compile(r'<a href="data:[^,"]*;base64,([^"]*)" download="[^".]*\.(\w+)"')
 
 
 def page_downloads(folder: Path) -> dict[str, str]:
     """The citation downloads offered by the page in `folder`, by extension (bib, ris, json)."""
     page = (folder / "index.html").read_text(encoding="utf-8")
-    return {ext: unquote(html.unescape(body)) for body, ext in DOWNLOAD_LINK.findall(page)}
+    return {ext: base64.b64decode(body).decode("utf-8") for body, ext in DOWNLOAD_LINK.findall(page)}

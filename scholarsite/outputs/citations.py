@@ -349,4 +349,4 @@ def to_csl_json(rec: CitationRecord) -> dict:
 
 def csl_json_file(recs: Iterable[CitationRecord]) -> str:
     """A CSL-JSON array of several items, as UTF-8 JSON text."""
-    return json.dumps([to_csl_json(rec) for rec in recs], ensure_ascii=False, indent=2) + "\n"
+    return json.dumps([to_csl_json(rec) for rec in recs], ensure_ascii=False) + "\n"

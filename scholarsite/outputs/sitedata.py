@@ -6,10 +6,10 @@ All of it is keyed by identity (`paper.key`, `author.key`, `subject.code`), neve
 
 from __future__ import annotations
 
+import base64
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import TYPE_CHECKING
-from urllib.parse import quote
 
 from scholarsite.inputs.config import Config
 from scholarsite.inputs.content import Page
@@ -31,7 +31,7 @@ DOWNLOADS = (  # label, extension, media type
 
 def data_uri(media_type: str, text: str) -> str:
     """A `data:` URL carrying UTF-8 text, for a download link that needs no file."""
-    return f"data:{media_type};charset=utf-8,{quote(text, safe='')}"
+    return f"data:{media_type};charset=utf-8;base64,{base64.b64encode(text.encode()).decode('ascii')}"
 
 
 def citation_records(site: Site, cards: Cards, config: Config) -> dict[str, citations.CitationRecord]:
