@@ -68,3 +68,7 @@ class BuildError(Exception):
     def __init__(self, diagnostics: Iterable[Diagnostic]):
         self.diagnostics = tuple(sorted(diagnostics))
         super().__init__("\n".join(d.format() for d in self.diagnostics))
+
+    def __reduce__(self) -> tuple[type[BuildError], tuple[tuple[Diagnostic, ...]]]:
+        """Pickle by diagnostics (a worker process raises it to the build)."""
+        return BuildError, (self.diagnostics,)

@@ -203,11 +203,16 @@ def build(
     data = site_data(project, model_of(project))
     count = write.default_workers() if workers is None else workers
     progress("model", 0, 0)
-    pages = sync_families(data, site_dir, SITE_FAMILIES, count, progress, lambda p: not in_search(p), "pages")
+    search = list(outputs(data, SEARCH_FAMILIES))
+    if count > 1:  # index while the pages are made
+        search = write.start_bundles(search, site_dir)
+    pages = sync_outputs(
+        outputs(data, SITE_FAMILIES), site_dir, count, progress, lambda p: not in_search(p), "pages"
+    )
     if search_after is not None:
         search_after(pages, tuple(project.diagnostics))
     progress("search", 0, 1)
-    found = sync_families(data, site_dir, SEARCH_FAMILIES, count, progress, in_search, "search", fingerprint)
+    found = sync_outputs(search, site_dir, count, progress, in_search, "search", fingerprint)
     save_last_build(root, site_dir, fingerprint, project.diagnostics)
     return BuildResult(pages.merged(found), time.perf_counter() - started, tuple(project.diagnostics))
 
@@ -222,19 +227,18 @@ def unchanged_since_last_build(
     return None if report is None or diagnostics is None else (report, tuple(diagnostics))
 
 
-def sync_families(
-    data: SiteData,
+def sync_outputs(
+    items: Iterable[Produced],
     site_dir: Path,
-    families: Iterable[Family],
     workers: int,
     progress: Progress,
     scope: write.Scope,
     stage: str,
     inputs: str | None = None,
 ) -> write.SyncReport:
-    """Sync the outputs of some families, reporting progress as outputs are produced."""
+    """Sync outputs into the site, reporting progress as they are produced."""
     return write.sync(
-        outputs(data, families),
+        items,
         site_dir,
         workers=workers,
         scope=scope,

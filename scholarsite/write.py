@@ -307,6 +307,35 @@ def _produce_bundle(bundle: Bundle, stage: str, previous: dict[str, Entry], mode
     return done
 
 
+_BUNDLES: list[Bundle] = []
+
+
+def _make_bundle(index: int) -> dict[str, bytes]:
+    """Produce bundle ``index`` of those started early (runs in a forked process)."""
+    return _BUNDLES[index].produce()
+
+
+def start_bundles(items: list[Produced], site_dir: Path) -> list[Produced]:
+    """Start making, in a separate process, each bundle the site does not hold yet.
+
+    The search index takes about as long as all the pages; made beside them, it is ready
+    when the pages are. Returns the items with those bundles waiting for their process.
+    """
+    recorded = {key for key, _ in _read_manifest(str(site_dir))[0].values()} if site_dir.is_dir() else set()
+    pending = [item for item in items if isinstance(item, Bundle) and item.key not in recorded]
+    if not pending:
+        return items
+    global _BUNDLES
+    _BUNDLES = pending
+    pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"))
+    futures = {id(bundle): pool.submit(_make_bundle, index) for index, bundle in enumerate(pending)}
+    pool.shutdown(wait=False)  # the process exits once its work is done
+    return [
+        Bundle(item.folder, item.key, futures[id(item)].result) if id(item) in futures else item
+        for item in items
+    ]
+
+
 @dataclass
 class _Plan:
     """What a sync decided before producing anything."""

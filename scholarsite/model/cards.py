@@ -13,6 +13,7 @@ from markupsafe import Markup
 
 from scholarsite.model.model import Author, Paper, Site, Subject
 from scholarsite.outputs import urls
+from scholarsite.outputs.registry import key_of
 from scholarsite.tex import render as tex
 
 Card = dict[str, Any]
@@ -36,6 +37,15 @@ class Cards:
         self.subjects = {s.code: self.subject_card(s) for s in site.subjects}
         self.authors = {a.key: self.author_card(a) for a in site.authors}
         self.papers = {p.key: self.paper_card(p) for p in site.papers}
+
+    def digests(self) -> dict[int, str]:
+        """Each card's digest by the card's identity: page keys encode a card by its digest.
+
+        Cards are never changed once made, so within a build a card's identity stands for
+        its content.
+        """
+        cards = [*self.subjects.values(), *self.authors.values(), *self.papers.values()]
+        return {id(card): key_of(card) for card in cards}
 
     @staticmethod
     def subject_ref(subject: Subject) -> Card:

@@ -84,11 +84,11 @@ def outputs(data: SiteData) -> Iterator[Output]:
         (f"{s.name} ({s.code}) · {config.title}", cards.subject(s)["path"], s.papers)
         for s in data.site.subjects
     ]
+    settings = (config.base_url, config.language, config.title, config.feed_entries)
+    known = data.card_digests
     for title, page, papers in feeds:
         newest = papers[: config.feed_entries]
-        key = key_of(
-            code_version(), title, page, config.base_url, config.language, [cards.paper(p) for p in newest]
-        )
+        key = key_of(code_version(), title, page, settings, [cards.paper(p) for p in newest], known=known)
         yield Output(
             urls.beside(page, "feed.xml"), key, partial(atom_feed, title, page, newest, cards, config)
         )

@@ -398,9 +398,11 @@ def outputs(data: SiteData) -> Iterator[Output]:
     """Every HTML page, keyed by the sources of its template and its context."""
     templates = data.templates
     checked: set[str] = set()
+    known = data.card_digests
     for spec in data.specs:
         if spec.template not in checked:
             templates.check(spec.template, spec.path)
             checked.add(spec.template)
-        key = key_of(code_version(), templates.digest(spec.template), spec.template, spec.path, spec.context)
+        parts = (code_version(), templates.digest(spec.template), spec.template, spec.path, spec.context)
+        key = key_of(*parts, known=known)
         yield Output(spec.path, key, partial(templates.render, spec.template, spec.context, spec.path))

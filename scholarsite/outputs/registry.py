@@ -53,17 +53,29 @@ def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def key_of(*parts: Any) -> str:
+class _KeyPickler(pickle.Pickler):
+    """Pickles values in full ("fast" mode: no memo, so the bytes depend on values alone, not
+    on which equal strings happen to be one object), except objects with a known digest,
+    which are written as that digest."""
+
+    def __init__(self, buffer: io.BytesIO, known: dict[int, str]):
+        super().__init__(buffer, protocol=5)
+        self.fast = True
+        self.known = known
+
+    def persistent_id(self, obj: Any) -> str | None:
+        return self.known.get(id(obj))
+
+
+def key_of(*parts: Any, known: dict[int, str] | None = None) -> str:
     """The key of plain data (dicts, lists, strings, numbers, Markup, dates).
 
-    Encoded with pickle in "fast" mode, which writes every value out in full instead of
-    referring back to objects seen before: the bytes depend on the values alone, not on
-    which equal strings happen to be one object. Four times faster than JSON here.
+    `known` maps shared objects (the cards that many pages show) by identity to a digest of
+    their content, so each is encoded once per build rather than once per page showing it.
+    Pickle is four times faster than JSON here.
     """
     buffer = io.BytesIO()
-    pickler = pickle.Pickler(buffer, protocol=5)
-    pickler.fast = True  # no memo: identical values give identical bytes
-    pickler.dump(parts)
+    _KeyPickler(buffer, known or {}).dump(parts)
     return hashlib.sha256(buffer.getvalue()).hexdigest()
 
 

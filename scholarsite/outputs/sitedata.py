@@ -72,6 +72,11 @@ class SiteData:
         return Cards(self.site)
 
     @cached_property
+    def card_digests(self) -> dict[int, str]:
+        """The digest of every card by its identity, for keys of outputs that show cards."""
+        return self.cards.digests()
+
+    @cached_property
     def records(self) -> dict[str, citations.CitationRecord]:
         """Citation records by paper key."""
         return citation_records(self.site, self.cards, self.config)
