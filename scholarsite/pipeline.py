@@ -29,6 +29,7 @@ from scholarsite.inputs.content import Page, read_pages
 from scholarsite.inputs.seeds import SeedParse, read_seeds
 from scholarsite.model.model import Site, build_model
 from scholarsite.outputs import exports, feeds, hosting, pages, search, urls
+from scholarsite.outputs.memo import MEMO_FILE, Memo
 from scholarsite.outputs.registry import Family, Produced
 from scholarsite.outputs.render import Templates
 from scholarsite.outputs.sitedata import SiteData
@@ -147,7 +148,7 @@ def reserved_page_problems(content: list[Page]) -> list[Diagnostic]:
     ]
 
 
-def site_data(project: Project, site: Site) -> SiteData:
+def site_data(project: Project, site: Site, memo: Memo | None = None) -> SiteData:
     """The model with everything the output families share; BuildError for user mistakes."""
     author_pages, problems = match_author_pages(site, project.author_pages)
     problems += reserved_page_problems(project.pages)
@@ -160,6 +161,7 @@ def site_data(project: Project, site: Site) -> SiteData:
         author_pages=author_pages,
         templates=Templates(project.root / "templates"),
         assets=hosting.read_assets(project.root / "assets"),
+        memo=memo or Memo(),
     )
 
 
@@ -177,6 +179,7 @@ def build(
     *,
     strict: bool = False,
     cache: ParseCache | None = None,
+    memo: Memo | None = None,
     workers: int | None = None,
     search_after: Callable[[write.SyncReport, tuple[Diagnostic, ...]], None] | None = None,
     progress: Progress = lambda stage, done, total: None,
@@ -200,7 +203,8 @@ def build(
     project = load_project(root, cache)
     project.cache.save()
     validate(project, strict)
-    data = site_data(project, model_of(project))
+    memo = memo or Memo(root / MEMO_FILE)
+    data = site_data(project, model_of(project), memo)
     count = write.default_workers() if workers is None else workers
     progress("model", 0, 0)
     search = list(outputs(data, SEARCH_FAMILIES))
@@ -213,6 +217,7 @@ def build(
         search_after(pages, tuple(project.diagnostics))
     progress("search", 0, 1)
     found = sync_outputs(search, site_dir, count, progress, in_search, "search", fingerprint)
+    memo.save()
     save_last_build(root, site_dir, fingerprint, project.diagnostics)
     return BuildResult(pages.merged(found), time.perf_counter() - started, tuple(project.diagnostics))
 

@@ -13,6 +13,7 @@ from markupsafe import Markup
 
 from scholarsite.model.model import Author, Paper, Site, Subject
 from scholarsite.outputs import urls
+from scholarsite.outputs.memo import Memo
 from scholarsite.outputs.registry import key_of
 from scholarsite.tex import render as tex
 
@@ -33,7 +34,8 @@ def arxiv_search_url(title_plain: str) -> str:
 class Cards:
     """Cards for every author, subject and paper of a site, built once."""
 
-    def __init__(self, site: Site):
+    def __init__(self, site: Site, memo: Memo | None = None):
+        self.memo = memo or Memo()
         self.subjects = {s.code: self.subject_card(s) for s in site.subjects}
         self.authors = {a.key: self.author_card(a) for a in site.authors}
         self.papers = {p.key: self.paper_card(p) for p in site.papers}
@@ -78,13 +80,14 @@ class Cards:
 
     def paper_card(self, paper: Paper) -> Card:
         """Everything a paper list shows about a paper."""
-        title_plain = tex.tex_to_plain(paper.title)
+        memo = self.memo
+        title_plain = memo.text("plain", tex.tex_to_plain, paper.title)
         return {
             "path": urls.paper(paper.year, paper.slug),
-            "title": tex.tex_to_html(paper.title),
+            "title": memo.markup("html", tex.tex_to_html, paper.title),
             "title_plain": title_plain,
-            "abstract": abstract_html(paper.abstract),
-            "abstract_plain": tex.tex_to_plain(paper.abstract.replace("\n\n", " ")),
+            "abstract": memo.markup("abstract", abstract_html, paper.abstract),
+            "abstract_plain": memo.text("plain", tex.tex_to_plain, paper.abstract.replace("\n\n", " ")),
             "year": paper.year,
             "source": paper.source,
             "subjects": [self.subject_ref(s) for s in paper.subjects],

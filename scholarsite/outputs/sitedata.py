@@ -7,7 +7,7 @@ All of it is keyed by identity (`paper.key`, `author.key`, `subject.code`), neve
 from __future__ import annotations
 
 import base64
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -17,6 +17,7 @@ from scholarsite.model import related
 from scholarsite.model.cards import Cards
 from scholarsite.model.model import Paper, Site
 from scholarsite.outputs import citations, urls
+from scholarsite.outputs.memo import Memo
 from scholarsite.outputs.render import Templates
 
 if TYPE_CHECKING:
@@ -65,11 +66,12 @@ class SiteData:
     author_pages: dict[str, Page]
     templates: Templates
     assets: dict[str, bytes]
+    memo: Memo = field(default_factory=Memo)
 
     @cached_property
     def cards(self) -> Cards:
         """Plain-data views of every author, subject and paper."""
-        return Cards(self.site)
+        return Cards(self.site, self.memo)
 
     @cached_property
     def card_digests(self) -> dict[int, str]:
@@ -84,9 +86,11 @@ class SiteData:
     @cached_property
     def bibtex(self) -> dict[str, str]:
         """BibTeX by paper key, without the abstract (as DBLP and arXiv do; RIS and CSL carry it)."""
-        return {
-            key: citations.to_bibtex(replace(rec, abstract_plain="")) for key, rec in self.records.items()
-        }
+
+        def entry(record: citations.CitationRecord) -> str:
+            return self.memo.text("bibtex", lambda _: citations.to_bibtex(record), repr(record))
+
+        return {key: entry(replace(rec, abstract_plain="")) for key, rec in self.records.items()}
 
     def downloads(self, paper: Paper) -> list[dict[str, str]]:
         """The citation downloads of a paper's page, as data: URLs (no file per format)."""

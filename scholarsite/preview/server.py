@@ -29,6 +29,7 @@ from tornado.ioloop import IOLoop
 from scholarsite import pipeline, write
 from scholarsite.errors import BuildError, Diagnostic, Severity
 from scholarsite.inputs.cache import CACHE_FILE, ParseCache
+from scholarsite.outputs.memo import MEMO_FILE, Memo
 from scholarsite.preview.watch import InputWatcher
 
 Respond = Callable[[str, list[tuple[str, str]]], object]
@@ -67,6 +68,7 @@ class Preview:
         self.problems: list[str] = []
         self.warnings: list[str] = []
         self.cache = ParseCache(root / CACHE_FILE)
+        self.memo = Memo(root / MEMO_FILE)
         self.reload = reload
         self.lock = threading.Lock()  # one build at a time
 
@@ -76,7 +78,7 @@ class Preview:
             if changed:
                 print(f"rebuilding after {len(set(changed))} change(s)…", flush=True)
             try:
-                result = pipeline.build(self.root, cache=self.cache, search_after=self.done)
+                result = pipeline.build(self.root, cache=self.cache, memo=self.memo, search_after=self.done)
             except BuildError as exc:
                 self.fail([d.format() for d in exc.diagnostics])
                 return
