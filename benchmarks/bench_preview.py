@@ -37,20 +37,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.corpus import generate  # noqa: E402
+from scholarsite.qa.browser import CHROMIUM_FLAGS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 IDLE_SECONDS = 3.0
 QUIET_SECONDS = 1.5
 SLOW_SECONDS = 0.1
@@ -450,7 +441,7 @@ def main() -> None:
             author = author_page(project, seeds[0].name)
             print(f"served after {startup:.1f} s; watching {author} ({editor.base!r})", flush=True)
             with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
                 try:
                     page = browser.new_page()
                     page.goto(f"http://{HOST}:{port}{author}", timeout=args.timeout * 1000)
