@@ -21,11 +21,13 @@ each would dominate the build, and a rename already protects against a killed pr
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import fcntl
 import json
 import multiprocessing
 import os
 import shutil
+import signal
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -38,6 +40,7 @@ MANIFEST = ".scholarsite-manifest.json"
 STAGE = ".scholarsite-stage"
 TMP_PREFIX = ".tmp-"
 _MANIFEST_FORMAT = 2
+PR_SET_PDEATHSIG = 1  # prctl(2)
 PARALLEL_FROM = 400  # outputs to produce before worker processes pay for their start-up
 Entry = tuple[str, str]  # (key, sha256 of the bytes)
 Scope = Callable[[str], bool]
@@ -254,6 +257,30 @@ def _chunks(count: int, workers: int) -> list[tuple[int, int]]:
     return [(start, min(start + size, count)) for start in range(0, count, size)]
 
 
+def _die_with_parent() -> None:
+    """Worker initializer: ask Linux to kill this process when the build that forked it dies
+    (a build killed with SIGKILL must not leave workers behind, blocked on its pipes)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):  # not Linux: workers end with their queue instead
+        return
+    if os.getppid() != _forked_from:  # the build died before the request was made
+        os._exit(1)
+
+
+_forked_from = 0
+
+
+def _fork_pool(workers: int) -> ProcessPoolExecutor:
+    """Worker processes forked from this one: they inherit the job, nothing is pickled in."""
+    global _forked_from
+    _forked_from = os.getpid()
+    return ProcessPoolExecutor(
+        workers, mp_context=multiprocessing.get_context("fork"), initializer=_die_with_parent
+    )
+
+
 def default_workers() -> int:
     """The cores this process may use."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
@@ -275,8 +302,7 @@ def _produce_all(job: _Job, workers: int, progress: Progress) -> Result:
                 problems += found
                 progress(stop, len(job.todo))
             return done, problems
-        context = multiprocessing.get_context("fork")  # workers inherit the job, nothing is pickled in
-        with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        with _fork_pool(workers) as pool:
             ranges = _chunks(len(job.todo), workers)
             futures = [pool.submit(_produce_range, start, stop) for start, stop in ranges]
             done, problems = [], []
@@ -327,7 +353,7 @@ def start_bundles(items: list[Produced], site_dir: Path) -> list[Produced]:
         return items
     global _BUNDLES
     _BUNDLES = pending
-    pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"))
+    pool = _fork_pool(1)
     futures = {id(bundle): pool.submit(_make_bundle, index) for index, bundle in enumerate(pending)}
     pool.shutdown(wait=False)  # the process exits once its work is done
     return [

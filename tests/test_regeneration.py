@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -162,6 +163,21 @@ def test_template_error_names_the_template_and_leaves_site_alone(project: Path) 
     assert snapshot(project / "site") == before
 
 
+def orphans_of(project: Path, wait: float = 5.0) -> list[str]:
+    """Build processes (workers of a killed build) still running on `project` after `wait`."""
+    deadline = time.monotonic() + wait
+    while True:
+        found = []
+        for status in Path("/proc").glob("[0-9]*/cmdline"):
+            with contextlib.suppress(OSError):
+                words = status.read_bytes().split(b"\0")
+                if str(project).encode() in words and any(w.endswith(b"build.py") for w in words):
+                    found.append(status.parent.name)
+        if not found or time.monotonic() > deadline:
+            return found
+        time.sleep(0.1)
+
+
 def test_build_killed_mid_write_leaves_no_truncated_file(project: Path) -> None:
     site = project / "site"
     old = {p: b for p, (b, _) in snapshot(site).items()}
@@ -176,6 +192,7 @@ def test_build_killed_mid_write_leaves_no_truncated_file(project: Path) -> None:
         time.sleep(delay)
         process.send_signal(signal.SIGKILL)
         process.wait()
+        assert not orphans_of(project), "a killed build left processes behind"
         for path, (data, _) in snapshot(site).items():
             if path.startswith(("pagefind/", ".")) or os.path.basename(path).startswith(".tmp-"):
                 continue
