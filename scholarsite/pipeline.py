@@ -7,7 +7,6 @@ of what they are made from; the writer produces only those whose key changed.
 
 from __future__ import annotations
 
-import datetime
 import difflib
 import itertools
 import time
@@ -17,15 +16,15 @@ from pathlib import Path
 
 from scholarsite import write
 from scholarsite.errors import BuildError, Diagnostic, Severity, error, note
-from scholarsite.inputs.cache import (
-    CACHE_FILE,
-    ParseCache,
-    inputs_fingerprint,
-    read_last_build,
-    save_last_build,
-)
+from scholarsite.inputs.cache import CACHE_FILE, ParseCache
 from scholarsite.inputs.config import Config, load_config
 from scholarsite.inputs.content import Page, read_pages
+from scholarsite.inputs.freshness import (
+    fingerprint_of,
+    latest_possible_year,
+    save_last_build,
+    unchanged_since_last_build,
+)
 from scholarsite.inputs.seeds import SeedParse, read_seeds
 from scholarsite.model.model import Site, build_model
 from scholarsite.outputs import exports, feeds, hosting, pages, search, urls
@@ -76,11 +75,6 @@ class BuildResult:
     def summary(self) -> str:
         """`12 written, 310 unchanged, 2 removed in 0.41 s`."""
         return self.report.summary(self.seconds)
-
-
-def latest_possible_year() -> int:
-    """Records cannot be from later than next year."""
-    return datetime.date.today().year + 1
 
 
 def load_project(root: Path, cache: ParseCache | None = None) -> Project:
@@ -191,7 +185,7 @@ def build(
     """
     started = time.perf_counter()
     site_dir = site_dir or root / "site"
-    fingerprint = inputs_fingerprint(root, str(latest_possible_year()))
+    fingerprint = fingerprint_of(root)
     unchanged = unchanged_since_last_build(root, site_dir, fingerprint)
     if unchanged is not None:  # same inputs, intact site: nothing to do
         report, diagnostics = unchanged
@@ -220,16 +214,6 @@ def build(
     memo.save()
     save_last_build(root, site_dir, fingerprint, project.diagnostics)
     return BuildResult(pages.merged(found), time.perf_counter() - started, tuple(project.diagnostics))
-
-
-def unchanged_since_last_build(
-    root: Path, site_dir: Path, fingerprint: str
-) -> tuple[write.SyncReport, tuple[Diagnostic, ...]] | None:
-    """The report and diagnostics of the last build if its inputs were the same and the
-    site it made is intact; None when there is work to do."""
-    diagnostics = read_last_build(root, site_dir, fingerprint)
-    report = write.unchanged(site_dir, fingerprint) if diagnostics is not None else None
-    return None if report is None or diagnostics is None else (report, tuple(diagnostics))
 
 
 def sync_outputs(

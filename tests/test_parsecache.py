@@ -8,6 +8,7 @@ import pytest
 
 from scholarsite import pipeline
 from scholarsite.inputs import cache as parsecache
+from scholarsite.inputs import freshness
 
 from .conftest import make_project
 
@@ -55,6 +56,7 @@ def test_new_code_version_invalidates(
     project = make_project(tmp_path / "p")
     pipeline.build(project)
     monkeypatch.setattr(parsecache, "code_version", lambda: "another-version")
+    monkeypatch.setattr(freshness, "code_version", lambda: "another-version")
     pipeline.build(project)
     assert len(counted) == 4
 
