@@ -236,3 +236,19 @@ def test_related_papers_of_comet_are_moe_communication_papers(shipped_site: Path
     titles = re.findall(r'class="paper-title"><a href="[^"]+">([^<]+)</a>', related)
     assert titles, "Comet has no related papers"
     assert any("MoE" in t or "Mixture-of-Experts" in t for t in titles)
+
+
+def test_listings_name_only_their_top_authors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from benchmarks.corpus import generate
+    from scholarsite.outputs import pages
+
+    monkeypatch.setattr(pages, "LISTED_AUTHORS", 3)
+    seeds = tmp_path / "seeds"
+    generate(seeds, 30, 60, seed=4)
+    project = make_project(tmp_path / "p", seeds=seeds)
+    pipeline.build(project)
+    listing = (project / "site/subjects/cs-dc/index.html").read_text()
+    aside = listing[listing.index('id="listing-authors"') :]
+    aside = aside[: aside.index("</aside>")]
+    assert aside.count('<span class="count">') == 3
+    assert re.search(r"and \d+ more authors", aside)

@@ -20,6 +20,7 @@ from scholarsite.outputs.sitedata import SiteData
 
 AUTHORS_ON_ONE_PAGE = 2000  # beyond this the A-Z index gets one page per initial (pages < 1 MB)
 MORE_BY_AUTHORS = 5  # newest other papers of the same authors on a paper page
+LISTED_AUTHORS = 100  # authors beside a subject's or year's papers (pages stay under 1 MB)
 
 
 @dataclass(frozen=True)
@@ -316,7 +317,7 @@ class Planner:
             subject.papers,
             subject=card,
             searchable=True,
-            authors=[{"author": self.cards.author(a), "count": n} for a, n in subject.author_counts],
+            **self.top_authors(subject.author_counts),
             bib=urls.beside(first, "papers.bib"),
             feed=urls.beside(first, "feed.xml") if self.inputs.has_feeds else None,
             description=f"{card['count']} papers in {subject.name} ({subject.code}) from the collection.",
@@ -345,9 +346,14 @@ class Planner:
             self.crumbs(("Years", urls.YEARS), (str(year.year), first)),
             year.papers,
             year=year.year,
-            authors=[{"author": self.cards.author(a), "count": n} for a, n in year.author_counts],
+            **self.top_authors(year.author_counts),
             description=f"{len(year.papers)} papers from {year.year} in the collection.",
         )
+
+    def top_authors(self, counts: list[tuple[Author, int]]) -> dict[str, Any]:
+        """The most frequent authors of a listing and how many more there are."""
+        shown = [{"author": self.cards.author(a), "count": n} for a, n in counts[:LISTED_AUTHORS]]
+        return {"authors": shown, "more_authors": len(counts) - len(shown)}
 
     def papers_index(self) -> list[PageSpec]:
         """All papers, newest first, paginated."""
