@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from scholarsite import write
-from scholarsite.errors import BuildError, Diagnostic, Severity, count
+from scholarsite.errors import BuildError, Diagnostic, Severity, count, fails
 from scholarsite.inputs.freshness import fingerprint_of, unchanged_since_last_build
 
 if TYPE_CHECKING:
@@ -33,12 +33,6 @@ def tally(diagnostics: Sequence[Diagnostic]) -> str:
     """'0 errors, 2 warnings'."""
     errors, warnings = count(diagnostics, Severity.ERROR), count(diagnostics, Severity.WARNING)
     return f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
-
-
-def fails(diagnostics: Sequence[Diagnostic], strict: bool) -> bool:
-    """Errors always fail; warnings fail under --strict."""
-    failing = {Severity.ERROR, Severity.WARNING} if strict else {Severity.ERROR}
-    return any(d.severity in failing for d in diagnostics)
 
 
 def check_report(project: Project) -> dict[str, object]:
@@ -90,17 +84,18 @@ def build_or_skip(
     """(report, seconds, diagnostics) of a build; when the inputs are those of the last build
     and the site is intact, without loading the build at all (its imports take 0.4 s)."""
     started = time.perf_counter()
-    unchanged = unchanged_since_last_build(root, site_dir or root / "site", fingerprint_of(root))
+    fingerprint = fingerprint_of(root)
+    unchanged = unchanged_since_last_build(root, site_dir or root / "site", fingerprint)
     if unchanged is not None:
         report, diagnostics = unchanged
         if fails(diagnostics, strict):
             raise BuildError(diagnostics)
         return report, time.perf_counter() - started, diagnostics
-    from scholarsite.pipeline import build
+    from scholarsite.pipeline import rebuild
     from scholarsite.progress import BuildProgress
 
     with BuildProgress(quiet) as progress:
-        result = build(root, site_dir, strict=strict, workers=jobs, progress=progress)
+        result = rebuild(root, site_dir, fingerprint, strict=strict, workers=jobs, progress=progress)
     return result.report, result.seconds, result.diagnostics
 
 

@@ -57,6 +57,12 @@ def note(path: str, line: int, message: str, hint: str = "") -> Diagnostic:
     return Diagnostic(path, line, Severity.NOTE, message, hint)
 
 
+def fails(diagnostics: Iterable[Diagnostic], strict: bool) -> bool:
+    """Errors always fail a build; warnings fail it under --strict."""
+    failing = {Severity.ERROR, Severity.WARNING} if strict else {Severity.ERROR}
+    return any(d.severity in failing for d in diagnostics)
+
+
 def count(diagnostics: Iterable[Diagnostic], severity: Severity) -> int:
     """How many diagnostics have the given severity."""
     return sum(1 for d in diagnostics if d.severity is severity)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from scholarsite import write
-from scholarsite.errors import BuildError, Diagnostic, Severity, error, note
+from scholarsite.errors import BuildError, Diagnostic, error, fails, note
 from scholarsite.inputs.cache import CACHE_FILE, ParseCache
 from scholarsite.inputs.config import Config, load_config
 from scholarsite.inputs.content import Page, read_pages
@@ -100,16 +100,10 @@ def load_project(root: Path, cache: ParseCache | None = None) -> Project:
     return Project(root, config, parses, content, author_pages, cache, sorted(diagnostics))
 
 
-def validate(project: Project, strict: bool) -> None:
-    """BuildError when the project's problems fail the build (warnings too under --strict)."""
-    validate_diagnostics(project.diagnostics, strict)
-
-
-def validate_diagnostics(diagnostics: Iterable[Diagnostic], strict: bool) -> None:
-    """BuildError when the problems fail the build."""
-    failing = {Severity.ERROR, Severity.WARNING} if strict else {Severity.ERROR}
+def validate(diagnostics: Iterable[Diagnostic], strict: bool) -> None:
+    """BuildError when the problems fail the build (warnings too under --strict)."""
     found = list(diagnostics)
-    if any(d.severity in failing for d in found):
+    if fails(found, strict):
         raise BuildError(found)
 
 
@@ -165,6 +159,7 @@ def outputs(data: SiteData, families: Iterable[Family]) -> Iterable[Produced]:
 
 
 Progress = Callable[[str, int, int], None]  # stage, done, total
+SearchAfter = Callable[[write.SyncReport, tuple[Diagnostic, ...]], None]
 
 
 def build(
@@ -175,7 +170,7 @@ def build(
     cache: ParseCache | None = None,
     memo: Memo | None = None,
     workers: int | None = None,
-    search_after: Callable[[write.SyncReport, tuple[Diagnostic, ...]], None] | None = None,
+    search_after: SearchAfter | None = None,
     progress: Progress = lambda stage, done, total: None,
 ) -> BuildResult:
     """Build the site of the project at `root` into `site_dir` (default `root/site`).
@@ -184,19 +179,47 @@ def build(
     `search_after` in between (the preview reloads browsers there, before indexing).
     """
     started = time.perf_counter()
-    site_dir = site_dir or root / "site"
     fingerprint = fingerprint_of(root)
-    unchanged = unchanged_since_last_build(root, site_dir, fingerprint)
-    if unchanged is not None:  # same inputs, intact site: nothing to do
-        report, diagnostics = unchanged
-        validate_diagnostics(diagnostics, strict)
-        if search_after is not None:
-            search_after(report, diagnostics)
-        return BuildResult(report, time.perf_counter() - started, diagnostics)
+    unchanged = unchanged_since_last_build(root, site_dir or root / "site", fingerprint)
+    if unchanged is None:
+        return rebuild(
+            root,
+            site_dir,
+            fingerprint,
+            strict=strict,
+            cache=cache,
+            memo=memo,
+            workers=workers,
+            search_after=search_after,
+            progress=progress,
+        )
+    report, diagnostics = unchanged  # same inputs, intact site: nothing to do
+    validate(diagnostics, strict)
+    if search_after is not None:
+        search_after(report, diagnostics)
+    return BuildResult(report, time.perf_counter() - started, diagnostics)
+
+
+def rebuild(
+    root: Path,
+    site_dir: Path | None,
+    fingerprint: str,
+    *,
+    strict: bool = False,
+    cache: ParseCache | None = None,
+    memo: Memo | None = None,
+    workers: int | None = None,
+    search_after: SearchAfter | None = None,
+    progress: Progress = lambda stage, done, total: None,
+) -> BuildResult:
+    """Build, doing the work the outputs' keys call for; `fingerprint` (of the inputs, as
+    `freshness.fingerprint_of` gives it) is recorded when the build is complete."""
+    started = time.perf_counter()
+    site_dir = site_dir or root / "site"
     progress("read", 0, 0)
     project = load_project(root, cache)
     project.cache.save()
-    validate(project, strict)
+    validate(project.diagnostics, strict)
     memo = memo or Memo(root / MEMO_FILE)
     data = site_data(project, model_of(project), memo)
     count = write.default_workers() if workers is None else workers

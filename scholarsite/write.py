@@ -218,7 +218,6 @@ def _same_file(path: str, data: bytes) -> bool:
 class _Job:
     """What the producing workers need; set before they fork, so they inherit it."""
 
-    root: str
     stage: str
     todo: Sequence[Output]
     previous: dict[str, Entry]
@@ -458,7 +457,7 @@ class _Sync:
         plan = _plan(items, previous, disk)
         try:
             on_disk = {p: e for p, e in previous.items() if disk.files.get(p) is False}  # regular files
-            job = _Job(self.root, self.stage, plan.todo, on_disk, self.mode)
+            job = _Job(self.stage, plan.todo, on_disk, self.mode)
             done, problems = _produce_all(job, workers, progress)
             if problems:
                 raise BuildError(_distinct(problems))

@@ -81,6 +81,16 @@ def test_warnings_pass_unless_strict(project: Path) -> None:
     assert not (project / "site").exists()
 
 
+def test_an_unchanged_rebuild_still_reports_warnings_and_fails_strict(project: Path) -> None:
+    seed = project / "seeds/001_195b1e5c39d23b83.txt"
+    seed.write_text(seed.read_text().replace("18 records", "17 records"))
+    assert run("--project", str(project)).returncode == 0
+    again = run("--project", str(project))  # same inputs: answered without building
+    assert again.returncode == 0 and "0 written" in again.stdout
+    assert "warning: the count line claims 17 records" in again.stderr
+    assert run("--project", str(project), "--strict").returncode == 1
+
+
 def test_errors_of_all_files_reported_sorted_with_exit_1(project: Path) -> None:
     (project / "seeds/b.txt").write_bytes(b"arXiv subjects\n\nB\n\n\xff\xfe\n")
     (project / "seeds/a.txt").write_text(

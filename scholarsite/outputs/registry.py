@@ -79,11 +79,11 @@ def key_of(*parts: Any, known: dict[int, str] | None = None) -> str:
     return hashlib.sha256(buffer.getvalue()).hexdigest()
 
 
-def fixed(path: str, data: bytes, salt: str = "") -> Output:
+def fixed(path: str, data: bytes) -> Output:
     """An output whose bytes are already known: its key is their digest."""
     if not isinstance(data, bytes):
         raise TypeError(f"output {path!r} must be bytes, not {type(data).__name__}")
-    return Output(path, digest(salt.encode() + data), lambda: data)
+    return Output(path, digest(data), lambda: data)
 
 
 def as_bytes(text: str) -> bytes:
