@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
+
+UNPRINTABLE_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 class Severity(StrEnum):
@@ -26,10 +29,11 @@ class Diagnostic:
     hint: str = ""
 
     def format(self) -> str:
-        """`seeds/x.txt:42: error: message (hint)` as printed to the terminal."""
+        """`seeds/x.txt:42: error: message (hint)` as printed to the terminal; control
+        characters (from a file name, say) are shown as `\\x1b`, never sent to the terminal."""
         where = f"{self.path}:{self.line}" if self.line else self.path
         text = f"{where}: {self.severity.value}: {self.message}"
-        return f"{text}\n    hint: {self.hint}" if self.hint else text
+        return printable(f"{text}\n    hint: {self.hint}" if self.hint else text)
 
     def as_dict(self) -> dict[str, object]:
         """Plain data for `--json` output."""
@@ -40,6 +44,11 @@ class Diagnostic:
             "message": self.message,
             "hint": self.hint,
         }
+
+
+def printable(text: str) -> str:
+    """`text` with control characters (other than line feeds and tabs) as `\\xNN` escapes."""
+    return UNPRINTABLE_RE.sub(lambda match: f"\\x{ord(match.group()):02x}", text)
 
 
 def error(path: str, line: int, message: str, hint: str = "") -> Diagnostic:

@@ -85,7 +85,8 @@ def load_project(root: Path, cache: ParseCache | None = None) -> Project:
     """
     diagnostics: list[Diagnostic] = []
     try:
-        config = load_config(root / "site.yaml", "site.yaml")
+        config, problems = load_config(root / "site.yaml", "site.yaml")
+        diagnostics += problems
     except BuildError as exc:
         config = Config()
         diagnostics.extend(exc.diagnostics)

@@ -67,3 +67,25 @@ def test_content_page_becomes_a_page_with_a_nav_link(tmp_path: Path) -> None:
     pipeline.build(project)
     assert "<h1>Hello</h1>" in (project / "site/team/index.html").read_text()
     assert '<a href="team/">Our team</a>' in (project / "site/index.html").read_text()
+
+
+def test_control_characters_in_a_page_are_removed_with_a_warning(tmp_path: Path) -> None:
+    write(tmp_path, "about.md", "---\ntitle: About\n---\nBody \x1b[31mred\x00\n")
+    pages, _, problems = read_pages(tmp_path, "content")
+    assert [(p.line, p.message) for p in problems] == [(4, "removed control character(s) U+0000, U+001B")]
+    assert "\x1b" not in pages[0].body and "[31mred" in pages[0].body
+
+
+def test_control_characters_escaped_in_front_matter_are_an_error(tmp_path: Path) -> None:
+    write(tmp_path, "about.md", '---\ntitle: "About\\x1b[2J"\n---\nBody\n')
+    pages, _, problems = read_pages(tmp_path, "content")
+    assert pages == []
+    assert [(p.line, p.severity.value) for p in problems] == [(2, "error")]
+    assert "control characters" in problems[0].message
+
+
+def test_control_characters_in_site_yaml(tmp_path: Path) -> None:
+    make_project(tmp_path)
+    (tmp_path / "site.yaml").write_text('title: "Lab\\x07"\n# bell\x07\n', encoding="utf-8")
+    problems = [(d.path, d.line, d.severity.value) for d in pipeline.load_project(tmp_path).diagnostics]
+    assert ("site.yaml", 1, "error") in problems and ("site.yaml", 2, "warning") in problems

@@ -268,19 +268,88 @@ def test_attribution_ignores_case_accents_and_spacing() -> None:
     assert problems(result) == []
 
 
+TITLE = "Comet: Fine-grained Overlapping for Mixture-of-Experts"
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "Llama 2",
+        "Llama 2: Open Foundation and Fine-Tuned Chat Models",
+        "COVID-19",
+        "Deep Learning Trends 2020",
+        "GPT 4",
+        "2020",
+        "cs.LG",
+        "cs.DC cs.LG",
+        "arXiv 2024: a retrospective",
+        "arXiv2024",
+        "We show that every planar graph is four-colourable, and we give a short proof of it.",
+        "Publications and source records attributed to Ada Lovelace.",
+        "At least 19 records",
+    ],
+)
+def test_the_block_after_a_source_and_year_line_is_the_title(title: str) -> None:
+    result = parse(VALID.replace(TITLE, title))
+    assert problems(result) == []
+    first, second = result.author.records
+    assert (first.title, first.abstract, first.subjects) == (title, ABSTRACT, ("cs.DC",))
+    assert second.title == "FLUX: Fast Software-based Communication Overlap"
+
+
+def test_a_title_equal_to_the_next_records_source_line() -> None:
+    text = VALID.replace(TITLE, "arXiv2024").replace("cs.DC↗\n\n", "")
+    result = parse(text)
+    assert [(r.year, r.title) for r in result.author.records] == [
+        (2025, "arXiv2024"),
+        (2024, "FLUX: Fast Software-based Communication Overlap"),
+    ]
+    assert [severity for _, severity, _ in problems(result)] == ["warning"]  # the missing subject line
+
+
+@pytest.mark.parametrize("paragraph", ["cs.LG", "cs.DC, stat.ML", "Deep Learning Trends 2020", "NeurIPS 2023"])
+def test_an_abstract_paragraph_that_looks_like_structure_stays_in_the_abstract(paragraph: str) -> None:
+    abstract = f"{ABSTRACT}\n\n{paragraph}\n\nA last paragraph."
+    result = parse(VALID.replace(ABSTRACT, abstract))
+    assert problems(result) == []
+    assert result.author.records[0].abstract == abstract
+    assert result.author.records[0].subjects == ("cs.DC",)
+
+
+def test_a_subject_like_last_paragraph_without_arrow_is_the_subject_line() -> None:
+    result = parse(VALID.replace("cs.DC↗", "cs.DC"))
+    assert problems(result) == []
+    assert result.author.records[0].subjects == ("cs.DC",)
+
+
+def test_a_missing_subject_line_ends_the_record_at_a_known_source() -> None:
+    text = VALID.replace("cs.DC↗\n\n", "").replace(ABSTRACT, f"{ABSTRACT}\n\nNeurIPS 2023")
+    result = parse(text)
+    first, second = result.author.records
+    assert first.abstract == f"{ABSTRACT}\n\nNeurIPS 2023"
+    assert (second.year, second.subjects) == (2024, ("cs.LG",))
+
+
 def test_record_without_title_is_an_error() -> None:
-    text = VALID.replace("Comet: Fine-grained Overlapping for Mixture-of-Experts\n\n", "")
+    text = VALID.replace(f"{TITLE}\n\n{ABSTRACT}\n\n", "")
     result = parse(text)
     assert result.rejected
     assert problems(result)[0] == (9, "error", "record 'arXiv2025' has no title")
+    assert problems(result)[1:] == []
 
 
-def test_record_whose_only_text_is_a_long_abstract_has_no_title() -> None:
+def test_record_at_end_of_file_without_title_is_an_error() -> None:
+    result = parse(VALID + "\narXiv2023\n")
+    assert problems(result) == [(25, "error", "record 'arXiv2023' has no title")]
+
+
+def test_a_missing_title_reads_the_abstract_as_title_with_warnings() -> None:
     long_abstract = "word " * 120
-    text = VALID.replace(
-        f"Comet: Fine-grained Overlapping for Mixture-of-Experts\n\n{ABSTRACT}", long_abstract
-    )
-    assert problems(parse(text))[0][:2] == (9, "error")
+    text = VALID.replace(f"{TITLE}\n\n{ABSTRACT}", long_abstract)
+    result = parse(text)
+    assert not result.rejected
+    assert [(line, severity) for line, severity, _ in problems(result)] == [(11, "warning"), (11, "warning")]
+    assert "is the title missing" in problems(result)[0][2] + problems(result)[1][2]
 
 
 @pytest.mark.parametrize("head", ["arXiv2099", "arXiv1066", "arXiv20255", "arXiv25"])
@@ -365,3 +434,23 @@ def test_unknown_tex_macro_is_only_a_note() -> None:
     result = parse(VALID.replace(ABSTRACT, "\\ours{} beats the baseline."))
     assert [(line, sev) for line, sev, _ in problems(result)] == [(13, "note")]
     assert not result.rejected
+
+
+@pytest.mark.parametrize("control", ["\x00", "\x01", "\x1b", "\x7f", "\x85", "\x9b"])
+def test_control_characters_are_removed_with_one_warning_per_line(control: str) -> None:
+    text = VALID.replace("Ada Lovelace\n", f"Ada{control} Lovelace{control}\n", 1)
+    text = text.replace(TITLE, f"{control}[31m{TITLE}")
+    result = parse(text)
+    codes = f"U+{ord(control):04X}"
+    assert problems(result) == [
+        (3, "warning", f"removed control character(s) {codes}"),
+        (11, "warning", f"removed control character(s) {codes}"),
+    ]
+    assert result.author.name == "Ada Lovelace"
+    assert result.author.records[0].title == f"[31m{TITLE}"
+
+
+def test_tabs_and_crlf_line_breaks_are_not_control_characters() -> None:
+    result = parse(VALID.replace("\n", "\r\n").replace("Fused kernels", "Fused\tkernels"))
+    assert problems(result) == []
+    assert result.author.records[1].abstract == "Fused kernels hide communication."

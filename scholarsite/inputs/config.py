@@ -11,6 +11,7 @@ from typing import Any
 import yaml
 
 from scholarsite.errors import BuildError, Diagnostic, error
+from scholarsite.inputs.text import CONTROL_RE, decode
 
 LANGUAGE_RE = re.compile(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*")
 URL_RE = re.compile(r"https?://[^\s/$.?#][^\s<>\"']*")
@@ -36,8 +37,10 @@ Check = Callable[[Any], str | None]
 
 
 def text(value: Any) -> str | None:
-    """A non-empty string."""
-    return None if isinstance(value, str) and value.strip() else "expected a non-empty text"
+    """A non-empty string without control characters (YAML's "\\x1b" escapes can make them)."""
+    if not (isinstance(value, str) and value.strip()):
+        return "expected a non-empty text"
+    return "expected text without control characters" if CONTROL_RE.search(value) else None
 
 
 def positive_int(value: Any) -> str | None:
@@ -106,11 +109,14 @@ def parse_config(source: str, path: str) -> Config:
     return Config(**values)
 
 
-def load_config(path: Path, display: str) -> Config:
-    """Read `site.yaml`; a missing file means the defaults."""
+def load_config(path: Path, display: str) -> tuple[Config, list[Diagnostic]]:
+    """Read `site.yaml` (a missing file means the defaults), with warnings about its text."""
     if not path.exists():
-        return Config()
+        return Config(), []
+    text, problems = decode(path.read_bytes(), display)
+    if text is None:
+        raise BuildError(problems)
     try:
-        return parse_config(path.read_text(encoding="utf-8"), display)
-    except UnicodeDecodeError:
-        raise BuildError([error(display, 0, "not UTF-8", "save the file as UTF-8")]) from None
+        return parse_config(text, display), problems
+    except BuildError as exc:
+        raise BuildError([*problems, *exc.diagnostics]) from None

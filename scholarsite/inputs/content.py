@@ -17,6 +17,7 @@ from markupsafe import Markup
 
 from scholarsite.errors import BuildError, Diagnostic, error, warning
 from scholarsite.inputs.config import URL_RE
+from scholarsite.inputs.text import CONTROL_RE, decode
 from scholarsite.tex import render as tex
 from scholarsite.tex.mathml import find_math
 
@@ -90,6 +91,8 @@ def check_meta(meta: dict[str, Any], allowed: set[str], path: str, text: str) ->
             problems.append(error(path, line, f"unknown front matter key '{key}'", f"known: {known}"))
         elif not isinstance(value, str):
             problems.append(error(path, line, f"'{key}' must be text, found {value!r}"))
+        elif CONTROL_RE.search(value):
+            problems.append(error(path, line, f"'{key}' contains control characters, found {value!r}"))
         elif "\t" in value:
             problems.append(
                 warning(
@@ -108,17 +111,16 @@ def check_meta(meta: dict[str, Any], allowed: set[str], path: str, text: str) ->
 
 def read_page(file: Path, display: str, allowed: set[str]) -> tuple[Page | None, list[Diagnostic]]:
     """One Markdown file as a Page, or the problems that stop it."""
+    decoded, cleaned = decode(file.read_bytes(), display)
+    if decoded is None:
+        return None, cleaned
     try:
-        text = file.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError:
-        return None, [error(display, 0, "not UTF-8", "save the file as UTF-8")]
-    try:
-        text = text.replace("\r\n", "\n")
+        text = decoded.replace("\r\n", "\n")
         meta, body = split_front_matter(text, display)
     except BuildError as exc:
-        return None, list(exc.diagnostics)
+        return None, cleaned + list(exc.diagnostics)
     front = FRONT_MATTER_RE.match(text)
-    problems = check_meta(meta, allowed, display, front.group(0) if front else "")
+    problems = cleaned + check_meta(meta, allowed, display, front.group(0) if front else "")
     if any(p.severity.value == "error" for p in problems):
         return None, problems
     return Page(display, file.stem, meta, markdown_to_html(body)), problems

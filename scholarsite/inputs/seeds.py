@@ -23,6 +23,7 @@ from pathlib import Path
 
 from scholarsite.errors import Diagnostic, Severity, error, note, warning
 from scholarsite.inputs import taxonomy
+from scholarsite.inputs.text import decode
 from scholarsite.model.identity import normalise
 from scholarsite.tex import render as tex
 
@@ -40,7 +41,6 @@ SOURCE_YEAR_RE = re.compile(r"(?P<source>[A-Za-z][A-Za-z .&/-]{0,40}?)\s*(?P<yea
 SUBJECT_SPLIT_RE = re.compile(r"[\s,;↗]+")
 EARLIEST_YEAR = 1800
 LONG_TITLE = 400
-PROSE_WORDS = 8
 
 
 @dataclass(frozen=True)
@@ -89,18 +89,6 @@ class SeedParse:
         return any(d.severity is Severity.ERROR for d in self.diagnostics)
 
 
-def decode(data: bytes, path: str) -> tuple[str | None, list[Diagnostic]]:
-    """UTF-8 text without byte-order mark, or an error naming the line of the first bad byte."""
-    try:
-        return data.decode("utf-8-sig"), []
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        bad = data[exc.start : exc.start + 1].hex()
-        message = f"not UTF-8: invalid byte 0x{bad} at column {column}"
-        return None, [error(path, line, message, "save the file as UTF-8")]
-
-
 def split_blocks(text: str) -> list[Block]:
     """Blank-line-separated blocks; tolerant of CRLF, NBSP, trailing spaces and blank runs."""
     blocks: list[Block] = []
@@ -135,14 +123,9 @@ def parse_subjects(text: str) -> tuple[str, ...] | None:
     return None
 
 
-def is_prose(text: str) -> bool:
-    """Abstract-like text rather than a title: very long, or sentences ending in a full stop."""
-    return len(text) > LONG_TITLE or (text.endswith(".") and len(text.split()) >= PROSE_WORDS)
-
-
-def ends_record(text: str) -> bool:
-    """A subject line or the start of the next record."""
-    return parse_subjects(text) is not None or parse_source_year(text) is not None
+def is_marked_subject_line(text: str) -> bool:
+    """A subject line carrying the scrape's arrow (`cs.DC↗`): never a title or abstract."""
+    return ARROW in text and parse_subjects(text) is not None
 
 
 def parse_source_year(text: str) -> tuple[str, str] | None:
@@ -160,6 +143,7 @@ class SeedParser:
         self.latest_year = latest_year
         self.position = 0
         self.diagnostics: list[Diagnostic] = []
+        self.sources: set[str] = set()
 
     def peek(self) -> Block | None:
         """The next block, not consumed."""
@@ -287,10 +271,10 @@ class SeedParser:
             self.skip_to_next_record()
             return None
         source, digits = source_year
+        self.sources.add(source.casefold())
         year = self.check_year(digits, head.line)
         title = self.parse_title(head)
         if title is None:
-            self.skip_to_next_record()
             return None
         abstract = self.parse_abstract(title)
         subjects = self.parse_subject_line(title)
@@ -313,13 +297,11 @@ class SeedParser:
         return None
 
     def parse_title(self, head: Block) -> Block | None:
-        """The title block following a source-and-year line."""
+        """The block after a source-and-year line is the title, whatever it looks like.
+
+        Only a subject line with the scrape's arrow is not: then the record has no title."""
         block = self.peek()
-        following = self.blocks[self.position + 1] if self.position + 1 < len(self.blocks) else None
-        looks_like_abstract = (
-            block is not None and is_prose(block.text) and (following is None or ends_record(following.text))
-        )
-        if block is None or ends_record(block.text) or looks_like_abstract:
+        if block is None or is_marked_subject_line(block.text):
             self.report(
                 error(
                     self.path,
@@ -328,27 +310,55 @@ class SeedParser:
                     "a record is: source and year, title, abstract, subject line",
                 )
             )
+            if block is not None:
+                self.take()
             return None
         self.take()
+        if len(block.text) > LONG_TITLE:
+            message = (
+                f"the title of record '{head.text}' is {len(block.text)} characters long: "
+                "is the title missing, so that the abstract was read as the title?"
+            )
+            self.report(warning(self.path, block.line, message))
         self.check_tex(block)
         return block
 
     def parse_abstract(self, title: Block) -> str:
-        """Abstract paragraphs up to the subject line or the next record."""
+        """Abstract paragraphs up to the subject line or the start of the next record."""
         paragraphs: list[str] = []
-        while (block := self.peek()) is not None:
-            if ends_record(block.text):
-                break
+        while (block := self.peek()) is not None and not self.ends_abstract(self.position):
             self.check_tex(self.take())
             paragraphs.append(block.text)
         if not paragraphs:
             self.report(warning(self.path, title.line, f"record '{shorten(title.text)}' has no abstract"))
         return "\n\n".join(paragraphs)
 
+    def ends_abstract(self, index: int) -> bool:
+        """Block `index` is the subject line, or the next record begins there.
+
+        A subject line without the arrow counts only where a record may end: before the end of
+        the file or a source-and-year line. Without any subject line, a record begins at a
+        source-and-year line naming a source this file already used, followed by a title."""
+        text = self.blocks[index].text
+        following = self.blocks[index + 1].text if index + 1 < len(self.blocks) else None
+        if parse_subjects(text) is not None and (
+            ARROW in text or following is None or parse_source_year(following) is not None
+        ):
+            return True
+        return following is not None and self.starts_record(text)
+
+    def starts_record(self, text: str) -> bool:
+        """A source-and-year line with a source seen before in this file and a 4-digit year."""
+        source_year = parse_source_year(text)
+        if source_year is None:
+            return False
+        source, digits = source_year
+        return source.casefold() in self.sources and len(digits) == 4
+
     def parse_subject_line(self, title: Block) -> tuple[str, ...]:
         """Subject codes, with warnings for a missing line or unknown codes."""
         block = self.peek()
-        codes = parse_subjects(block.text) if block else None
+        codes = parse_subjects(block.text) if block and self.ends_abstract(self.position) else None
         if block is None or codes is None:
             line = block.line if block else title.line
             self.report(
@@ -386,7 +396,7 @@ def parse_seed(data: bytes, path: str, *, latest_year: int) -> SeedParse:
         return SeedParse(None, tuple(problems))
     parser = SeedParser(split_blocks(text), path, latest_year)
     author = parser.parse()
-    return SeedParse(author, tuple(sorted(parser.diagnostics)))
+    return SeedParse(author, tuple(sorted(problems + parser.diagnostics)))
 
 
 def is_seed_file(path: Path) -> bool:
