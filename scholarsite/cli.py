@@ -18,7 +18,7 @@ from scholarsite.errors import BuildError, Diagnostic, Severity, count, fails
 from scholarsite.inputs.freshness import fingerprint_of, unchanged_since_last_build
 
 if TYPE_CHECKING:
-    from scholarsite.pipeline import Project
+    from scholarsite.pipeline import CheckResult
 
 OK, FAILED = 0, 1  # usage errors exit 2 through argparse
 
@@ -35,11 +35,9 @@ def tally(diagnostics: Sequence[Diagnostic]) -> str:
     return f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}"
 
 
-def check_report(project: Project) -> dict[str, object]:
+def check_report(result: CheckResult) -> dict[str, object]:
     """The figures `check` prints, as plain data."""
-    from scholarsite.pipeline import model_of
-
-    site = model_of(project)
+    site, diagnostics = result.data.site, result.diagnostics
     years = [y.year for y in site.years]
     return {
         "authors": len(site.authors),
@@ -50,30 +48,34 @@ def check_report(project: Project) -> dict[str, object]:
         "years": len(years),
         "first_year": min(years, default=None),
         "last_year": max(years, default=None),
-        "errors": count(project.diagnostics, Severity.ERROR),
-        "warnings": count(project.diagnostics, Severity.WARNING),
-        "notes": count(project.diagnostics, Severity.NOTE),
+        "errors": count(diagnostics, Severity.ERROR),
+        "warnings": count(diagnostics, Severity.WARNING),
+        "notes": count(diagnostics, Severity.NOTE),
     }
 
 
-def run_check(root: Path, strict: bool, as_json: bool) -> int:
-    """Parse everything, print problems and a summary."""
-    from scholarsite.pipeline import load_project
+def run_check(root: Path, site_dir: Path | None, strict: bool, as_json: bool, jobs: int | None) -> int:
+    """Find every problem a build would find (rendering pages in memory); print them and a summary."""
+    from scholarsite.pipeline import check
 
-    project = load_project(root)
-    report = check_report(project)
-    failed = fails(project.diagnostics, strict)
+    try:
+        result = check(root, site_dir, strict=strict, workers=jobs)
+    except write.WriteConflict as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return FAILED
+    report = check_report(result)
+    failed = fails(result.diagnostics, strict)
     if as_json:
-        report["diagnostics"] = [d.as_dict() for d in project.diagnostics]
+        report["diagnostics"] = [d.as_dict() for d in result.diagnostics]
         report["ok"] = not failed
         print(json.dumps(report, indent=2, ensure_ascii=False))
         return FAILED if failed else OK
-    print_diagnostics(project.diagnostics)
+    print_diagnostics(result.diagnostics)
     span = f" ({report['first_year']}-{report['last_year']})" if report["years"] else ""
     print(
         f"{report['authors']} authors, {report['records']} records, {report['papers']} distinct papers, "
         f"{report['shared_papers']} shared papers, {report['subjects']} subjects, "
-        f"{report['years']} years{span}; {tally(project.diagnostics)}"
+        f"{report['years']} years{span}; {tally(result.diagnostics)}"
     )
     return FAILED if failed else OK
 
@@ -132,23 +134,25 @@ def parser() -> argparse.ArgumentParser:
         description="Build a static site of publication records (default command: build).",
     )
     commands = main.add_subparsers(dest="command")
-    build = commands.add_parser("build", parents=[project], help="build site/ from seeds/ (the default)")
-    build.add_argument("--site", type=Path, default=None, help="output folder (default: PROJECT/site)")
-    build.add_argument("--strict", action="store_true", help="fail on warnings too")
-    build.add_argument(
-        "--quiet", action="store_true", help="no progress display (none is shown off a terminal)"
-    )
-    build.add_argument(
+    shared = argparse.ArgumentParser(add_help=False, parents=[project])
+    shared.add_argument("--site", type=Path, default=None, help="output folder (default: PROJECT/site)")
+    shared.add_argument("--strict", action="store_true", help="fail on warnings too")
+    shared.add_argument(
         "--jobs",
         type=int,
         default=None,
         metavar="N",
         help="worker processes for rendering (default: one per core)",
     )
-    check = commands.add_parser(
-        "check", parents=[project], help="check seeds, content and settings; write nothing"
+    build = commands.add_parser("build", parents=[shared], help="build site/ from seeds/ (the default)")
+    build.add_argument(
+        "--quiet", action="store_true", help="no progress display (none is shown off a terminal)"
     )
-    check.add_argument("--strict", action="store_true", help="fail on warnings too")
+    check = commands.add_parser(
+        "check",
+        parents=[shared],
+        help="find every problem a build would find (pages are rendered in memory); write nothing",
+    )
     check.add_argument("--json", action="store_true", help="print the report as JSON")
     serve = commands.add_parser(
         "serve", parents=[project], help="build, serve on 127.0.0.1 and rebuild on changes"
@@ -173,7 +177,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(with_default_command(sys.argv[1:] if argv is None else argv))
     root = getattr(args, "project", Path.cwd()).resolve()
     if args.command == "check":
-        return run_check(root, args.strict, args.json)
+        return run_check(root, args.site, args.strict, args.json, args.jobs)
     if args.command == "serve":
         from scholarsite.preview import server as serve
 

@@ -35,6 +35,8 @@ from scholarsite.outputs.sitedata import SiteData
 
 FEEDS_NEED_BASE_URL = "no base_url: Atom feeds, sitemap and canonical links are not written"
 
+Progress = Callable[[str, int, int], None]  # stage, done, total
+
 SITE_FAMILIES: tuple[Family, ...] = (
     pages.outputs,
     hosting.assets,
@@ -137,13 +139,13 @@ def reserved_page_problems(content: list[Page]) -> list[Diagnostic]:
     ]
 
 
-def site_data(project: Project, site: Site, memo: Memo | None = None) -> SiteData:
-    """The model with everything the output families share; BuildError for user mistakes."""
+def prepare(project: Project, memo: Memo | None = None) -> tuple[SiteData, list[Diagnostic]]:
+    """The data every output family reads, and every problem found before rendering: those
+    of the inputs, author pages without an author and pages taking a reserved name."""
+    site = model_of(project)
     author_pages, problems = match_author_pages(site, project.author_pages)
     problems += reserved_page_problems(project.pages)
-    if problems:
-        raise BuildError(problems)
-    return SiteData(
+    data = SiteData(
         site=site,
         config=project.config,
         pages=project.pages,
@@ -152,6 +154,40 @@ def site_data(project: Project, site: Site, memo: Memo | None = None) -> SiteDat
         assets=hosting.read_assets(project.root / "assets"),
         memo=memo or Memo(),
     )
+    return data, sorted(project.diagnostics + problems)
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """What `check` found: the data a build would write, and every problem it would report."""
+
+    data: SiteData
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def check(
+    root: Path,
+    site_dir: Path | None = None,
+    *,
+    strict: bool = False,
+    workers: int | None = None,
+    progress: Progress = lambda stage, done, total: None,
+) -> CheckResult:
+    """Everything a build would find, writing nothing: the build's problems in the same order,
+    then the pages are rendered in memory (those `site_dir` holds from the same key excepted)."""
+    progress("read", 0, 0)
+    project = load_project(root)
+    data, diagnostics = prepare(project, Memo(root / MEMO_FILE))
+    if not fails(diagnostics, strict):
+        progress("model", 0, 0)
+        count = write.default_workers() if workers is None else workers
+        diagnostics += write.rehearse(
+            outputs(data, SITE_FAMILIES),
+            site_dir or root / "site",
+            workers=count,
+            progress=lambda done, total: progress("pages", done, total),
+        )
+    return CheckResult(data, tuple(diagnostics))
 
 
 def outputs(data: SiteData, families: Iterable[Family]) -> Iterable[Produced]:
@@ -159,7 +195,6 @@ def outputs(data: SiteData, families: Iterable[Family]) -> Iterable[Produced]:
     return itertools.chain.from_iterable(family(data) for family in families)
 
 
-Progress = Callable[[str, int, int], None]  # stage, done, total
 SearchAfter = Callable[[write.SyncReport, tuple[Diagnostic, ...]], None]
 
 
@@ -220,24 +255,27 @@ def rebuild(
     progress("read", 0, 0)
     project = load_project(root, cache)
     project.cache.save()
-    validate(project.diagnostics, strict)
     memo = memo or Memo(root / MEMO_FILE)
-    data = site_data(project, model_of(project), memo)
+    data, diagnostics = prepare(project, memo)
+    validate(diagnostics, strict)
     count = write.default_workers() if workers is None else workers
     progress("model", 0, 0)
     search = list(outputs(data, SEARCH_FAMILIES))
     if count > 1:  # index while the pages are made
         search = write.start_bundles(search, site_dir)
-    pages = sync_outputs(
-        outputs(data, SITE_FAMILIES), site_dir, count, progress, lambda p: not in_search(p), "pages"
-    )
+    try:
+        pages = sync_outputs(
+            outputs(data, SITE_FAMILIES), site_dir, count, progress, lambda p: not in_search(p), "pages"
+        )
+    except BuildError as exc:  # rendering failed: report it with what was found before
+        raise BuildError([*diagnostics, *exc.diagnostics]) from None
     if search_after is not None:
-        search_after(pages, tuple(project.diagnostics))
+        search_after(pages, tuple(diagnostics))
     progress("search", 0, 1)
     found = sync_outputs(search, site_dir, count, progress, in_search, "search", fingerprint)
     memo.save()
-    save_last_build(root, site_dir, fingerprint, project.diagnostics)
-    return BuildResult(pages.merged(found), time.perf_counter() - started, tuple(project.diagnostics))
+    save_last_build(root, site_dir, fingerprint, diagnostics)
+    return BuildResult(pages.merged(found), time.perf_counter() - started, tuple(diagnostics))
 
 
 def sync_outputs(

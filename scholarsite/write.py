@@ -216,9 +216,11 @@ def _same_file(path: str, data: bytes) -> bool:
 
 @dataclass
 class _Job:
-    """What the producing workers need; set before they fork, so they inherit it."""
+    """What the producing workers need; set before they fork, so they inherit it.
 
-    stage: str
+    Without a `stage` folder the outputs are produced and checked, but nothing is written."""
+
+    stage: str | None
     todo: Sequence[Output]
     previous: dict[str, Entry]
     mode: int
@@ -244,7 +246,7 @@ def _produce_range(start: int, stop: int) -> Result:
         sha = digest(data)
         old = job.previous.get(output.path)
         unchanged_on_disk = old is not None and old[1] == sha
-        if not unchanged_on_disk:
+        if not unchanged_on_disk and job.stage is not None:
             _write_file(os.path.join(job.stage, output.path), data, job.mode)
         done.append((output.path, sha, not unchanged_on_disk))
     return done, problems
@@ -434,6 +436,27 @@ def sync(
         return _Sync(root, scope or (lambda path: True), inputs).run(listed, workers, progress)
     finally:
         os.close(lock)
+
+
+def rehearse(
+    items: Iterable[Produced], site_dir: Path, *, workers: int = 1, progress: Progress = lambda d, t: None
+) -> list[Diagnostic]:
+    """The problems a sync of `items` into `site_dir` would meet, writing nothing anywhere.
+
+    Outputs whose key matches a file the site already holds were produced without problems
+    before and are not produced again; search bundles are not made.
+    """
+    try:
+        listed = list(items)
+        _validate(listed)
+        root = str(site_dir)
+        previous = _read_manifest(root)[0] if site_dir.is_dir() else {}
+        disk = _scan(root) if previous else _Disk()
+    except BuildError as exc:
+        return list(exc.diagnostics)
+    plan = _plan(listed, previous, disk)
+    on_disk = {p: e for p, e in previous.items() if disk.files.get(p) is False}
+    return _distinct(_produce_all(_Job(None, plan.todo, on_disk, _file_mode()), workers, progress)[1])
 
 
 class _Sync:

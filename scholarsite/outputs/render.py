@@ -99,7 +99,15 @@ def describe(exc: Exception, page: str, templates: str) -> Diagnostic:
     return error(path, line, message, hint if isinstance(exc, jinja2.UndefinedError) else "")
 
 
-TEMPLATE_ERRORS = (jinja2.TemplateError, TypeError, ValueError, KeyError, AttributeError)
+TEMPLATE_ERRORS = (
+    jinja2.TemplateError,
+    TypeError,
+    ValueError,
+    LookupError,
+    AttributeError,
+    ArithmeticError,
+    RecursionError,
+)
 
 
 class Templates:
