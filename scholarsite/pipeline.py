@@ -264,18 +264,22 @@ def rebuild(
     if count > 1:  # index while the pages are made
         search = write.start_bundles(search, site_dir)
     try:
-        pages = sync_outputs(
-            outputs(data, SITE_FAMILIES), site_dir, count, progress, lambda p: not in_search(p), "pages"
-        )
-    except BuildError as exc:  # rendering failed: report it with what was found before
+        if search_after is None:  # one sync: the pages and their search index switch together
+            everything = itertools.chain(outputs(data, SITE_FAMILIES), search)
+            report = sync_outputs(everything, site_dir, count, progress, None, "pages", fingerprint)
+        else:  # the preview reloads browsers as soon as the pages are in place
+            pages = sync_outputs(
+                outputs(data, SITE_FAMILIES), site_dir, count, progress, lambda p: not in_search(p), "pages"
+            )
+            search_after(pages, tuple(diagnostics))
+            progress("search", 0, 1)
+            found = sync_outputs(search, site_dir, count, progress, in_search, "search", fingerprint)
+            report = pages.merged(found)
+    except BuildError as exc:  # rendering or writing failed: report it with what was found before
         raise BuildError([*diagnostics, *exc.diagnostics]) from None
-    if search_after is not None:
-        search_after(pages, tuple(diagnostics))
-    progress("search", 0, 1)
-    found = sync_outputs(search, site_dir, count, progress, in_search, "search", fingerprint)
     memo.save()
     save_last_build(root, site_dir, fingerprint, diagnostics)
-    return BuildResult(pages.merged(found), time.perf_counter() - started, tuple(diagnostics))
+    return BuildResult(report, time.perf_counter() - started, tuple(diagnostics))
 
 
 def sync_outputs(
@@ -283,7 +287,7 @@ def sync_outputs(
     site_dir: Path,
     workers: int,
     progress: Progress,
-    scope: write.Scope,
+    scope: write.Scope | None,
     stage: str,
     inputs: str | None = None,
 ) -> write.SyncReport:

@@ -21,26 +21,26 @@ each would dominate the build, and a rename already protects against a killed pr
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import fcntl
 import json
 import multiprocessing
 import os
 import shutil
-import signal
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scholarsite.errors import BuildError, Diagnostic
+from scholarsite.errors import BuildError, Diagnostic, error
+from scholarsite.lifetime import die_with_parent
 from scholarsite.outputs.registry import Bundle, Output, Produced, digest
 
 MANIFEST = ".scholarsite-manifest.json"
 STAGE = ".scholarsite-stage"
+JOURNAL = ".scholarsite-journal.json"
+MIN_FREE_BYTES = 32 * 2**20  # refuse to start writing with less free space than this
 TMP_PREFIX = ".tmp-"
 _MANIFEST_FORMAT = 2
-PR_SET_PDEATHSIG = 1  # prctl(2)
 PARALLEL_FROM = 400  # outputs to produce before worker processes pay for their start-up
 Entry = tuple[str, str]  # (key, sha256 of the bytes)
 Scope = Callable[[str], bool]
@@ -123,7 +123,7 @@ def check_path(path: object) -> None:
     if "//" in wrapped or "/./" in wrapped or "/../" in wrapped:
         raise ValueError(f"invalid output path {path!r}: empty, '.' or '..' part")
     first = path.partition("/")[0]
-    if first in (MANIFEST, STAGE) or path.rpartition("/")[2].startswith(TMP_PREFIX):
+    if first in (MANIFEST, STAGE, JOURNAL) or path.rpartition("/")[2].startswith(TMP_PREFIX):
         raise ValueError(f"invalid output path {path!r}: name reserved for the build")
 
 
@@ -173,7 +173,7 @@ def _scan(root: str) -> _Disk:
         with os.scandir(f"{root}/{folder}") as it:
             for entry in it:
                 rel = f"{folder}/{entry.name}" if folder else entry.name
-                if rel in (MANIFEST, STAGE):
+                if rel in (MANIFEST, STAGE, JOURNAL):
                     continue
                 if entry.is_dir(follow_symlinks=False):
                     disk.dirs.add(rel)
@@ -259,15 +259,9 @@ def _chunks(count: int, workers: int) -> list[tuple[int, int]]:
 
 
 def _die_with_parent() -> None:
-    """Worker initializer: ask Linux to kill this process when the build that forked it dies
-    (a build killed with SIGKILL must not leave workers behind, blocked on its pipes)."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    except (OSError, AttributeError):  # not Linux: workers end with their queue instead
-        return
-    if os.getppid() != _forked_from:  # the build died before the request was made
-        os._exit(1)
+    """Worker initializer: killed when the build that forked it dies (a build killed with
+    SIGKILL must not leave workers behind, blocked on its pipes)."""
+    die_with_parent(_forked_from)
 
 
 _forked_from = 0
@@ -371,6 +365,7 @@ class _Plan:
     todo: list[Output] = field(default_factory=list)
     bundles: list[Bundle] = field(default_factory=list)
     kept: dict[str, Entry] = field(default_factory=dict)  # unchanged, by key
+    folders: list[str] = field(default_factory=list)  # the bundles' folders, owned whole
 
 
 def _plan(items: Iterable[Produced], previous: dict[str, Entry], disk: _Disk) -> _Plan:
@@ -381,6 +376,7 @@ def _plan(items: Iterable[Produced], previous: dict[str, Entry], disk: _Disk) ->
         by_bundle.setdefault(key, []).append(path)
     for item in items:
         if isinstance(item, Bundle):
+            plan.folders.append(item.folder)
             owned = [p for p in by_bundle.get(item.key, []) if p.startswith(item.folder + "/")]
             if owned and all(disk.files.get(p) is False for p in owned):
                 plan.kept.update({p: previous[p] for p in owned})
@@ -471,7 +467,8 @@ class _Sync:
         self.mode = _file_mode()
 
     def run(self, items: Iterable[Produced], workers: int, progress: Progress) -> SyncReport:
-        """Plan, produce into the staging folder, then switch."""
+        """Finish a killed build's switch, plan, produce into the staging folder, then switch."""
+        replay(self.root)
         everything, self.recorded = _read_manifest(self.root)
         previous = {p: e for p, e in everything.items() if self.scope(p)}
         outside = {p: e for p, e in everything.items() if not self.scope(p)}
@@ -480,6 +477,8 @@ class _Sync:
         plan = _plan(items, previous, disk)
         try:
             on_disk = {p: e for p, e in previous.items() if disk.files.get(p) is False}  # regular files
+            if plan.todo or plan.bundles:
+                _check_free_space(self.root)
             job = _Job(self.stage, plan.todo, on_disk, self.mode)
             done, problems = _produce_all(job, workers, progress)
             if problems:
@@ -489,8 +488,13 @@ class _Sync:
                 plan.keys.update({path: bundle.key for path, _, _ in made})
                 done += made
             return self.switch(plan, done, previous, outside, disk)
+        except OSError as exc:  # disk full, read-only, site/ removed under the build
+            committed = os.path.exists(os.path.join(self.root, JOURNAL))
+            outcome = "partly switched; the next build completes it" if committed else "unchanged"
+            raise BuildError([_write_failure(exc, f"site/ is {outcome}")]) from None
         finally:
-            shutil.rmtree(self.stage, ignore_errors=True)
+            if not os.path.exists(os.path.join(self.root, JOURNAL)):
+                shutil.rmtree(self.stage, ignore_errors=True)
 
     def switch(
         self,
@@ -500,7 +504,7 @@ class _Sync:
         outside: dict[str, Entry],
         disk: _Disk,
     ) -> SyncReport:
-        """Move staged files into place, remove stale ones, write the manifest."""
+        """Commit to the new site with a journal, then carry the journal out (see `replay`)."""
         staged = sorted(path for path, _, changed in done if changed)
         new_paths = set(plan.keys)
         folders = {folder for path in new_paths for folder in _ancestors(path)}
@@ -508,29 +512,30 @@ class _Sync:
         adopted = self.check_foreign(staged, folders, owned, disk)
         staged = [path for path in staged if path not in adopted]
         stale = sorted(p for p in previous.keys() - new_paths if p in disk.files)
-        if staged or stale:
-            self.write_manifest({**outside, **previous, **{p: ("", "") for p in staged}}, "")
+        unowned = [p for p in disk.files if p not in owned and p not in new_paths]
+        strays = [p for p in unowned if _in_folders(p, plan.folders)]  # left by a killed build
         early = [p for p in stale if p in folders or any(a in new_paths for a in _ancestors(p))]
-        removed = []
-        for path in [*disk.temps, *early]:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(os.path.join(self.root, path))
-        removed += early
-        for path in staged:
-            self.move_into_place(path, disk)
-        for path in (p for p in stale if p not in set(early)):
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(os.path.join(self.root, path))
-                removed.append(path)
-        _prune(self.root, [*(previous.keys() - new_paths), *disk.temps])
+        late = [p for p in stale if p not in set(early)] + sorted(strays)
         final = {**outside, **plan.kept, **{path: (plan.keys[path], sha) for path, sha, _ in done}}
-        changed = bool(staged or removed)
-        self.write_manifest(
-            final, self.inputs if self.inputs is not None else ("" if changed else self.recorded)
-        )
+        changed = bool(staged or stale or strays)
+        inputs = self.inputs if self.inputs is not None else ("" if changed else self.recorded)
+        manifest = _manifest_bytes(final, inputs)
+        if changed or disk.temps or not _same_file(os.path.join(self.root, MANIFEST), manifest):
+            _write_file(os.path.join(self.stage, MANIFEST), manifest, self.mode)
+            journal = {
+                "early": [*disk.temps, *early],
+                "moves": staged,
+                "late": late,
+                "prune": sorted({*(previous.keys() - new_paths), *disk.temps, *strays}),
+            }
+            temporary = os.path.join(self.root, TMP_PREFIX + JOURNAL)
+            _write_file(temporary, json.dumps(journal).encode(), self.mode)
+            os.replace(temporary, os.path.join(self.root, JOURNAL))  # the commit
+            replay(self.root)
         unchanged = sorted(new_paths - set(staged))
-        foreign = sorted(p for p in disk.files if p not in owned and p not in new_paths and self.scope(p))
-        return SyncReport(tuple(staged), tuple(unchanged), tuple(removed), tuple(foreign), len(done))
+        foreign = sorted(p for p in unowned if p not in strays and self.scope(p))
+        removed = tuple(early + late)
+        return SyncReport(tuple(staged), tuple(unchanged), removed, tuple(foreign), len(done))
 
     def check_foreign(
         self, staged: list[str], folders: set[str], owned: Iterable[str], disk: _Disk
@@ -556,26 +561,66 @@ class _Sync:
                 raise ForeignFileConflict(folder, f"a {kind} is where a folder must go")
         return adopted
 
-    def move_into_place(self, path: str, disk: _Disk) -> None:
-        """Replace ``site/path`` with its staged file (a folder in the way was emptied)."""
-        target = os.path.join(self.root, path)
-        if path in disk.dirs:
-            shutil.rmtree(target)
-        try:
-            os.replace(os.path.join(self.stage, path), target)
-        except FileNotFoundError:
-            os.makedirs(os.path.dirname(target), exist_ok=True)
-            os.replace(os.path.join(self.stage, path), target)
 
-    def write_manifest(self, entries: dict[str, Entry], inputs: str) -> None:
-        """Replace the manifest atomically, unless it already says exactly this."""
-        data = _manifest_bytes(entries, inputs)
-        target = os.path.join(self.root, MANIFEST)
-        if _same_file(target, data):
-            return
-        temporary = os.path.join(self.root, f"{TMP_PREFIX}manifest")
-        _write_file(temporary, data, self.mode)
-        os.replace(temporary, target)
+def replay(root: str) -> None:
+    """Carry out the journal of a switch, if one is pending (a no-op otherwise).
+
+    A switch first stages every changed file and the new manifest, then writes the journal:
+    that is the commit. Replaying it only renames and removes, so it needs no free space, and
+    it is idempotent: a build killed while replaying is finished by the next one, which
+    replays before anything else. Until then, `unchanged` never reports the site intact.
+    """
+    try:
+        journal = json.loads(Path(root, JOURNAL).read_bytes())
+    except FileNotFoundError:
+        return
+    stage = os.path.join(root, STAGE)
+    for path in journal["early"]:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(os.path.join(root, path))
+    for path in journal["moves"]:
+        _move_into_place(os.path.join(stage, path), os.path.join(root, path))
+    for path in journal["late"]:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(os.path.join(root, path))
+    _prune(root, journal["prune"])
+    with contextlib.suppress(FileNotFoundError):
+        os.replace(os.path.join(stage, MANIFEST), os.path.join(root, MANIFEST))
+    os.unlink(os.path.join(root, JOURNAL))
+    shutil.rmtree(stage, ignore_errors=True)
+
+
+def _move_into_place(staged: str, target: str) -> None:
+    """Replace `target` with the staged file, unless that was done already (a replay)."""
+    if not os.path.lexists(staged):
+        return
+    if os.path.isdir(target) and not os.path.islink(target):
+        shutil.rmtree(target)  # a folder in the way: the switch checked it holds only owned files
+    try:
+        os.replace(staged, target)
+    except FileNotFoundError:
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        os.replace(staged, target)
+
+
+def _in_folders(path: str, folders: Iterable[str]) -> bool:
+    """Whether `path` is inside one of `folders`."""
+    return any(path.startswith(folder + "/") for folder in folders)
+
+
+def _check_free_space(root: str) -> None:
+    """BuildError when the site's disk has less than MIN_FREE_BYTES free."""
+    stats = os.statvfs(root)
+    free = stats.f_bavail * stats.f_frsize
+    if free < MIN_FREE_BYTES:
+        message = f"only {free // 2**20} MiB free on the disk of site/; nothing was written"
+        raise BuildError([error("site", 0, message, f"free at least {MIN_FREE_BYTES // 2**20} MiB")])
+
+
+def _write_failure(exc: OSError, outcome: str) -> Diagnostic:
+    """A diagnostic for a failed write (disk full, read-only disk, site/ removed meanwhile)."""
+    where = f" ({exc.filename})" if exc.filename else ""
+    return error("site", 0, f"cannot write the site: {exc.strerror or exc}{where}; {outcome}")
 
 
 def _distinct(problems: list[Diagnostic]) -> list[Diagnostic]:
@@ -597,7 +642,7 @@ def _prune(root: str, paths: Iterable[str]) -> None:
 def unchanged(site_dir: Path, inputs: str) -> SyncReport | None:
     """If the site was completely built from inputs with this fingerprint and every file it
     owns is still in place: the report of a sync that has nothing to do. Otherwise None."""
-    if not inputs or not (site_dir / MANIFEST).is_file():
+    if not inputs or not (site_dir / MANIFEST).is_file() or (site_dir / JOURNAL).exists():
         return None
     try:
         entries, recorded = _read_manifest(str(site_dir))

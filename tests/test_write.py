@@ -56,6 +56,16 @@ def files_on_disk(site: Path) -> set[str]:
     return {p.relative_to(site).as_posix() for p in site.rglob("*") if not p.is_dir()}
 
 
+def site_files(site: Path) -> dict[str, bytes]:
+    """What a web server serving ``site`` would see (the build's own files aside)."""
+    own = {MANIFEST, write.JOURNAL}
+    return {
+        rel: (site / rel).read_bytes()
+        for rel in files_on_disk(site)
+        if rel not in own and not rel.startswith(write.STAGE + "/") and ".tmp-" not in rel
+    }
+
+
 def test_first_sync_writes_everything(tmp_path: Path) -> None:
     site = tmp_path / "deep" / "site"
     report = sync(OUTPUTS, site)
@@ -343,11 +353,97 @@ def test_sigkill_mid_sync_never_truncates_and_next_sync_repairs(tmp_path: Path, 
     child.send_signal(signal.SIGKILL)
     child.wait()
     child.stdout.close()
-    for rel in files_on_disk(site) - {MANIFEST}:
+    for rel in files_on_disk(site) - {MANIFEST, write.JOURNAL}:
         if not Path(rel).name.startswith(".tmp-") and not rel.startswith(write.STAGE + "/"):
-            assert (site / rel).read_bytes() in (old.get(rel), new.get(rel)), rel
-    json.loads((site / MANIFEST).read_bytes())  # never a torn manifest
+            assert (site / rel).read_bytes() in (old.get(rel), new.get(rel)), rel  # never torn
+    json.loads((site / MANIFEST).read_bytes())
+    write.replay(str(site))  # what the next build does first
+    assert site_files(site) in (old, new)  # wholly the old site or wholly the new one
     report = sync(final, site)
     assert report.foreign == ()
     assert files_on_disk(site) == set(final) | {MANIFEST}
     assert all((site / rel).read_bytes() == data for rel, data in final.items())
+
+
+# --- full disk, a read-only disk, site/ removed meanwhile ----------------------
+
+
+def test_full_disk_while_staging_leaves_the_old_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    site = tmp_path / "site"
+    sync(OUTPUTS, site)
+    before = snapshot(site)
+    real, written = write._write_file, []
+
+    def filling(path: str, data: bytes, mode: int) -> None:
+        written.append(path)
+        if len(written) == 2:
+            raise OSError(28, "No space left on device", path)
+        real(path, data, mode)
+
+    monkeypatch.setattr(write, "_write_file", filling)
+    with pytest.raises(write.BuildError) as failure:
+        sync({rel: data + b"!" for rel, data in OUTPUTS.items()}, site)
+    (problem,) = failure.value.diagnostics
+    assert "No space left on device" in problem.message and "site/ is unchanged" in problem.message
+    assert snapshot(site) == before
+
+
+def test_too_little_free_space_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    site = tmp_path / "site"
+    sync(OUTPUTS, site)
+    before = snapshot(site)
+    small = os.statvfs_result((4096, 4096, 1000, 10, 10, 1000, 10, 10, 0, 255))
+    monkeypatch.setattr(write.os, "statvfs", lambda path: small)
+    with pytest.raises(write.BuildError, match="MiB free"):
+        sync({"index.html": b"changed"}, site)
+    assert snapshot(site) == before
+
+
+def test_site_removed_mid_build_still_gets_the_whole_site(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = tmp_path / "site"
+    real = write._produce_all
+
+    def removing(*args: object) -> write.Result:
+        import shutil
+
+        shutil.rmtree(site)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(write, "_produce_all", removing)
+    sync(OUTPUTS, site)
+    assert site_files(site) == OUTPUTS
+
+
+def test_a_stray_file_in_a_bundle_folder_is_removed(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    bundle = write.Bundle("pagefind", "k1", lambda: {"a.js": b"a", "filter/x.pf": b"x"})
+    write.sync([bundle], site)
+    (site / "pagefind/filter/stray.pf").write_bytes(b"left by a killed build")
+    report = write.sync([write.Bundle("pagefind", "k2", lambda: {"a.js": b"a", "filter/x.pf": b"y"})], site)
+    assert "pagefind/filter/stray.pf" in report.removed and report.foreign == ()
+    assert files_on_disk(site) == {"pagefind/a.js", "pagefind/filter/x.pf", MANIFEST}
+
+
+TMPFS_SIZE = 48 * 2**20
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="mounting a small tmpfs needs root")
+def test_a_really_full_disk_leaves_the_old_site(tmp_path: Path) -> None:
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={TMPFS_SIZE}", "tmpfs", str(disk)])
+    if mounted.returncode != 0:
+        pytest.skip("this machine does not allow mounting a tmpfs")
+    try:
+        site = disk / "site"
+        sync(OUTPUTS, site)
+        before = snapshot(site)
+        huge = {f"big/{i}.bin": bytes([i]) * 2**20 for i in range(64)}  # 64 MiB into 48 MiB
+        with pytest.raises(write.BuildError, match="No space left on device"):
+            sync({**OUTPUTS, **huge}, site)
+        assert snapshot(site) == before
+        assert sync({**OUTPUTS, "index.html": b"fits"}, site).written == ("index.html",)
+    finally:
+        subprocess.run(["umount", str(disk)], check=True)

@@ -10,6 +10,7 @@ upstream issue #638, so re-indexing the same records may give other bytes).
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Iterator
 from importlib.metadata import version
 from typing import Any
@@ -19,6 +20,7 @@ from pagefind.index import IndexConfig
 from pagefind.service import PagefindService
 
 from scholarsite.errors import BuildError, error
+from scholarsite.lifetime import die_with_parent
 from scholarsite.outputs import urls
 from scholarsite.outputs.registry import Bundle, key_of
 from scholarsite.outputs.sitedata import SiteData
@@ -26,11 +28,14 @@ from scholarsite.outputs.sitedata import SiteData
 FOLDER = "pagefind"
 
 
-class _AsyncioWithoutPollDelay:
-    """`asyncio` as `pagefind.service` sees it, except `sleep`, which only yields.
+class _PagefindAsyncio:
+    """`asyncio` as `pagefind.service` sees it, with two changes.
 
-    Pagefind 1.5.2's service client sleeps 100 ms before reading each response, which caps
-    indexing at ten records a second; its read that follows already waits for data.
+    - `sleep` only yields: Pagefind 1.5.2's service client sleeps 100 ms before reading each
+      response, which caps indexing at ten records a second; its read that follows already
+      waits for data.
+    - The service process it starts is killed when the process that started it dies, so a
+      build killed with SIGKILL leaves no `pagefind` process behind.
     """
 
     def __getattr__(self, name: str) -> Any:
@@ -41,8 +46,14 @@ class _AsyncioWithoutPollDelay:
         await asyncio.sleep(0)
         return result
 
+    @staticmethod
+    async def create_subprocess_exec(*args: Any, **options: Any) -> asyncio.subprocess.Process:
+        parent = os.getpid()
+        guard = lambda: die_with_parent(parent)  # noqa: E731
+        return await asyncio.create_subprocess_exec(*args, preexec_fn=guard, **options)
 
-pagefind.service.asyncio = _AsyncioWithoutPollDelay()  # type: ignore[attr-defined]
+
+pagefind.service.asyncio = _PagefindAsyncio()  # type: ignore[attr-defined]
 BATCH = 500  # records in flight at once
 RESPONSE_LIMIT = 2**31
 
