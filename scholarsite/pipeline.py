@@ -145,16 +145,17 @@ def prepare(project: Project, memo: Memo | None = None) -> tuple[SiteData, list[
     site = model_of(project)
     author_pages, problems = match_author_pages(site, project.author_pages)
     problems += reserved_page_problems(project.pages)
+    assets, refused = hosting.read_assets(project.root / "assets")
     data = SiteData(
         site=site,
         config=project.config,
         pages=project.pages,
         author_pages=author_pages,
         templates=Templates(project.root / "templates"),
-        assets=hosting.read_assets(project.root / "assets"),
+        assets=assets,
         memo=memo or Memo(),
     )
-    return data, sorted(project.diagnostics + problems)
+    return data, sorted(project.diagnostics + problems + refused)
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from markupsafe import Markup
 
 from scholarsite.errors import BuildError, Diagnostic, error, warning
 from scholarsite.inputs.config import URL_RE
+from scholarsite.inputs.files import refusal
 from scholarsite.inputs.text import CONTROL_RE, decode
 from scholarsite.tex import render as tex
 from scholarsite.tex.mathml import find_math
@@ -137,6 +138,9 @@ def read_pages(content_dir: Path, display_dir: str) -> tuple[list[Page], list[Pa
             display = f"{shown}/{file.name}"
             if not PAGE_NAME_RE.fullmatch(file.stem):
                 problems.append(error(display, 0, "page names use a-z, 0-9 and '-' only"))
+                continue
+            if refused := refusal(file, content_dir.parent, display):
+                problems.append(refused)
                 continue
             page, found = read_page(file, display, allowed)
             problems.extend(found)

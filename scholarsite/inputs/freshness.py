@@ -16,6 +16,7 @@ from pathlib import Path
 
 from scholarsite import write
 from scholarsite.errors import Diagnostic, Severity
+from scholarsite.inputs.files import fingerprint_bytes, visible_files
 from scholarsite.outputs.registry import code_version
 
 INPUTS = ("seeds", "content", "templates", "assets", "site.yaml")  # everything a build reads
@@ -31,10 +32,10 @@ def inputs_fingerprint(root: Path, *settings: str) -> str:
     summary = hashlib.sha256("\0".join([code_version(), *settings]).encode())
     for name in INPUTS:
         path = root / name
-        files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file())
+        files = [path] if path.is_file() else visible_files(path) if path.is_dir() else []
         for file in files:
             summary.update(file.relative_to(root).as_posix().encode() + b"\0")
-            summary.update(hashlib.sha256(file.read_bytes()).digest())
+            summary.update(hashlib.sha256(fingerprint_bytes(file, root)).digest())
     return summary.hexdigest()
 
 

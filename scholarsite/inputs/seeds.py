@@ -23,6 +23,7 @@ from pathlib import Path
 
 from scholarsite.errors import Diagnostic, Severity, error, note, warning
 from scholarsite.inputs import taxonomy
+from scholarsite.inputs.files import refusal
 from scholarsite.inputs.text import decode
 from scholarsite.model.identity import normalise
 from scholarsite.tex import render as tex
@@ -408,15 +409,17 @@ def read_seeds(
     seed_dir: Path, display_dir: str, parse: Callable[[bytes, str], SeedParse]
 ) -> tuple[list[SeedParse], list[Diagnostic]]:
     """Parse every seed in `seed_dir` (sorted by name) with `parse(bytes, shown path)`;
-    notes for files that are skipped."""
+    a note for each file skipped, an error for each refused (see `files.refusal`)."""
     parses: list[SeedParse] = []
-    notes: list[Diagnostic] = []
+    skipped: list[Diagnostic] = []
     if not seed_dir.is_dir():
         return [], [error(display_dir, 0, "the seeds folder does not exist")]
     for path in sorted(seed_dir.iterdir()):
         shown = f"{display_dir}/{path.name}"
-        if not path.is_file() or not is_seed_file(path):
-            notes.append(note(shown, 0, "skipped: not a seed file (seeds are visible .txt files)"))
-            continue
-        parses.append(parse(path.read_bytes(), shown))
-    return parses, notes
+        if not is_seed_file(path) or (path.is_dir() and not path.is_symlink()):
+            skipped.append(note(shown, 0, "skipped: not a seed file (seeds are visible .txt files)"))
+        elif refused := refusal(path, seed_dir.parent, shown):
+            skipped.append(refused)
+        else:
+            parses.append(parse(path.read_bytes(), shown))
+    return parses, skipped

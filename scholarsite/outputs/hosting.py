@@ -6,6 +6,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from xml.sax.saxutils import escape
 
+from scholarsite.errors import Diagnostic
+from scholarsite.inputs.files import refusal, visible_files
 from scholarsite.outputs import urls
 from scholarsite.outputs.registry import Output, fixed
 from scholarsite.outputs.sitedata import SiteData
@@ -49,12 +51,15 @@ def assets(data: SiteData) -> Iterator[Output]:
         yield fixed(path, content)
 
 
-def read_assets(assets_dir: Path) -> dict[str, bytes]:
-    """The visible files under `assets/` by output path (`assets/style.css`)."""
-    if not assets_dir.is_dir():
-        return {}
-    return {
-        f"assets/{path.relative_to(assets_dir).as_posix()}": path.read_bytes()
-        for path in sorted(assets_dir.rglob("*"))
-        if path.is_file() and not any(part.startswith(".") for part in path.relative_to(assets_dir).parts)
-    }
+def read_assets(assets_dir: Path) -> tuple[dict[str, bytes], list[Diagnostic]]:
+    """The visible files under `assets/` by output path (`assets/style.css`), and the files
+    refused (links to outside the project, pipes)."""
+    assets: dict[str, bytes] = {}
+    problems: list[Diagnostic] = []
+    for path in visible_files(assets_dir) if assets_dir.is_dir() else ():
+        rel = path.relative_to(assets_dir).as_posix()
+        if refused := refusal(path, assets_dir.parent, f"assets/{rel}"):
+            problems.append(refused)
+        else:
+            assets[f"assets/{rel}"] = path.read_bytes()
+    return assets, problems

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import traceback
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ from jinja2 import meta, nodes
 from markupsafe import Markup
 
 from scholarsite.errors import BuildError, Diagnostic, error
+from scholarsite.inputs.files import refusal
 from scholarsite.outputs import urls
 from scholarsite.outputs.seo import json_script
 
@@ -59,10 +61,28 @@ class Fragments:
         return self.cache[key]
 
 
+class ProjectLoader(jinja2.FileSystemLoader):
+    """Templates from the project's folder; a link to a file outside the project is refused."""
+
+    def __init__(self, folder: Path):
+        super().__init__(str(folder))
+        self.folder = folder
+
+    def get_source(
+        self, environment: jinja2.Environment, template: str
+    ) -> tuple[str, str, Callable[[], bool]]:
+        """The template's source, unless it is not a regular file inside the project."""
+        source, filename, uptodate = super().get_source(environment, template)
+        refused = refusal(Path(filename), self.folder.parent, f"{self.folder.name}/{template}")
+        if refused:
+            raise jinja2.TemplateError(f"{refused.path}: {refused.message}")
+        return source, filename, uptodate
+
+
 def make_environment(templates_dir: Path) -> jinja2.Environment:
     """The Jinja2 environment shared by all pages."""
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(templates_dir)),
+        loader=ProjectLoader(templates_dir),
         undefined=jinja2.StrictUndefined,
         autoescape=jinja2.select_autoescape(["html", "xml", "svg"]),
         trim_blocks=True,
