@@ -93,6 +93,7 @@ def load_project(root: Path, cache: ParseCache | None = None) -> Project:
         config = Config()
         diagnostics.extend(exc.diagnostics)
     cache = cache or ParseCache(root / CACHE_FILE)
+    diagnostics += [cache.problem] if cache.problem else []
     year = latest_possible_year()
     parses, notes = read_seeds(root / "seeds", "seeds", lambda data, shown: cache.parse(data, shown, year))
     diagnostics += notes + [d for parse in parses for d in parse.diagnostics]
@@ -279,7 +280,8 @@ def rebuild(
     except BuildError as exc:  # rendering or writing failed: report it with what was found before
         raise BuildError([*diagnostics, *exc.diagnostics]) from None
     memo.save()
-    save_last_build(root, site_dir, fingerprint, diagnostics)
+    lasting = [d for d in diagnostics if d != project.cache.problem]  # said once, not per build
+    save_last_build(root, site_dir, fingerprint, lasting)
     return BuildResult(report, time.perf_counter() - started, tuple(diagnostics))
 
 

@@ -31,7 +31,7 @@ def test_unchanged_seeds_are_not_parsed_again(tmp_path: Path, counted: list[str]
     project = make_project(tmp_path / "p")
     pipeline.build(project)
     assert len(counted) == 2
-    assert (project / ".scholarsite-cache/seeds.pickle").is_file()
+    assert (project / ".scholarsite-cache/seeds.json").is_file()
     pipeline.build(project)
     assert len(counted) == 2
     seed = project / "seeds/000_428d720ed8b996c5.txt"
@@ -45,7 +45,7 @@ def test_unchanged_seeds_are_not_parsed_again(tmp_path: Path, counted: list[str]
 def test_damaged_cache_is_rebuilt(tmp_path: Path, counted: list[str]) -> None:
     project = make_project(tmp_path / "p")
     (project / ".scholarsite-cache").mkdir()
-    (project / ".scholarsite-cache/seeds.pickle").write_bytes(b"not a pickle")
+    (project / ".scholarsite-cache/seeds.json").write_bytes(b"not json")
     assert pipeline.build(project).report.written
     assert len(counted) == 2
 
@@ -66,5 +66,32 @@ def test_cache_keeps_only_what_the_last_build_used(tmp_path: Path) -> None:
     pipeline.build(project)
     (project / "seeds/001_195b1e5c39d23b83.txt").unlink()
     pipeline.build(project)
-    cache = parsecache.ParseCache(project / ".scholarsite-cache/seeds.pickle")
+    cache = parsecache.ParseCache(project / ".scholarsite-cache/seeds.json")
     assert [key[0] for key in cache.entries] == ["seeds/000_428d720ed8b996c5.txt"]
+
+
+PAYLOAD = b"cos\nsystem\n(S'touch /tmp/scholarsite-pwned'\ntR."
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        PAYLOAD,
+        b'{"format": 1, "entries": [[["seeds/a.txt", "x", 2027, "v"], {"author": 5, "diagnostics": []}]]}',
+        b'{"format": 1, "entries": [[["seeds/a.txt"], {}]]}',
+        b'{"format": 1, "entries": {}}',
+        b"[" * 100_000,
+    ],
+)
+def test_a_planted_cache_is_data_never_code(tmp_path: Path, counted: list[str], content: bytes) -> None:
+    Path("/tmp/scholarsite-pwned").unlink(missing_ok=True)
+    project = make_project(tmp_path / "p")
+    (project / ".scholarsite-cache").mkdir()
+    (project / ".scholarsite-cache/seeds.json").write_bytes(content)
+    (project / ".scholarsite-cache/seeds.pickle").write_bytes(PAYLOAD)  # an old cache is never read
+    result = pipeline.build(project)
+    assert not Path("/tmp/scholarsite-pwned").exists()
+    assert len(counted) == 2
+    assert any("parse cache" in d.message for d in result.diagnostics)
+    again = pipeline.build(project)
+    assert again.report.written == () and not any("parse cache" in d.message for d in again.diagnostics)
