@@ -91,3 +91,40 @@ def test_a_broken_link_is_refused(tmp_path: Path) -> None:
     link(project / "seeds/gone.txt", tmp_path / "nowhere.txt")
     with pytest.raises(BuildError, match="broken or looping symlink"):
         pipeline.build(project, workers=1)
+
+
+BOMB = "a: &a ['lol','lol','lol','lol','lol','lol','lol','lol','lol']\n" + "".join(
+    f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 9)}]\n" for i in range(8)
+)
+
+HOSTILE_YAML = {
+    "alias bomb": BOMB.replace("i: &i", "title: &i"),
+    "custom tag": "title: !custom x\n",
+    "python tag": "title: !!python/object/apply:os.system ['id']\n",
+    "complex key": "? [a, b]\n: 1\n",
+    "duplicate key": "title: A\ntitle: B\n",
+    "wrong type": "title: [1, 2]\n",
+    "not a mapping": "- a\n- b\n",
+    "syntax": "title: 'unclosed\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_YAML))
+def test_hostile_site_yaml_is_a_diagnostic_with_a_line(tmp_path: Path, name: str) -> None:
+    project = make_project(tmp_path / "project", site_yaml=HOSTILE_YAML[name])
+    with pytest.raises(BuildError) as failure:
+        pipeline.build(project, workers=1)
+    problems = [d for d in failure.value.diagnostics if d.path == "site.yaml" and d.severity.value == "error"]
+    assert problems and all(d.line >= 1 for d in problems)
+    assert all(len(d.format()) < 400 for d in failure.value.diagnostics)
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_YAML))
+def test_hostile_front_matter_is_a_diagnostic_with_a_line(tmp_path: Path, name: str) -> None:
+    project = make_project(tmp_path / "project")
+    (project / "content/about.md").write_text(f"---\n{HOSTILE_YAML[name]}---\nBody\n", encoding="utf-8")
+    with pytest.raises(BuildError) as failure:
+        pipeline.build(project, workers=1)
+    problems = [d for d in failure.value.diagnostics if d.path == "content/about.md"]
+    assert problems and all(d.line >= 2 for d in problems)
+    assert all(len(d.format()) < 400 for d in failure.value.diagnostics)

@@ -8,10 +8,9 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from scholarsite.errors import BuildError, Diagnostic, error
 from scholarsite.inputs.text import CONTROL_RE, decode
+from scholarsite.inputs.yamlmap import excerpt, read_settings
 
 LANGUAGE_RE = re.compile(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*")
 URL_RE = re.compile(r"https?://[^\s/$.?#][^\s<>\"']*")
@@ -77,31 +76,20 @@ def normalise_value(key: str, value: Any) -> Any:
 
 def parse_config(source: str, path: str) -> Config:
     """A Config from YAML text; raises BuildError listing every problem with its line."""
-    try:
-        root = yaml.compose(source, Loader=yaml.SafeLoader)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark else 0
-        raise BuildError([error(path, line, f"not valid YAML: {getattr(exc, 'problem', exc)}")]) from None
-    if root is None:
-        return Config()
-    if not isinstance(root, yaml.MappingNode):
-        raise BuildError([error(path, root.start_mark.line + 1, "expected key: value settings")])
     problems: list[Diagnostic] = []
     values: dict[str, Any] = {}
-    for key_node, value_node in root.value:
-        line = key_node.start_mark.line + 1
-        key = key_node.value
+    for key, value, line in read_settings(source, path):
         if key not in CHECKS:
             known = ", ".join(sorted(CHECKS))
-            problems.append(error(path, line, f"unknown setting '{key}'", f"known settings: {known}"))
+            problems.append(
+                error(path, line, f"unknown setting '{excerpt(key)[1:-1]}'", f"known settings: {known}")
+            )
             continue
-        value = yaml.safe_load(yaml.serialize(value_node))
         if value is None:
             continue
         problem = CHECKS[key](value)
         if problem:
-            problems.append(error(path, line, f"'{key}': {problem}, found {value!r}"))
+            problems.append(error(path, line, f"'{key}': {problem}, found {excerpt(value)}"))
         else:
             values[key] = normalise_value(key, value)
     if problems:

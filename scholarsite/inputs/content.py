@@ -12,20 +12,19 @@ from pathlib import Path
 from typing import Any
 
 import markdown
-import yaml
 from markupsafe import Markup
 
 from scholarsite.errors import BuildError, Diagnostic, error, warning
 from scholarsite.inputs.config import URL_RE
 from scholarsite.inputs.files import refusal
 from scholarsite.inputs.text import CONTROL_RE, decode
+from scholarsite.inputs.yamlmap import Setting, excerpt, read_settings
 from scholarsite.tex import render as tex
 from scholarsite.tex.mathml import find_math
 
 FRONT_MATTER_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.S)
 PLACEHOLDER = "SCHOLARSITEMATH"
 ORCID_RE = re.compile(r"\d{4}-\d{4}-\d{4}-\d{3}[\dX]")
-KEY_LINE_RE = re.compile(r"([A-Za-z_][\w-]*)\s*:")
 PAGE_NAME_RE = re.compile(r"[a-z0-9][a-z0-9-]*")
 PAGE_KEYS = {"title", "description"}
 AUTHOR_KEYS = {"affiliation", "homepage", "orcid"}
@@ -59,41 +58,25 @@ def markdown_to_html(source: str) -> Markup:
     return Markup(re.sub(rf"{PLACEHOLDER}(\d+)X", lambda m: maths[int(m[1])], html))
 
 
-def split_front_matter(text: str, path: str) -> tuple[dict[str, Any], str]:
-    """(front matter, body); BuildError on bad YAML."""
+def split_front_matter(text: str, path: str) -> tuple[list[Setting], str]:
+    """(front matter settings, body); BuildError on bad YAML."""
     match = FRONT_MATTER_RE.match(text)
     if not match:
-        return {}, text
-    try:
-        meta = yaml.safe_load(match.group(1) or "") or {}
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 2 if mark else 1
-        raise BuildError([error(path, line, f"front matter is not valid YAML: {exc}")]) from None
-    if not isinstance(meta, dict):
-        raise BuildError([error(path, 2, "front matter must be key: value pairs")])
-    return meta, text[match.end() :]
+        return [], text
+    return read_settings(match.group(1) or "", path, first_line=2), text[match.end() :]
 
 
-def key_lines(text: str) -> dict[str, int]:
-    """Line number of each top-level key in the front matter block (which starts at line 1)."""
-    lines = text.split("\n")
-    return {m[1]: n for n, line in enumerate(lines, 1) if (m := KEY_LINE_RE.match(line))}
-
-
-def check_meta(meta: dict[str, Any], allowed: set[str], path: str, text: str) -> list[Diagnostic]:
+def check_meta(settings: list[Setting], allowed: set[str], path: str) -> list[Diagnostic]:
     """Unknown keys, non-text values, invalid URLs and ORCIDs, and the PyYAML TAB pitfall."""
     problems: list[Diagnostic] = []
-    lines = key_lines(text)
-    for key, value in meta.items():
-        line = lines.get(str(key), 1)
+    for key, value, line in settings:
         if key not in allowed:
             known = ", ".join(sorted(allowed))
-            problems.append(error(path, line, f"unknown front matter key '{key}'", f"known: {known}"))
+            problems.append(error(path, line, f"unknown front matter key {excerpt(key)}", f"known: {known}"))
         elif not isinstance(value, str):
-            problems.append(error(path, line, f"'{key}' must be text, found {value!r}"))
+            problems.append(error(path, line, f"'{key}' must be text, found {excerpt(value)}"))
         elif CONTROL_RE.search(value):
-            problems.append(error(path, line, f"'{key}' contains control characters, found {value!r}"))
+            problems.append(error(path, line, f"'{key}' contains control characters, found {excerpt(value)}"))
         elif "\t" in value:
             problems.append(
                 warning(
@@ -104,9 +87,11 @@ def check_meta(meta: dict[str, Any], allowed: set[str], path: str, text: str) ->
                 )
             )
         elif key == "homepage" and not URL_RE.fullmatch(value):
-            problems.append(error(path, line, f"'homepage' must be an http(s) URL, found {value!r}"))
+            problems.append(error(path, line, f"'homepage' must be an http(s) URL, found {excerpt(value)}"))
         elif key == "orcid" and not ORCID_RE.fullmatch(value):
-            problems.append(error(path, line, f"'orcid' must look like 0000-0002-1825-0097, found {value!r}"))
+            problems.append(
+                error(path, line, f"'orcid' must look like 0000-0002-1825-0097, found {excerpt(value)}")
+            )
     return problems
 
 
@@ -116,14 +101,13 @@ def read_page(file: Path, display: str, allowed: set[str]) -> tuple[Page | None,
     if decoded is None:
         return None, cleaned
     try:
-        text = decoded.replace("\r\n", "\n")
-        meta, body = split_front_matter(text, display)
+        settings, body = split_front_matter(decoded.replace("\r\n", "\n"), display)
     except BuildError as exc:
         return None, cleaned + list(exc.diagnostics)
-    front = FRONT_MATTER_RE.match(text)
-    problems = cleaned + check_meta(meta, allowed, display, front.group(0) if front else "")
+    problems = cleaned + check_meta(settings, allowed, display)
     if any(p.severity.value == "error" for p in problems):
         return None, problems
+    meta = {key: value for key, value, _ in settings}
     return Page(display, file.stem, meta, markdown_to_html(body)), problems
 
 
