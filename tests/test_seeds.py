@@ -454,3 +454,18 @@ def test_tabs_and_crlf_line_breaks_are_not_control_characters() -> None:
     result = parse(VALID.replace("\n", "\r\n").replace("Fused kernels", "Fused\tkernels"))
     assert problems(result) == []
     assert result.author.records[1].abstract == "Fused kernels hide communication."
+
+
+def test_size_limits_are_errors_naming_the_line() -> None:
+    from scholarsite.inputs import seeds
+
+    huge_title = VALID.replace(TITLE, "T" * (seeds.MAX_TITLE + 1))
+    assert problems(parse(huge_title))[0][:2] == (11, "error")
+    huge_abstract = VALID.replace(ABSTRACT, "word " * (seeds.MAX_ABSTRACT // 5 + 1))
+    assert (11, "error") in [(line, severity) for line, severity, _ in problems(parse(huge_abstract))]
+    head = VALID.split("arXiv2025")[0]
+    many = head + "".join(f"arXiv2020\n\nPaper {i}\n\nAn abstract.\n\ncs.LG↗\n\n" for i in range(5_002))
+    result = parse(many)
+    assert result.rejected and "more than 5,000 records" in problems(result)[-1][2]
+    too_big = parse(b"x" * (seeds.MAX_SEED_BYTES + 1))
+    assert problems(too_big) == [(0, "error", "the file is 16.0 MiB; seed files may be at most 16 MiB")]

@@ -26,6 +26,7 @@ FRONT_MATTER_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.S)
 PLACEHOLDER = "SCHOLARSITEMATH"
 ORCID_RE = re.compile(r"\d{4}-\d{4}-\d{4}-\d{3}[\dX]")
 PAGE_NAME_RE = re.compile(r"[a-z0-9][a-z0-9-]*")
+MAX_PAGE_BYTES = 4 * 2**20
 PAGE_KEYS = {"title", "description"}
 AUTHOR_KEYS = {"affiliation", "homepage", "orcid"}
 
@@ -97,6 +98,10 @@ def check_meta(settings: list[Setting], allowed: set[str], path: str) -> list[Di
 
 def read_page(file: Path, display: str, allowed: set[str]) -> tuple[Page | None, list[Diagnostic]]:
     """One Markdown file as a Page, or the problems that stop it."""
+    if file.stat().st_size > MAX_PAGE_BYTES:
+        return None, [
+            error(display, 0, f"the page is over {MAX_PAGE_BYTES // 2**20} MiB; pages may have at most that")
+        ]
     decoded, cleaned = decode(file.read_bytes(), display)
     if decoded is None:
         return None, cleaned

@@ -41,7 +41,11 @@ COUNT_RE = re.compile(
 SOURCE_YEAR_RE = re.compile(r"(?P<source>[A-Za-z][A-Za-z .&/-]{0,40}?)\s*(?P<year>\d{1,6})")
 SUBJECT_SPLIT_RE = re.compile(r"[\s,;↗]+")
 EARLIEST_YEAR = 1800
-LONG_TITLE = 400
+LONG_TITLE = 400  # longer titles are read as titles, with a warning
+MAX_TITLE = 2_000  # characters; longer is an error
+MAX_ABSTRACT = 20_000  # characters (real arXiv abstracts stay under 2,000); longer is an error
+MAX_RECORDS = 5_000  # per seed file
+MAX_SEED_BYTES = 16 * 2**20
 
 
 @dataclass(frozen=True)
@@ -250,6 +254,10 @@ class SeedParser:
             else:
                 seen[twin] = record.line
             records.append(record)
+            if len(records) > MAX_RECORDS:
+                message = f"more than {MAX_RECORDS:,} records in one file; the rest is not read"
+                self.report(error(self.path, record.line, message, "split the profile into several files"))
+                break
         return records
 
     def skip_to_next_record(self) -> None:
@@ -315,7 +323,12 @@ class SeedParser:
                 self.take()
             return None
         self.take()
-        if len(block.text) > LONG_TITLE:
+        if len(block.text) > MAX_TITLE:
+            message = (
+                f"the title is {len(block.text):,} characters long; titles may have at most {MAX_TITLE:,}"
+            )
+            self.report(error(self.path, block.line, message))
+        elif len(block.text) > LONG_TITLE:
             message = (
                 f"the title of record '{head.text}' is {len(block.text)} characters long: "
                 "is the title missing, so that the abstract was read as the title?"
@@ -332,7 +345,12 @@ class SeedParser:
             paragraphs.append(block.text)
         if not paragraphs:
             self.report(warning(self.path, title.line, f"record '{shorten(title.text)}' has no abstract"))
-        return "\n\n".join(paragraphs)
+        abstract = "\n\n".join(paragraphs)
+        if len(abstract) > MAX_ABSTRACT:
+            limit = f"abstracts may have at most {MAX_ABSTRACT:,}"
+            message = f"the abstract is {len(abstract):,} characters long; {limit}"
+            self.report(error(self.path, title.line, message))
+        return abstract
 
     def ends_abstract(self, index: int) -> bool:
         """Block `index` is the subject line, or the next record begins there.
@@ -392,12 +410,22 @@ class SeedParser:
 
 def parse_seed(data: bytes, path: str, *, latest_year: int) -> SeedParse:
     """Parse one seed file's bytes; never raises, problems come back as diagnostics."""
+    if too_large := size_problem(len(data), path):
+        return SeedParse(None, (too_large,))
     text, problems = decode(data, path)
     if text is None:
         return SeedParse(None, tuple(problems))
     parser = SeedParser(split_blocks(text), path, latest_year)
     author = parser.parse()
     return SeedParse(author, tuple(sorted(problems + parser.diagnostics)))
+
+
+def size_problem(size: int, path: str) -> Diagnostic | None:
+    """An error for a seed file over MAX_SEED_BYTES."""
+    if size <= MAX_SEED_BYTES:
+        return None
+    message = f"the file is {size / 2**20:.1f} MiB; seed files may be at most {MAX_SEED_BYTES // 2**20} MiB"
+    return error(path, 0, message, "split the profile into several files")
 
 
 def is_seed_file(path: Path) -> bool:
@@ -418,7 +446,7 @@ def read_seeds(
         shown = f"{display_dir}/{path.name}"
         if not is_seed_file(path) or (path.is_dir() and not path.is_symlink()):
             skipped.append(note(shown, 0, "skipped: not a seed file (seeds are visible .txt files)"))
-        elif refused := refusal(path, seed_dir.parent, shown):
+        elif refused := refusal(path, seed_dir.parent, shown) or size_problem(path.stat().st_size, shown):
             skipped.append(refused)
         else:
             parses.append(parse(path.read_bytes(), shown))
