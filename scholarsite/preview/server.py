@@ -5,21 +5,29 @@ The server (livereload's tornado loop) only serves files; rebuilds run on the wa
 thread, so the server keeps answering while a build runs. When the pages of a rebuild are in
 place, open browsers reload; the search index is brought up to date right after. While the
 last build has failed, HTML requests get an error page listing the diagnostics; it reloads to
-the site as soon as a build succeeds. Warnings of the last build show in a banner.
+the site as soon as a build succeeds: every failure a user can cause (bad input, a full or
+read-only disk, site/ deleted mid-write, a conflict in site/) shows there, and so does a bug in
+scholarsite, whose traceback goes to the terminal. Warnings of the last build show in a banner.
+
+The server only ever redirects to a path on itself, never lists a folder, and binds
+127.0.0.1 unless told otherwise (with a warning when other machines can reach it).
 """
 
 from __future__ import annotations
 
 import errno
 import html
+import ipaddress
 import mimetypes
 import posixpath
 import signal
 import socket
 import threading
+import traceback
 import webbrowser
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from urllib.parse import quote
 
 from livereload import Server
 from livereload.handlers import LiveReloadHandler
@@ -27,7 +35,7 @@ from livereload.watcher import Watcher
 from tornado.ioloop import IOLoop
 
 from scholarsite import pipeline, write
-from scholarsite.errors import BuildError, Diagnostic, Severity
+from scholarsite.errors import BuildError, Diagnostic, Severity, printable
 from scholarsite.inputs.cache import CACHE_FILE, ParseCache
 from scholarsite.outputs.memo import MEMO_FILE, Memo
 from scholarsite.preview.watch import InputWatcher
@@ -35,6 +43,14 @@ from scholarsite.preview.watch import InputWatcher
 Respond = Callable[[str, list[tuple[str, str]]], object]
 HTML = ("Content-Type", "text/html; charset=utf-8")
 PORT_IN_USE = "error: port {port} on {host} is already in use\n    hint: choose another with --port"
+EXPOSED = (
+    "warning: serving on {host}: the preview is reachable from other machines; it is meant for local use"
+    "\n    hint: leave out --host to serve on 127.0.0.1 only"
+)
+REPORT_BUG = (
+    "this is a bug in scholarsite, not a problem in your project; please report it, with the "
+    "traceback printed in the terminal, at the project's issue tracker"
+)
 
 
 class ReloadSignal(Watcher):
@@ -73,7 +89,11 @@ class Preview:
         self.lock = threading.Lock()  # one build at a time
 
     def rebuild(self, changed: Iterable[str] = ()) -> None:
-        """Build; reload browsers once the pages are in place; print what happened."""
+        """Build; reload browsers once the pages are in place; print what happened.
+
+        Nothing escapes: whatever fails shows as the error page until a build succeeds, so the
+        watcher thread (and with it the preview) lives on.
+        """
         with self.lock:
             if changed:
                 print(f"rebuilding after {len(set(changed))} change(s)…", flush=True)
@@ -81,11 +101,13 @@ class Preview:
                 result = pipeline.build(self.root, cache=self.cache, memo=self.memo, search_after=self.done)
             except BuildError as exc:
                 self.fail([d.format() for d in exc.diagnostics])
-                return
-            except write.WriteConflict as exc:
-                self.fail([f"error: {exc}"])
-                return
-            print(result.summary(), flush=True)
+            except (write.WriteConflict, OSError) as exc:
+                self.fail([describe(exc)])
+            except Exception as exc:  # a bug in scholarsite: still the error page, and ask for a report
+                traceback.print_exc()
+                self.fail([printable(f"error: {type(exc).__name__}: {exc}"), REPORT_BUG])
+            else:
+                print(result.summary(), flush=True)
 
     def done(self, report: write.SyncReport, diagnostics: Iterable[Diagnostic]) -> None:
         """The pages of a build are in place: show its warnings, and reload browsers."""
@@ -100,6 +122,15 @@ class Preview:
         self.problems = problems
         print("\n".join(problems) + "\nbuild failed; serving an error page", flush=True)
         self.reload()
+
+
+def describe(exc: Exception) -> str:
+    """'error: /…/site/x.html: No space left on device' for an OSError, the message otherwise;
+    control characters (from a file name, say) are escaped for the terminal."""
+    if isinstance(exc, OSError) and exc.strerror:
+        where = f"{exc.filename}: " if exc.filename else ""
+        return printable(f"error: {where}{exc.strerror}")
+    return printable(f"error: {exc}")
 
 
 def error_page(problems: list[str]) -> bytes:
@@ -127,17 +158,49 @@ def with_banner(page: bytes, warnings: list[str]) -> bytes:
     return head + banner + found + tail if found else page + banner
 
 
+def normalised(relative: str) -> str:
+    """A URL path inside the site without empty, '.' or '..' segments: 'papers/x', or ''."""
+    return posixpath.normpath("/" + relative).lstrip("/")
+
+
 def resolve(site_dir: Path, relative: str) -> Path | None:
-    """The file for a URL path inside site/ (folders give their index.html), or None."""
-    clean = posixpath.normpath("/" + relative).lstrip("/")
-    target = (site_dir / clean) if clean and clean != "." else site_dir
+    """The file for a URL path inside site/ (folders give their index.html, never a listing),
+    or None."""
+    target = site_dir / normalised(relative)
     if target.is_dir():
         target = target / "index.html"
-    try:
+    try:  # ValueError: outside site/ through a link, or a NUL in the path
         target.resolve().relative_to(site_dir.resolve())
     except ValueError:
         return None
     return target if target.is_file() else None
+
+
+def same_origin(location: str) -> bool:
+    """True for a path on this server: one leading '/' (so no scheme), and not '//' or '/\\',
+    which browsers read as the start of another host's URL."""
+    return location.startswith("/") and location[1:2] not in ("/", "\\")
+
+
+def folder_location(base_path: str, relative: str) -> str | None:
+    """The URL of the folder at `relative` with its trailing slash, built from the normalised
+    path, or None when it would not be a path on this server."""
+    clean = normalised(relative)
+    location = quote(f"{base_path}{clean}/" if clean else base_path)
+    return location if same_origin(location) else None
+
+
+def read(file: Path) -> bytes | None:
+    """The bytes of a file, or None when a rebuild removed it since it was found."""
+    try:
+        return file.read_bytes()
+    except OSError:
+        return None
+
+
+def wsgi_path(environ: dict) -> str:
+    """The request's decoded path (WSGI hands it over as bytes read as latin-1)."""
+    return environ.get("PATH_INFO", "/").encode("latin-1").decode("utf-8", "replace")
 
 
 class PreviewApp:
@@ -148,29 +211,42 @@ class PreviewApp:
         self.base_path = base_path
 
     def __call__(self, environ: dict, respond: Respond) -> Iterable[bytes]:
-        path = environ.get("PATH_INFO", "/")
+        path = wsgi_path(environ)
         if not path.startswith(self.base_path):
             if path in ("/", self.base_path.rstrip("/")):
-                return self.reply(respond, "302 Found", b"", [("Location", self.base_path)])
+                return self.reply(respond, "302 Found", b"", [("Location", quote(self.base_path))])
             return self.not_found(respond)
-        if self.preview.problems and (path.endswith("/") or path.endswith(".html")):
-            page = error_page(self.preview.problems)
-            return self.reply(respond, "500 Internal Server Error", page, [HTML])
-        file = resolve(self.preview.site_dir, path[len(self.base_path) :])
+        problems = self.preview.problems
+        if problems and path.endswith(("/", ".html")):
+            return self.reply(respond, "500 Internal Server Error", error_page(problems), [HTML])
+        relative = path[len(self.base_path) :]
+        file = resolve(self.preview.site_dir, relative)
         if file is None:
             return self.not_found(respond)
         if file.name == "index.html" and not path.endswith(("/", ".html")):
-            return self.reply(respond, "301 Moved Permanently", b"", [("Location", path + "/")])
+            return self.redirect(respond, folder_location(self.base_path, relative))
+        return self.send_file(respond, file)
+
+    def send_file(self, respond: Respond, file: Path) -> list[bytes]:
+        """A file of the site; HTML pages with the last build's warnings."""
+        body = read(file)
+        if body is None:
+            return self.not_found(respond)
         kind = mimetypes.guess_type(file.name)[0] or "application/octet-stream"
-        body = file.read_bytes()
-        if kind == "text/html" and self.preview.warnings:
-            body = with_banner(body, self.preview.warnings)
+        warnings = self.preview.warnings
+        if kind == "text/html" and warnings:
+            body = with_banner(body, warnings)
         return self.reply(respond, "200 OK", body, [("Content-Type", kind)])
 
+    def redirect(self, respond: Respond, location: str | None) -> list[bytes]:
+        """A permanent redirect to a path on this server; a 404 without one."""
+        if location is None:
+            return self.not_found(respond)
+        return self.reply(respond, "301 Moved Permanently", b"", [("Location", location)])
+
     def not_found(self, respond: Respond) -> list[bytes]:
-        """The site's own 404 page."""
-        page = self.preview.site_dir / "404.html"
-        body = page.read_bytes() if page.is_file() else b"<!doctype html><title>Not found</title>"
+        """The site's own 404 page (a plain one when the site has none)."""
+        body = read(self.preview.site_dir / "404.html") or b"<!doctype html><title>Not found</title>"
         return self.reply(respond, "404 Not Found", body, [HTML])
 
     @staticmethod
@@ -184,6 +260,16 @@ def normalise_base_path(base_path: str) -> str:
     """'/scholarsite/' from 'scholarsite', '/scholarsite' or '/scholarsite/'."""
     inner = base_path.strip("/")
     return f"/{inner}/" if inner else "/"
+
+
+def exposed(host: str) -> bool:
+    """True unless every address `host` stands for is a loopback one (one that cannot be
+    reached from other machines); True when it does not resolve."""
+    try:
+        addresses = {info[4][0] for info in socket.getaddrinfo(host, None)}
+    except (OSError, UnicodeError):
+        return True
+    return not all(ipaddress.ip_address(address).is_loopback for address in addresses)
 
 
 def port_in_use(host: str, port: int) -> bool:
@@ -202,6 +288,8 @@ def run(root: Path, host: str, port: int, base_path: str, open_browser: bool) ->
     if port_in_use(host, port):
         print(PORT_IN_USE.format(host=host, port=port), flush=True)
         return 1
+    if exposed(host):
+        print(EXPOSED.format(host=host), flush=True)
     base = normalise_base_path(base_path)
     reload = ReloadSignal()
     preview = Preview(root, reload.send)

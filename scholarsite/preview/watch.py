@@ -1,4 +1,10 @@
-"""Watch a project's inputs with `watchfiles` (debounced) and call back once per burst of changes."""
+"""Watch a project's inputs with `watchfiles` (debounced) and call back once per burst of changes.
+
+A watch follows the folder or file it started on, not its name: once `site.yaml` is replaced by
+an editor's atomic save, or `seeds/` is deleted and made again, it sees nothing more. So the
+watcher looks at the inputs' identities after each burst and every `POLL_MS`, and starts a new
+watch whenever an input appears, vanishes or is replaced.
+"""
 
 from __future__ import annotations
 
@@ -10,11 +16,28 @@ import watchfiles
 
 WATCHED = ("seeds", "content", "templates", "assets", "site.yaml")
 DEBOUNCE_MS = 150  # a burst of saves (an editor writing a backup, then the file) is one change
+POLL_MS = 500  # how often to look for inputs that appeared, vanished or were replaced
+
+Identities = dict[str, int]  # path of an existing input -> its inode
 
 
-def watched_paths(root: Path) -> list[Path]:
-    """The inputs of a project that exist (watchfiles watches existing paths only)."""
-    return [root / name for name in WATCHED if (root / name).exists()]
+def identities(root: Path) -> Identities:
+    """The inputs of a project that exist (watchfiles watches existing paths only), with their
+    inodes."""
+    found: Identities = {}
+    for name in WATCHED:
+        try:
+            found[str(root / name)] = (root / name).stat().st_ino
+        except OSError:
+            continue
+    return found
+
+
+def moved(before: Identities, after: Identities, deleted: set[str]) -> set[str]:
+    """The inputs that appeared, vanished or were replaced: a new inode, or a deletion of the
+    input itself (a folder deleted and made again may get its old inode back)."""
+    differ = {path for path in before.keys() | after.keys() if before.get(path) != after.get(path)}
+    return differ | (deleted & before.keys())
 
 
 def relevant(change: watchfiles.Change, path: str) -> bool:
@@ -31,7 +54,7 @@ class InputWatcher:
     """
 
     def __init__(self, root: Path, on_change: Callable[[set[str]], None]):
-        self.paths = watched_paths(root)
+        self.root = root
         self.on_change = on_change
         self.stop_event = threading.Event()
         self.thread = threading.Thread(target=self.run, name="scholarsite-watch", daemon=True)
@@ -45,8 +68,31 @@ class InputWatcher:
         self.stop_event.set()
 
     def run(self) -> None:
-        """The watching loop."""
+        """The watching loop: one watch after another, until stopped."""
+        watched, pending = identities(self.root), set[str]()
+        while not self.stop_event.is_set():
+            watched, pending = self.watch(watched, pending)
+
+    def watch(self, watched: Identities, pending: set[str]) -> tuple[Identities, set[str]]:
+        """Call back for each burst of changes to the `watched` inputs until stopped, or until
+        one of them appears, vanishes or is replaced: then return the inputs to watch next and
+        the changes to call back for, which the next watch does on its first burst or poll, so
+        that the rebuild starts once it is in place and misses nothing."""
         for changes in watchfiles.watch(
-            *self.paths, watch_filter=relevant, debounce=DEBOUNCE_MS, stop_event=self.stop_event
+            *watched,
+            watch_filter=relevant,
+            debounce=DEBOUNCE_MS,
+            stop_event=self.stop_event,
+            rust_timeout=POLL_MS,
+            yield_on_timeout=True,
         ):
-            self.on_change({path for _, path in changes})
+            changed = {path for _, path in changes}
+            deleted = {path for change, path in changes if change == watchfiles.Change.deleted}
+            now = identities(self.root)
+            inputs = moved(watched, now, deleted)
+            if inputs:
+                return now, pending | changed | inputs
+            if pending or changed:
+                self.on_change(pending | changed)
+                pending = set()
+        return watched, pending
