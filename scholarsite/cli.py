@@ -1,6 +1,7 @@
 """Command line: `build` (default), `check` and `serve`; progress, summaries and exit codes.
 
-Exit codes: 0 success (warnings allowed unless --strict), 1 problems in the input, 2 usage.
+Exit codes: 0 success (warnings allowed unless --strict), 1 problems in the input, 2 usage,
+3 a bug in scholarsite (with its traceback), 130 interrupted.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import argparse
 import json
 import sys
 import time
+import traceback
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -20,7 +22,7 @@ from scholarsite.inputs.freshness import fingerprint_of, unchanged_since_last_bu
 if TYPE_CHECKING:
     from scholarsite.pipeline import CheckResult
 
-OK, FAILED = 0, 1  # usage errors exit 2 through argparse
+OK, FAILED, BUG, INTERRUPTED = 0, 1, 3, 130  # usage errors exit 2 through argparse
 
 
 def print_diagnostics(diagnostics: Sequence[Diagnostic]) -> None:
@@ -172,8 +174,31 @@ def with_default_command(argv: Sequence[str]) -> list[str]:
     return ["build", *words]
 
 
+BUG_REPORT = (
+    "this is a bug in scholarsite, not a problem with your project: please report it to its "
+    "maintainers with the traceback above and the command you ran"
+)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run a command; returns the exit code."""
+    """Run a command; returns the exit code. Problems a user can cause are messages; anything
+    else is a bug in scholarsite, shown with its traceback and a request to report it."""
+    try:
+        return run(argv)
+    except KeyboardInterrupt:
+        print("interrupted; site/ is wholly the old site or the new one", file=sys.stderr)
+        return INTERRUPTED
+    except OSError as exc:  # the disk, permissions: the machine, not scholarsite
+        print(f"error: {exc}", file=sys.stderr)
+        return FAILED
+    except Exception:  # noqa: BLE001 - the last line of defence
+        traceback.print_exc()
+        print(BUG_REPORT, file=sys.stderr)
+        return BUG
+
+
+def run(argv: Sequence[str] | None) -> int:
+    """Parse the arguments and run the command."""
     args = parser().parse_args(with_default_command(sys.argv[1:] if argv is None else argv))
     root = getattr(args, "project", Path.cwd()).resolve()
     if args.command == "check":

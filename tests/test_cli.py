@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from scholarsite import cli
+
 from .conftest import ROOT, make_project, start_preview
 
 
@@ -166,3 +168,35 @@ def test_serve_stops_cleanly_on_ctrl_c(project: Path) -> None:
     output, _ = process.communicate(timeout=30)
     assert process.returncode == 0
     assert "Traceback" not in output and f"http://127.0.0.1:{port}/" in output
+
+
+def test_a_bug_in_scholarsite_is_a_traceback_with_a_request_to_report_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from scholarsite import pipeline
+
+    project = make_project(tmp_path / "p")
+
+    def broken(*args: object, **options: object) -> None:
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(pipeline, "rebuild", broken)
+    assert cli.main(["--project", str(project), "build", "--quiet"]) == cli.BUG
+    err = capsys.readouterr().err
+    assert "Traceback" in err and "ZeroDivisionError: a bug" in err and "bug in scholarsite" in err
+
+
+def test_an_os_error_is_a_message_not_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from scholarsite import pipeline
+
+    project = make_project(tmp_path / "p")
+
+    def denied(*args: object, **options: object) -> None:
+        raise PermissionError(13, "Permission denied", str(project / "seeds"))
+
+    monkeypatch.setattr(pipeline, "rebuild", denied)
+    assert cli.main(["--project", str(project), "build", "--quiet"]) == cli.FAILED
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "Permission denied" in err
