@@ -110,3 +110,70 @@ def test_slugs_stay_inside_site(hostile_site: Path) -> None:
     for path in hostile_site.rglob("*"):
         assert path.resolve().is_relative_to(hostile_site.resolve())
         assert re.fullmatch(r"[A-Za-z0-9._-]+", path.name), path
+
+
+class Anchors(HTMLParser):
+    """The href of every link of a page, and whether any link opens inside another."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.hrefs: list[str] = []
+        self.open = 0
+        self.nested = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "a":
+            self.nested |= self.open > 0
+            self.open += 1
+            self.hrefs.append(dict(attrs).get("href") or "")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "a":
+            self.open = max(0, self.open - 1)
+
+
+LINKED_SEED = r"""arXiv subjects
+
+Ann Linker
+
+Publications and source records attributed to Ann Linker.
+
+1 recordsLinked to original sources
+
+arXiv2025
+
+Tool \href{https://x.org/"onclick="alert(5)}{X} and \href{javascript:alert(6)}{Y} and $\url{https://z.org}$
+
+Code at \href{https://github.com/a-b/c}{\href{https://nested.org}{here}}
+and \href{javascript:alert(7)}{there}, $\href{https://m.org/a-b}{math}$.
+
+cs.CR↗
+"""
+
+
+@pytest.fixture(scope="module")
+def linked_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    seeds = tmp_path_factory.mktemp("linked-seeds")
+    (seeds / "linker.txt").write_text(LINKED_SEED, encoding="utf-8")
+    project = make_project(tmp_path_factory.mktemp("linked"), seeds, BASE_URL_YAML)
+    pipeline.build(project)
+    return project / "site"
+
+
+def test_tex_links_are_links_only_in_abstracts(linked_site: Path) -> None:
+    paper = next((linked_site / "papers/2025").glob("*/index.html"))
+    anchors = Anchors()
+    anchors.feed(paper.read_text(encoding="utf-8"))
+    assert "https://github.com/a-b/c" in anchors.hrefs and "https://m.org/a-b" in anchors.hrefs
+    # no link from the title (shown inside links) nor from inside a link's text
+    assert not [h for h in anchors.hrefs if h.startswith(("https://x.org", "https://nested.org"))]
+
+
+@pytest.mark.parametrize("site", ["hostile_site", "linked_site"])
+def test_links_never_nest_and_never_run_script(site: str, request: pytest.FixtureRequest) -> None:
+    for page in request.getfixturevalue(site).rglob("*.html"):
+        anchors = Anchors()
+        anchors.feed(page.read_text(encoding="utf-8"))
+        assert not anchors.nested, page
+        scripts = r"\s*(javascript:|vbscript:|data:text/html)"
+        assert not [href for href in anchors.hrefs if re.match(scripts, href, re.I)], page

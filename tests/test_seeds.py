@@ -307,7 +307,9 @@ def test_a_title_equal_to_the_next_records_source_line() -> None:
     assert [severity for _, severity, _ in problems(result)] == ["warning"]  # the missing subject line
 
 
-@pytest.mark.parametrize("paragraph", ["cs.LG", "cs.DC, stat.ML", "Deep Learning Trends 2020", "NeurIPS 2023"])
+@pytest.mark.parametrize(
+    "paragraph", ["cs.LG", "cs.DC, stat.ML", "Deep Learning Trends 2020", "NeurIPS 2023"]
+)
 def test_an_abstract_paragraph_that_looks_like_structure_stays_in_the_abstract(paragraph: str) -> None:
     abstract = f"{ABSTRACT}\n\n{paragraph}\n\nA last paragraph."
     result = parse(VALID.replace(ABSTRACT, abstract))

@@ -4,22 +4,33 @@ from __future__ import annotations
 
 import re
 import shutil
+import string
 import subprocess
 import time
+import unicodedata
+from collections.abc import Sequence
 from html import unescape
 from html.parser import HTMLParser
 from itertools import pairwise
 from pathlib import Path
 
+import bibtexparser
 import nh3
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from markupsafe import Markup
+from pylatexenc.latex2text import (  # bibtexparser's own dependency
+    LatexNodes2Text,
+    MacroTextSpec,
+    get_default_latex_context_db,
+)
 
+from scholarsite.tex.alphabets import STYLED
+from scholarsite.tex.bibtex import tex_to_bibtex
 from scholarsite.tex.mathml import MATHML_ATTRIBUTES, MATHML_TAGS, convert_math, find_math
 from scholarsite.tex.parse import parse
-from scholarsite.tex.render import tex_problems, tex_to_html, tex_to_plain
+from scholarsite.tex.render import tex_problems, tex_to_html, tex_to_plain, tex_to_title_html
 
 REPO = Path(__file__).resolve().parents[1]
 SEED_ABSTRACTS = [
@@ -28,7 +39,7 @@ SEED_ABSTRACTS = [
     for line in path.read_text(encoding="utf-8").splitlines()
     if len(line) > 200
 ]
-HTML_TAGS = {"em", "strong", "code", "sup", "sub"}
+HTML_TAGS = {"em", "strong", "code", "sup", "sub", "a"}
 ALLOWED_TAGS = MATHML_TAGS | HTML_TAGS
 NBSP = "\u00a0"
 TAG_START = re.compile(r"</?([a-z]+)[ >]")
@@ -79,6 +90,8 @@ def audit(html: str) -> _Audit:
         assert not name.startswith("on")
         if tag == "code":
             assert (name, value) == ("class", "tex")
+        elif tag == "a":
+            assert name == "href" and re.match(r"(https?|mailto):[^\s\"<>\\]*$", value or "", re.I), value
         else:
             assert tag in MATHML_TAGS and name in MATHML_ATTRIBUTES
     for match in re.finditer("<", html):
@@ -132,10 +145,10 @@ def test_seed_text_macros() -> None:
     assert "<em>e.g.</em>, PPO" in html
 
 
-def test_unknown_macro_shown_as_tex_source() -> None:
+def test_unknown_macro_without_argument_shown_as_tex_source() -> None:
     assert tex_to_html(r"\ours{} has") == '<code class="tex">\\ours{}</code> has'
-    assert tex_to_html(r"see \cite{a<b}") == 'see <code class="tex">\\cite{a&lt;b}</code>'
-    assert tex_to_plain(r"see \cite{smith2020}") == "see smith2020"
+    assert tex_to_html(r"\ours has") == '<code class="tex">\\ours</code> has'
+    assert tex_to_plain(r"\ours{} has") == "ours has"
     assert tex_problems(r"\ours{}") == ["unknown macro '\\ours' kept as TeX source"]
 
 
@@ -185,13 +198,13 @@ def test_seeds_contain_the_examples_this_module_was_built_for() -> None:
         ("a--b---c", "a\u2013b\u2014c"),
         ("a----b", "a\u2014-b"),
         ("``quoted''", "\u201cquoted\u201d"),
-        ("it's `fine'", "it&#39;s `fine&#39;"),
+        ("it's `fine'", "it&#39;s \u2018fine\u2019"),
         (r"10\% \& \$5 \# \_ \{\}", "10% &amp; $5 # _ {}"),
         ("a~b", f"a{NBSP}b"),
         (r"10\,GB", "10\u202fGB"),
         (r"Schr\"odinger \'{e}cole \c{c}a \v{s} \'{\i}", "Schrödinger école ça š í"),
         (r"\LaTeX{} \ldots", "LaTeX …"),
-        (r"\url{https://x.org/a_b~c}", "<code>https://x.org/a_b~c</code>"),
+        (r"\url{https://x.org/a_b~c}", '<a href="https://x.org/a_b~c">https://x.org/a_b~c</a>'),
         (r"\href{javascript:alert(1)}{click}", "click"),
         (r"\eg \ie \etal", "e.g. i.e. et al."),
         ("47% of time", "47% of time"),
@@ -313,6 +326,423 @@ def test_nh3_keeps_our_mathml() -> None:
     assert nh3.clean(converted.html, tags=set(MATHML_TAGS), attributes=attributes) == converted.html
 
 
+# --- links, references, text symbols, quotes ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("tex", "html", "plain", "bibtex"),
+    [
+        (
+            r"code at \href{https://github.com/a-b/c}{our repo}.",
+            'code at <a href="https://github.com/a-b/c">our repo</a>.',
+            "code at our repo (https://github.com/a-b/c).",
+            r"code at \href{https://github.com/a-b/c}{our repo}.",
+        ),
+        (
+            r"see \url{https://x.org/a_b%20c#d}",
+            'see <a href="https://x.org/a_b%20c#d">https://x.org/a_b%20c#d</a>',
+            "see https://x.org/a_b%20c#d",
+            r"see \url{https://x.org/a_b\%20c\#d}",
+        ),
+        (
+            r"mail \href{mailto:a@b.org}{us}",
+            'mail <a href="mailto:a@b.org">us</a>',
+            "mail us (mailto:a@b.org)",
+            r"mail \href{mailto:a@b.org}{us}",
+        ),
+        (r"\href{javascript:alert(1)}{click}", "click", "click", "click"),
+        (r"\url{javascript:alert(1)}", "javascript:alert(1)", "javascript:alert(1)", "javascript:alert(1)"),
+        (r"\href{ftp://x.org/f}{file}", "file", "file", "file"),
+        (
+            r"\href{https://x.org/\%7E a\_b\#c}{x}",
+            '<a href="https://x.org/%7Ea_b#c">x</a>',
+            "x (https://x.org/%7Ea_b#c)",
+            r"\href{https://x.org/\%7Ea_b\#c}{x}",
+        ),
+        (
+            r'\href{https://x.org/"onmouseover="alert(1)}{x}',
+            '<a href="https://x.org/%22onmouseover=%22alert(1)">x</a>',
+            'x (https://x.org/"onmouseover="alert(1))',
+            r"\href{https://x.org/\%22onmouseover=\%22alert(1)}{x}",
+        ),
+    ],
+)
+def test_links_in_text(tex: str, html: str, plain: str, bibtex: str) -> None:
+    assert tex_to_html(tex) == html
+    assert tex_to_plain(tex) == plain
+    assert tex_to_bibtex(tex) == bibtex
+    assert tex_problems(tex) == []
+
+
+def test_links_in_math_are_lifted_out_as_real_links() -> None:
+    tex = r"code: $\href{https://github.com/a-b/c}{code}$, and $a+\url{https://x.org/a-b}+b$."
+    html = tex_to_html(tex)
+    audit(html)
+    assert html.startswith('code: <a href="https://github.com/a-b/c">code</a>, and <math ')
+    assert '<a href="https://x.org/a-b">https://x.org/a-b</a><math ' in html
+    assert math_elements(html) == 2  # a+ and +b; the first span was only a link
+    assert tex_to_plain(tex) == "code: code (https://github.com/a-b/c), and a+https://x.org/a-b+b."
+    assert (
+        tex_to_bibtex(tex)
+        == r"code: \href{https://github.com/a-b/c}{code}, and $a+$\url{https://x.org/a-b}$+b$."
+    )
+    assert "\u2212" not in tex_to_plain(tex)  # the URL's hyphen stays a hyphen
+    assert tex_problems(tex) == []
+
+
+def test_links_inside_math_groups_stay_math() -> None:
+    """Only links outside any group are lifted: splitting \\frac{..} would break the math."""
+    html = tex_to_html(r"$\frac{\href{https://x.org}{a}}{b}$")
+    assert "<a " not in html and math_elements(html) == 1
+
+
+def test_title_html_has_no_links() -> None:
+    """Titles are shown inside a link to their paper, and links do not nest."""
+    tex = r"Tool \href{https://x.org}{X} and \url{https://y.org} $\href{https://z.org}{z}$"
+    assert tex_to_title_html(tex) == "Tool X and https://y.org z"
+    assert tex_to_html(tex).count("<a href=") == 3
+
+
+@pytest.mark.parametrize(
+    "tex",
+    [r"\cite{smith2020}", r"\citep{a,b}", r"\citet{a}", r"\ref{fig:1}", r"\eqref{eq}", r"\autoref{s}"],
+)
+def test_citations_and_references_are_one_neutral_marker(tex: str) -> None:
+    text = f"as in {tex}, done"
+    assert tex_to_html(text) == "as in […], done"
+    assert tex_to_plain(text) == "as in […], done"
+    assert tex_to_bibtex(text) == r"as in [\ldots{}], done"
+    assert tex_problems(text) == []
+
+
+@pytest.mark.parametrize(
+    ("tex", "plain"),
+    [
+        (r"the \lambda-calculus", "the λ-calculus"),
+        (r"\alpha, \beta, \Gamma, \Delta, \tau, \eta, \omega, \Omega", "α, β, Γ, Δ, τ, η, ω, Ω"),
+        (r"$A \cap B$ vs A \cap B \cup C", "A∩B vs A ∩ B ∪ C"),
+        (r"rotated 90\deg", "rotated 90°"),
+        (r"n \times m, \pm 3, a \leq b \geq c", "n × m, ± 3, a ≤ b ≥ c"),
+        (r"n \to \infty, a \rightarrow b, x \sim y \approx z", "n → ∞, a → b, x ∼ y ≈ z"),
+    ],
+)
+def test_text_mode_greek_and_symbols(tex: str, plain: str) -> None:
+    assert tex_to_plain(tex) == plain
+    assert "<code" not in tex_to_html(tex)
+    assert tex_problems(tex) == []
+    assert "\\textbackslash" not in tex_to_bibtex(tex)
+
+
+def test_text_mode_symbols_in_html() -> None:
+    assert tex_to_html(r"the \lambda-calculus, $n \times m$ vs n \times m") == (
+        'the λ-calculus, <math xmlns="http://www.w3.org/1998/Math/MathML" display="inline">'
+        "<mrow><mi>n</mi><mo>×</mo><mi>m</mi></mrow></math> vs n × m"
+    )
+
+
+def test_text_mode_symbols_in_bibtex_stay_valid_tex() -> None:
+    assert tex_to_bibtex(r"the \lambda-calculus, 90\deg, n \times m") == (
+        r"the \ensuremath{\lambda}-calculus, 90\textdegree{}, n \ensuremath{\times} m"
+    )
+
+
+@pytest.mark.parametrize(
+    ("tex", "plain"),
+    [
+        ("`quoted' text", "\u2018quoted\u2019 text"),
+        ("``double'' text", "\u201cdouble\u201d text"),
+        ("don't `stop' it's", "don't \u2018stop\u2019 it's"),
+        ("`don't stop' now", "\u2018don't stop\u2019 now"),
+        ("the students' `work'", "the students' \u2018work\u2019"),
+        ("a `lone backquote", "a `lone backquote"),
+        ("`$x$' and `\\emph{y}'", "\u2018x\u2019 and \u2018y\u2019"),
+        ("$f'(x)$ and `a'", "f′(x) and \u2018a\u2019"),
+        (r"\`a and \'e", "à and é"),
+    ],
+)
+def test_tex_quotes_become_typographic_and_apostrophes_stay(tex: str, plain: str) -> None:
+    assert tex_to_plain(tex) == plain
+    assert tex_problems(tex) == []
+
+
+def test_quotes_keep_their_tex_spelling_in_bibtex() -> None:
+    assert tex_to_bibtex("`quoted' ``double'' don't a--b---c d~e") == "`quoted' ``double'' don't a--b---c d~e"
+
+
+@pytest.mark.parametrize(
+    "tex",
+    [
+        "$x$, and $y$.",
+        r"\(x\); and \(y\):",
+        "$x$) and ($y$",
+        r"$x\,$, and $\quad y$.",
+        r"\emph{$x$}, and",
+        r"\cite{a}, \ldots{}, and",
+    ],
+)
+def test_no_space_appears_before_punctuation(tex: str) -> None:
+    plain = tex_to_plain(tex)
+    text = unescape(
+        re.sub(r"<math.*?</math>", "M", tex_to_html(tex)).replace("<em>", "").replace("</em>", "")
+    )
+    for rendered in (plain, text):
+        assert not re.search(r"\s[,.;:)]", rendered), rendered
+        assert "( " not in rendered
+
+
+def test_unknown_macros_show_their_arguments_with_math_converted() -> None:
+    tex = r"We prove \tit{every graph with $K\ge 5$ colours} is fine."
+    html = tex_to_html(tex)
+    assert html.startswith("We prove every graph with <math ")
+    assert html.endswith("</math> colours is fine.")
+    assert "<code" not in html
+    assert tex_to_plain(tex) == "We prove every graph with K≥5 colours is fine."
+    assert tex_to_bibtex(tex) == r"We prove every graph with $K\ge 5$ colours is fine."
+    assert tex_problems(tex) == ["unknown macro '\\tit' shown as its argument"]
+    assert tex_to_html(r"\foo{a}{} \bar") == 'a <code class="tex">\\bar</code>'
+
+
+def test_footnotes_are_shown_in_parentheses() -> None:
+    assert tex_to_html(r"results\footnote{see \emph{x}}.") == "results (see <em>x</em>)."
+    assert tex_to_plain(r"results\footnote{see x}.") == "results (see x)."
+
+
+# --- styled math letters ------------------------------------------------------------------------
+
+FONT_COMMANDS = {
+    "mathbf": "bold", "mathit": "italic", "boldsymbol": "bold-italic", "mathcal": "script",
+    "mathscr": "script", "mathfrak": "fraktur", "mathbb": "double-struck", "mathsf": "sans-serif",
+    "mathtt": "monospace",
+}  # fmt: skip
+MATHVARIANT = re.compile(r'mathvariant="(?!normal")')
+
+
+@pytest.mark.parametrize("command", FONT_COMMANDS)
+def test_styled_letters_are_unicode_characters_braced_or_not(command: str) -> None:
+    table = STYLED[FONT_COMMANDS[command]]
+    for letter in string.ascii_letters + string.digits:
+        if letter not in table or (command == "mathsf" and letter.isdigit()):  # latex2mathml: mi only
+            continue
+        braced = tex_to_html(f"$\\{command}{{{letter}}}$")
+        unbraced = tex_to_html(f"$\\{command} {letter}$")
+        assert re.sub("</?mrow>", "", braced) == re.sub("</?mrow>", "", unbraced), (command, letter)
+        assert f"<m{'n' if letter.isdigit() else 'i'}>{table[letter]}</m" in braced, (command, letter, braced)
+        assert not MATHVARIANT.search(braced), braced
+        assert tex_to_plain(f"$\\{command}{{{letter}}}$") == letter
+
+
+@pytest.mark.parametrize(
+    ("tex", "styled", "plain"),
+    [
+        (r"$\mathbf{HA}$", "𝐇𝐀", "HA"),
+        (r"$\mathfrak{gl}_n$", "𝔤𝔩", "glₙ"),
+        (
+            r"$\mathbb{C} \mathbb{H} \mathbb{N} \mathbb{P} \mathbb{Q} \mathbb{R} \mathbb{Z}$",
+            "ℂℍℕℙℚℝℤ",
+            "CHNPQRZ",
+        ),
+        (r"$\mathscr{B} \mathcal E \mathfrak C \mathit{h}$", "ℬℰℭℎ", "BECh"),
+        (r"$\boldsymbol{\alpha} \mathbf{\Gamma} \mathbf 1$", "𝜶𝚪𝟏", "αΓ1"),
+        (r"$\mathsf{A}\mathtt{x}\mathtt{1}$", "𝖠𝚡𝟷", "Ax1"),
+    ],
+)
+def test_styled_letters_examples(tex: str, styled: str, plain: str) -> None:
+    html = tex_to_html(tex)
+    assert styled in "".join(re.findall(r"<m[in]>([^<]*)</m[in]>", html)), html
+    assert not MATHVARIANT.search(html), html
+    assert tex_to_plain(tex).replace(" ", "") == plain
+
+
+def test_letters_without_a_styled_form_keep_their_mathvariant() -> None:
+    html = tex_to_html(r"$\mathbb{\gamma} \mathbf{+}$")
+    assert 'mathvariant="double-struck">γ' in html and 'mathvariant="bold">+' in html
+
+
+def test_mathrm_letter_is_upright_braced_or_not() -> None:
+    braced, unbraced = tex_to_html(r"$\mathrm{d}x$"), tex_to_html(r"$\mathrm d x$")
+    assert re.sub("</?mrow>", "", braced) == re.sub("</?mrow>", "", unbraced)
+    assert '<mi mathvariant="normal">d</mi>' in tex_to_html(r"$\mathrm{d}x$")
+
+
+def test_styled_alphabets_are_the_right_unicode_characters() -> None:
+    for variant, table in STYLED.items():
+        for plain, styled in table.items():
+            name = unicodedata.name(styled)  # raises for the reserved holes of the block
+            assert unicodedata.normalize("NFKC", styled) == unicodedata.normalize("NFKC", plain), plain
+            named = {"fraktur": ("FRAKTUR", "BLACK-LETTER"), "italic": ("ITALIC", "PLANCK")}
+            assert any(word in name for word in named.get(variant, (variant.split("-")[0].upper(),))), name
+    assert STYLED["italic"]["h"] == "\u210e" and STYLED["script"]["B"] == "\u212c"
+    assert STYLED["fraktur"]["C"] == "\u212d" and STYLED["double-struck"]["R"] == "\u211d"
+
+
+def test_percent_in_math_is_a_percent_sign() -> None:
+    assert tex_to_plain("$50%$ and $6\\%$") == "50% and 6%"
+    assert tex_to_bibtex("$50%$") == r"$50\%$"
+
+
+# --- BibTeX -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("tex", "bibtex"),
+    [
+        (r"Bounds \(O(n^2)\)", r"Bounds $O(n^2)$"),
+        ("$$x$$ and \\[y\\]", "$x$ and $y$"),
+        (
+            r"\textit{a} \emph{b} \textbf{c} {\em d} {\bf e}",
+            r"\textit{a} \emph{b} \textbf{c} {\em{}d} {\bf{}e}",
+        ),
+        (
+            r"{\'e}cole \'ecole Schr\"odinger \c{c}a \v{s} \'{\i}",
+            r"{\'e}cole \'ecole Schr\"odinger \c{c}a \v{s} \'{\i{}}",
+        ),
+        ("{BERT} and {GPT}-4", "{BERT} and {GPT}-4"),
+        ("50% & R_x #1 ~ a^b", r"50\% \& R\_x \#1 ~ a\textasciicircum{}b"),
+        ("a \\", r"a \textbackslash{}"),
+        (r"10\% \& \$5 \# \_ \{\}", r"10\% \& \$5 \# \_ \textbraceleft{}\textbraceright{}"),
+        (r"\ours{} and \foo{bar}", "ours and bar"),
+        (r"\LaTeX{} \ldots \ss{}", r"\LaTeX{}{} \ldots{} \ss{}{}"),
+        (r"\eg \etal", "e.g. et al."),
+        (r"$\left\{ x \right.$", r"$\left\lbrace x \right.$"),
+        (r"$\{x\}$ $\text{10\%}$", r"$\lbrace x\rbrace $ $\text{10\%}$"),
+        (r"$\frac{a}$", r"$\frac{a}$"),
+        (r"\(a $ b\)", r"\textbackslash{}(a \$ b\textbackslash{})"),
+        ("a}b {c", r"a\textbraceright{}b {c}"),
+        ("line\none", "line one"),
+    ],
+)
+def test_bibtex_from_the_parse_tree(tex: str, bibtex: str) -> None:
+    assert tex_to_bibtex(tex) == bibtex
+    assert braces_balance(bibtex)
+
+
+def braces_balance(value: str) -> bool:
+    """BibTeX counts every brace, escaped or not."""
+    depth = 0
+    for char in value:
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def bibtex_field(value: str) -> str:
+    """``value`` as the title of an entry, read back by bibtexparser (which must parse it)."""
+    library = bibtexparser.parse_string(f"@misc{{k,\n  title = {{{value}}}\n}}\n")
+    assert library.failed_blocks == []
+    assert len(library.entries) == 1
+    return library.entries[0].fields_dict["title"].value
+
+
+WORD = st.sampled_from(["graph", "Neural", "BERT", "x", "42", "GPU", "état", "naïve", "of", "Q"])
+MATH_BODY = st.sampled_from([
+    "x^2", r"O(n \log n)", r"\alpha_1", r"\frac{a}{b}", r"\mathbb{R}^n", r"\{x\}", r"50\%", r"\mathcal O",
+    r"a \ne b", r"\sqrt{2}", "H_2O", r"\left\{ x \right.", r"\mathbf{v}_i", r"\text{if } x", r"k \geq 5",
+])  # fmt: skip
+MATH = st.builds(
+    lambda body, delimiters: delimiters[0] + body + delimiters[1],
+    MATH_BODY,
+    st.sampled_from([("$", "$"), ("\\(", "\\)"), ("$$", "$$"), ("\\[", "\\]")]),
+)
+SPECIAL = st.sampled_from([
+    r"\&", r"\%", r"\$", r"\#", r"\_", r"\{", r"\}", "&", "%", "#", "_", "^", "~", "--", "---", "<", ">",
+    r"\ldots", r"\lambda", r"\times", r"\cite{key}", r"\ours{}", r"\'e", r'\"{o}', r"\c{c}", r"\ss{}",
+    "``", "''", "`", "'", r"\eg", r"\LaTeX{}", "\\\\", r"\,",
+])  # fmt: skip
+MACRO = st.sampled_from([
+    r"\textit{%s}", r"\emph{%s}", r"\textbf{%s}", r"\texttt{%s}", r"\textsc{%s}", "{%s}", r"{\em %s}",
+    r"\tit{%s}", r"\mbox{%s}", r"\footnote{%s}", r"\textsuperscript{%s}",
+])  # fmt: skip
+SEPARATOR = st.sampled_from(["", " ", " ", ", ", "-", "\n"])
+TITLE = st.recursive(
+    st.one_of(WORD, MATH, SPECIAL),
+    lambda inner: st.builds(
+        lambda macro, parts, separators: (
+            macro % "".join(p + s for p, s in zip(parts, separators, strict=False))
+        ),
+        MACRO,
+        st.lists(inner, min_size=1, max_size=4),
+        st.lists(SEPARATOR, min_size=4, max_size=4),
+    ),
+    max_leaves=12,
+).flatmap(lambda first: st.lists(st.one_of(st.just(first), WORD, MATH, SPECIAL), max_size=6))
+TITLES = st.builds(
+    lambda parts, separators: "".join(p + s for p, s in zip(parts, separators, strict=False)),
+    TITLE,
+    st.lists(SEPARATOR, min_size=6, max_size=6),
+)
+DOLLARS = re.compile(r"(?<!\\)\$(.*?)(?<!\\)\$")
+LATEX_CONTEXT = get_default_latex_context_db()  # pylatexenc drops the text of these otherwise
+LATEX_CONTEXT.add_context_category(
+    "kept",
+    prepend=True,
+    macros=[MacroTextSpec("texttt", "%s"), MacroTextSpec("mbox", "%s"), MacroTextSpec("LaTeX", "LaTeX")],
+)
+LATEX_TO_TEXT = LatexNodes2Text(latex_context=LATEX_CONTEXT)
+MATH_MARK = "\ue000"  # stands for a math span while the text around it is compared
+
+
+def words(text: str, maths: Sequence[str] = ()) -> list[str]:
+    """The alphanumeric words of ``text``, normalised, its MATH_MARKs replaced by ``maths``."""
+    rest = iter(maths)
+    text = re.sub(MATH_MARK, lambda _: next(rest), text)
+    text = text.replace("\u02c6", "^")  # pylatexenc reads \textasciicircum as U+02C6
+    return re.findall(r"\w+", unicodedata.normalize("NFKC", text))
+
+
+@settings(max_examples=400, deadline=None)
+@given(TITLES)
+def test_html_plain_and_bibtex_agree(title: str) -> None:
+    bibtex = tex_to_bibtex(title)
+    assert braces_balance(bibtex)
+    assert bibtex_field(bibtex) == bibtex
+    html = tex_to_html(title)
+    maths = [convert_math(m.span.body, m.span.display) for m in parse(title).maths]
+    assert None not in maths
+    assert math_elements(html) == len(maths) == len(DOLLARS.findall(bibtex))
+    # the page shows \ours{} as TeX; the other two as "ours"
+    html = re.sub(r'<code class="tex">\\([A-Za-z]+)(?:\{\})?</code>', r"\1", html)
+    html_text = unescape(re.sub(r"<[^>]+>", "", re.sub(r"<math.*?</math>", MATH_MARK, html)))
+    bibtex_text = LATEX_TO_TEXT.latex_to_text(DOLLARS.sub(MATH_MARK, bibtex))
+    plain = [math.plain for math in maths if math]
+    assert words(html_text, plain) == words(tex_to_plain(title)) == words(bibtex_text, plain), (html, bibtex)
+
+
+# --- deep nesting -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "tex",
+    [
+        "{" * 10_000 + "x" + "}" * 10_000,
+        "\\textbf{" * 10_000 + "x" + "}" * 10_000,
+        "{\\em{" * 5000 + "x" + "}}" * 5000,
+    ],
+    ids=["groups", "textbf", "em"],
+)
+def test_deep_balanced_braces_are_fine(tex: str) -> None:
+    assert tex_problems(tex) == []
+    assert unescape(re.sub(r"<[^>]+>", "", tex_to_html(tex))) == "x"
+    assert tex_to_plain(tex) == "x"
+    bibtex = tex_to_bibtex(tex)
+    assert braces_balance(bibtex) and "x" in bibtex
+
+
+@pytest.mark.parametrize(
+    ("tex", "problem"),
+    [
+        ("{" * 5000 + "x", "unbalanced braces: '{' at offset 0 is never closed (and 4999 more)"),
+        ("x" + "}" * 5000, "unbalanced braces: unexpected '}' at offset 1 (and 4999 more)"),
+        ("\\textbf{" * 5000 + "x", "unbalanced braces: '{' at offset 7 is never closed (and 4999 more)"),
+        ("\\(" * 3, "unmatched '\\\\(' at offset 0 (and 2 more)"),
+    ],
+)
+def test_unbalanced_input_gives_one_problem_per_kind(tex: str, problem: str) -> None:
+    unbalanced = [p for p in tex_problems(tex) if not p.startswith("unknown macro")]
+    assert unbalanced == [problem]
+    assert braces_balance(tex_to_bibtex(tex))
+
+
 # --- safety -------------------------------------------------------------------------------------
 
 ATTACKS = [
@@ -329,6 +759,11 @@ ATTACKS = [
     r"$a & b$ $\begin{matrix}<&>\end{matrix}$",
     '"quotes" \'single\' & $\\text{"}$',
     "\x00\x08\x0c\ufffe\U0001fffe\ud800 text",
+    r"\href{javascript:alert(1)}{x} \href{ JaVaScRiPt:alert(1)}{y} \url{data:text/html,<script>}",
+    r'\href{https://x.org/"onclick="alert(1)}{x} \href{https://x.org/\'onclick=\'a}{y}',
+    r"\url{https://x.org/<script>alert(1)</script>} \href{https://a.b}{<img src=x onerror=alert(1)>}",
+    r"$\href{javascript:alert(1)}{y}$ $\url{https://x.org/</math><script>}$",
+    r"\href{https://a.b}{\href{https://c.d}{nested} \url{https://e.f}}",
 ]
 
 
@@ -336,6 +771,9 @@ ATTACKS = [
 def test_attacks_are_inert(attack: str) -> None:
     html = tex_to_html(attack)
     audit(html)
+    assert not re.search(r"<a [^>]*>(?:(?!</a>).)*<a ", html)  # links never nest
+    assert "<a " not in tex_to_title_html(attack)
+    assert "javascript" not in "".join(re.findall(r'href="([^"]*)"', html)).lower()
     assert "<img" not in html and "<b " not in html and "<i>" not in html
     html.encode("utf-8")  # no lone surrogates
     tex_to_plain(attack).encode("utf-8")
@@ -358,6 +796,8 @@ TEX_FRAGMENTS = [
     "\\text{", "\\mbox{", "\\emph{", "\\textbf", "\\em ", "\\'", '\\"', "\\c", "\\ours",
     "\\frac", "\\sqrt[", "\\begin{matrix}", "\\end{matrix}", "\\url{", "\\href{", "\\times",
     "\\mathrm{", "\\left(", "\\right)", "\\newcommand", "\x00", "\ud800", "\ufffe", "é",
+    "\\href{https://x.org/a}{", "\\url{http://a", "javascript:", "\\cite{", "\\lambda", "\\mathbf{",
+    "\\mathcal ", "\\tit{", "\\footnote{", "\\x", "{\\em ", "\\\\",
 ]  # fmt: skip
 
 
@@ -367,6 +807,7 @@ def test_arbitrary_text_never_raises_and_is_safe(text: str) -> None:
     audit(tex_to_html(text))
     assert isinstance(tex_to_plain(text), str)
     assert isinstance(tex_problems(text), list)
+    assert braces_balance(tex_to_bibtex(text))
 
 
 @settings(max_examples=500, deadline=None)
@@ -377,6 +818,10 @@ def test_tex_like_text_never_raises_and_is_safe(text: str) -> None:
     html.encode("utf-8")
     tex_to_plain(text).encode("utf-8")
     assert all(isinstance(problem, str) for problem in tex_problems(text))
+    audit(tex_to_title_html(text))
+    bibtex = tex_to_bibtex(text)
+    assert braces_balance(bibtex) and "\n" not in bibtex
+    assert bibtex_field(bibtex) == bibtex
 
 
 @settings(max_examples=200, deadline=None)
@@ -471,6 +916,8 @@ VALIDITY_SAMPLES = [
     *ATTACKS,
     *(f"${tex}$ and $${tex}$$" for tex in MATH_SAMPLES),
     r"\'{} \c{} {\em} \textsuperscript{th} \url{a} ~ -- ``x''",
+    r"\href{https://x.org/a b/é?q=1&r=\%7E}{link} \url{mailto:a@b.org} $\href{https://y.org}{y}$",
+    r"$\mathbf{HA} \mathfrak{gl} \mathbb{R} \mathcal O \mathscr{L} \boldsymbol{\alpha}$ \cite{a} `q'",
 ]
 
 

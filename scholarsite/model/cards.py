@@ -84,7 +84,7 @@ class Cards:
         title_plain = memo.text("plain", tex.tex_to_plain, paper.title)
         return {
             "path": urls.paper(paper.year, paper.slug),
-            "title": memo.markup("html", tex.tex_to_html, paper.title),
+            "title": memo.markup("title", tex.tex_to_title_html, paper.title),
             "title_plain": title_plain,
             "abstract": memo.markup("abstract", abstract_html, paper.abstract),
             "abstract_plain": memo.text("plain", tex.tex_to_plain, paper.abstract.replace("\n\n", " ")),

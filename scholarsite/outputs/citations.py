@@ -17,6 +17,8 @@ from urllib.parse import quote
 
 from slugify import slugify
 
+from scholarsite.tex.bibtex import escape_specials, tex_to_bibtex
+
 INCOMPLETE_NOTE = "Author list incomplete: it names only the authors in this collection."
 
 _PARTICLES = frozenset(
@@ -29,26 +31,6 @@ _KEY_STOPWORDS = frozenset(
     | {"on", "or", "the", "to", "towards", "toward", "via", "what", "when", "where", "which"}
     | {"why", "with"}
 )
-_BIBTEX_ESCAPES = {
-    "\\": r"\textbackslash{}",
-    "{": r"\textbraceleft{}",
-    "}": r"\textbraceright{}",
-    "&": r"\&",
-    "%": r"\%",
-    "$": r"\$",
-    "#": r"\#",
-    "_": r"\_",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
-}
-_BIBTEX_SPECIAL = re.compile(r"[\\{}&%$#_~^]")
-# The start of a TeX group, kept with its markup command if any, e.g. {BERT} or \textit{x}.
-_GROUP_START = re.compile(r"(?:\\(?:textit|textbf|textsc|texttt|textrm|textsf|emph))?\{")
-# An already escaped character (\& \% ...) or accent (\"o {\"o} \v{c}), kept as it is.
-_ACCENT = r"""\\(?:["'`^~=.](?:[A-Za-z]|\{[A-Za-z]\})|[uvHckr]\{[A-Za-z]\})"""
-_ESCAPED = re.compile(rf"\\[&%$#_]|{_ACCENT}|\{{{_ACCENT}\}}")
-# BibTeX counts braces even when escaped, so escaped braces become commands.
-_ESCAPED_BRACES = {r"\{": r"\textbraceleft{}", r"\}": r"\textbraceright{}"}
 _AND = re.compile(r"(?<!\S)and(?!\S)", re.IGNORECASE)
 _URL_SAFE = ":/?#[]@!$&'()*+,;=%~-._"
 
@@ -160,89 +142,12 @@ def _one_line(text: str) -> str:
 
 def bibtex_escape(text: str) -> str:
     """Escape plain text for a braced BibTeX field."""
-    return _BIBTEX_SPECIAL.sub(lambda m: _BIBTEX_ESCAPES[m.group()], _one_line(text))
+    return escape_specials(_one_line(text))
 
 
 def bibtex_title(title_tex: str) -> str:
-    """TeX title for BibTeX: math, groups, markup and escapes kept, everything else escaped."""
-    return _tex_to_bibtex(_one_line(title_tex))
-
-
-def _tex_to_bibtex(text: str) -> str:
-    """Escape TeX text except $...$ math, {...} groups, markup commands and escapes."""
-    out = []
-    i = 0
-    while i < len(text):
-        kept = _math_span(text, i) or _group_span(text, i) or _escaped_span(text, i)
-        if kept:
-            out.append(kept[0])
-            i += kept[1]
-        else:
-            out.append(_BIBTEX_ESCAPES.get(text[i], text[i]))
-            i += 1
-    return "".join(out)
-
-
-Kept = tuple[str, int] | None  # (BibTeX output, number of input characters consumed)
-
-
-def _math_span(text: str, i: int) -> Kept:
-    """The $...$ span at i, verbatim, if it closes, its braces balance and it has no %."""
-    if text[i] != "$":
-        return None
-    j = i + 1
-    while j < len(text) and text[j] != "$":
-        j += 2 if text[j] == "\\" else 1
-    span = text[i : j + 1]
-    if j >= len(text) or len(span) < 3 or not _balanced(span) or "%" in span.replace("\\%", ""):
-        return None
-    return span, len(span)
-
-
-def _group_span(text: str, i: int) -> Kept:
-    """A closed {...} group, optionally after a markup command such as \\textit, kept as a
-    group with its content converted in turn."""
-    match = _GROUP_START.match(text, i)
-    if not match:
-        return None
-    end = _closing_brace(text, match.end())
-    if end < 0:
-        return None
-    return match.group() + _tex_to_bibtex(text[match.end() : end]) + "}", end + 1 - i
-
-
-def _escaped_span(text: str, i: int) -> Kept:
-    """An escaped character or accent at i, verbatim; escaped braces become commands."""
-    if text[i : i + 2] in _ESCAPED_BRACES:
-        return _ESCAPED_BRACES[text[i : i + 2]], 2
-    match = _ESCAPED.match(text, i)
-    return (match.group(), match.end() - i) if match else None
-
-
-def _closing_brace(text: str, start: int) -> int:
-    """Index of the brace closing the group opened just before start, or -1."""
-    depth = 1
-    i = start
-    while i < len(text):
-        char = text[i]
-        if char == "\\":
-            i += 2
-            continue
-        depth += {"{": 1, "}": -1}.get(char, 0)
-        if depth == 0:
-            return i
-        i += 1
-    return -1
-
-
-def _balanced(span: str) -> bool:
-    """True if braces balance as BibTeX counts them: escaped or not, never below zero."""
-    depth = 0
-    for char in span:
-        depth += {"{": 1, "}": -1}.get(char, 0)
-        if depth < 0:
-            return False
-    return depth == 0
+    """A TeX title as BibTeX, from the parse tree the page is rendered from."""
+    return tex_to_bibtex(_one_line(title_tex))
 
 
 def _bibtex_name(name: str) -> str:

@@ -3,7 +3,8 @@
 latex2mathml copies ``\\text{...}`` into its output unescaped, so its serialised string is
 never used: its element tree is re-serialised here through allowlists (elements, attributes,
 attribute values), with every text node escaped, and the result is passed through nh3 as a
-second line of defence.
+second line of defence. Styled letters (``\\mathbf{x}``, ``\\mathbb R``) are written as Unicode
+Mathematical Alphanumerics rather than ``mathvariant``, which MathML Core ignores.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from xml.etree.ElementTree import Element
 
 import nh3
 from latex2mathml.converter import convert_to_element
+
+from scholarsite.tex.alphabets import UNSTYLE, styled
 
 MATHML_TAGS = frozenset({
     "math", "mrow", "mi", "mn", "mo", "ms", "mtext", "mspace", "msup", "msub", "msubsup",
@@ -56,6 +59,13 @@ _PRIMES = "\u2032\u2033\u2034"
 _SUPERSCRIPTS = dict(zip("0123456789+-\u2212=()ni" + _PRIMES, "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ⁿⁱ" + _PRIMES, strict=True))
 _SUBSCRIPTS = dict(zip("0123456789+-\u2212=()aeoxhklmnpst", "₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎ₐₑₒₓₕₖₗₘₙₚₛₜ", strict=True))
 _SIMPLE = re.compile(r"[\w.]+")
+_STYLED_TAGS = frozenset({"mi", "mn", "mo"})
+_BARE_PERCENT = re.compile(r"(?<!\\)((?:\\\\)*)%")  # in metadata a % is a percent sign, not a comment
+# latex2mathml styles a braced single letter from its own table, which has gaps and errors
+# (\mathrm{d} italic, \mathsf{E} as U+22FF, \mathsf{1} plain); {\mathsf E} takes the usual path.
+_FONT_LETTER = re.compile(
+    r"\\(math(?:rm|bf|it|sf|tt|cal|scr|frak|bb)|boldsymbol|bm)\s*\{\s*([A-Za-z0-9])\s*\}"
+)
 
 
 class _Rejected(ValueError):
@@ -148,14 +158,21 @@ def convert_math(body: str, display: bool) -> ConvertedMath | None:
     if _MACRO_DEFINITION.search(body):  # macro expansion could blow up; never needed here
         return None
     try:
-        root = convert_to_element(body, display="block" if display else "inline")
+        root = convert_to_element(_prepare(body), display="block" if display else "inline")
         markup: list[str] = []
         _serialize(root, markup)
-        plain = _plain(root)
+        plain = _plain(root).strip()
     except Exception:  # noqa: BLE001 - latex2mathml raises many types on malformed TeX
         return None
     html = nh3.clean("".join(markup), tags=set(MATHML_TAGS), attributes=_NH3_ATTRIBUTES, link_rel=None)
     return ConvertedMath(html, plain)
+
+
+def _prepare(body: str) -> str:
+    """The math body as latex2mathml should see it: ``%`` escaped, ``\\mathsf{E}`` as ``{\\mathsf E}``."""
+    if "%" in body:
+        body = _BARE_PERCENT.sub(r"\1\\%", body)
+    return _FONT_LETTER.sub(r"{\\\1 \2}", body) if "{" in body else body
 
 
 def _serialize(element: Element, out: list[str]) -> None:
@@ -166,14 +183,24 @@ def _serialize(element: Element, out: list[str]) -> None:
         raise _Rejected(f"element {tag!r}")
     if (tag in _TOKEN_TAGS and children) or _ARITY.get(tag, len(children)) != len(children):
         raise _Rejected(f"malformed {tag!r}")
+    text, attrib = _restyle(tag, _text(element.text, tag), element.attrib)
     attributes = "".join(
-        f' {name}="{escape(value)}"' for name, value in element.attrib.items() if _keep_attribute(name, value)
+        f' {name}="{escape(value)}"' for name, value in attrib.items() if _keep_attribute(name, value)
     )
-    out.append(f"<{tag}{attributes}>{escape(_text(element.text, tag), quote=False)}")
+    out.append(f"<{tag}{attributes}>{escape(text, quote=False)}")
     for child in children:
         _serialize(child, out)
         out.append(escape(_text(child.tail, tag), quote=False))
     out.append(f"</{tag}>")
+
+
+def _restyle(tag: str, text: str, attrib: dict[str, str]) -> tuple[str, dict[str, str]]:
+    """A token's ``mathvariant`` turned into styled Unicode letters, which MathML Core shows;
+    kept (Firefox may still use it) when some character has no styled form."""
+    variant = attrib.get("mathvariant")
+    if variant is None or tag not in _STYLED_TAGS or (letters := styled(text, variant)) is None:
+        return text, attrib
+    return letters, {name: value for name, value in attrib.items() if name != "mathvariant"}
 
 
 def _keep_attribute(name: str, value: str) -> bool:
@@ -207,10 +234,10 @@ def _decode_reference(match: re.Match[str]) -> str:
 
 
 def _plain(element: Element) -> str:
-    """Readable plain text for a MathML element (x², a/b, √x, ...)."""
+    """Readable plain text for a MathML element (x², a/b, √x, ...); styled letters plain."""
     tag = element.tag
     if tag in _TOKEN_TAGS:
-        return _text(element.text, tag)
+        return _text(element.text, tag).translate(UNSTYLE)
     parts = [_plain(child) for child in element]
     if tag in _SCRIPT_SLOTS:
         return _plain_scripts(tag, list(element), parts)

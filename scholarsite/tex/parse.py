@@ -1,79 +1,52 @@
 """Parse the text-mode TeX of titles and abstracts into a small node tree.
 
-Math spans are lifted out first (see :mod:`scholarsite.texmath`) and appear as
-:class:`MathNode` leaves, so nothing here ever looks inside math.
+Math spans are lifted out first (see :mod:`scholarsite.tex.mathml`) and appear as
+:class:`MathNode` leaves, so nothing here looks inside math, except to lift ``\\href`` and
+``\\url`` out of it (a link is text, not math). Braces nested deeper than ``MAX_DEPTH``
+still pair up but group nothing, so the tree, and every recursive walk over it, stays
+shallow whatever the input.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from collections import Counter
 from collections.abc import Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
+from scholarsite.tex.macros import ACCENTS, DECLARATIONS, LINKS, arity
 from scholarsite.tex.mathml import MathSpan, find_math, remove_forbidden_chars
 
 MAX_DEPTH = 64
-
-# fmt: off
-SYMBOLS: dict[str, str] = {
-    # control symbols
-    "%": "%", "&": "&", "$": "$", "#": "#", "_": "_", "{": "{", "}": "}", " ": " ", "\n": " ",
-    "\\": " ", ",": "\u202f", ";": " ", ":": " ", "!": "", "-": "", "/": "", "@": "",
-    # author abbreviations common in arXiv abstracts
-    "eg": "e.g.", "Eg": "E.g.", "ie": "i.e.", "Ie": "I.e.", "etal": "et al.", "etc": "etc.",
-    "wrt": "w.r.t.", "vs": "vs.", "cf": "cf.", "Cf": "Cf.",
-    # text symbols
-    "LaTeX": "LaTeX", "TeX": "TeX", "ldots": "…", "dots": "…", "textellipsis": "…",
-    "textendash": "\u2013", "textemdash": "\u2014", "S": "§", "P": "¶", "dag": "†", "ddag": "‡",
-    "textbackslash": "\\", "textasciitilde": "~", "textasciicircum": "^", "textbar": "|",
-    "textless": "<", "textgreater": ">", "textbullet": "•", "textdegree": "°",
-    "textquoteleft": "\u2018", "textquoteright": "\u2019",
-    "textquotedblleft": "\u201c", "textquotedblright": "\u201d",
-    "copyright": "©", "textregistered": "®", "texttrademark": "™", "pounds": "£", "euro": "€",
-    "ss": "ß", "ae": "æ", "AE": "Æ", "oe": "œ", "OE": "Œ", "o": "ø", "O": "Ø", "aa": "å",
-    "AA": "Å", "l": "ł", "L": "Ł", "i": "\u0131", "j": "\u0237",
-    "newline": " ", "par": " ", "quad": " ", "qquad": " ", "noindent": "", "xspace": "",
-    "relax": "", "protect": "", "centering": "",
-    "tiny": "", "scriptsize": "", "footnotesize": "", "small": "", "normalsize": "",
-    "large": "", "Large": "", "LARGE": "", "huge": "", "Huge": "",
-}
-STYLES: dict[str, str | None] = {
-    "textit": "em", "emph": "em", "textsl": "em", "textbf": "strong", "texttt": "code",
-    "textsuperscript": "sup", "textsubscript": "sub", "textrm": None, "textsf": None,
-    "textup": None, "textmd": None, "textnormal": None, "textsc": None, "text": None,
-    "mbox": None, "hbox": None, "underline": None,
-}
-DECLARATIONS: dict[str, str | None] = {
-    "em": "em", "it": "em", "itshape": "em", "sl": "em", "slshape": "em",
-    "bf": "strong", "bfseries": "strong", "tt": "code", "ttfamily": "code",
-    "rm": None, "sf": None, "sc": None, "scshape": None, "upshape": None, "normalfont": None,
-    "rmfamily": None, "sffamily": None, "mdseries": None,
-}
-ACCENTS: dict[str, str] = {
-    "'": "\u0301", "`": "\u0300", "^": "\u0302", '"': "\u0308", "~": "\u0303", "=": "\u0304",
-    ".": "\u0307", "u": "\u0306", "v": "\u030c", "H": "\u030b", "c": "\u0327", "k": "\u0328",
-    "r": "\u030a", "d": "\u0323", "b": "\u0331", "t": "\u0361",
-}
-SPECIAL_ARITY = {"url": 1, "href": 2}
-# fmt: on
 
 _TOKEN = re.compile(
     r"(?P<word>\\[A-Za-z]++\*?)"
     r"|(?P<symbol>\\[^A-Za-z])"
     r"|(?P<open>\{)|(?P<close>\})"
-    r"|(?P<dash>---?)|(?P<quote>``|'')|(?P<tilde>~)"
-    r"|(?P<text>(?:[^\\{}~`'-]++|-(?!-)|'(?!')|`(?!`))++|\\)",
+    r"|(?P<ligature>---?|``|''|~|\x01|\x02)"
+    r"|(?P<text>(?:[^\\{}~`'\x01\x02-]++|-(?!-)|'(?!')|`(?!`))++|\\)",
     re.DOTALL,
 )
-_LIGATURES = {"--": "\u2013", "---": "\u2014", "``": "\u201c", "''": "\u201d", "~": "\u00a0"}
-_NEEDS_PARSING = re.compile(r"[\\{}$~]|--|''|``")
+# \x01 and \x02 mark a paired `single quote' (the input never holds them: see parse()).
+_LIGATURES = {
+    "--": "\u2013", "---": "\u2014", "``": "\u201c", "''": "\u201d", "~": "\u00a0",
+    "\x01": "\u2018", "\x02": "\u2019",
+}  # fmt: skip
+_LIGATURE_TEX = {"\x01": "`", "\x02": "'"}
+_NEEDS_PARSING = re.compile(r"[\\{}$~`]|--|''")
+_QUOTE = re.compile(r"(?<![`\\])`(?!`)|(?<!['\\])'(?!')")
+_LINK_IN_MATH = re.compile(r"\\(href|url)(?![A-Za-z])")
+_BRACE = re.compile(r"\\.|[{}]", re.DOTALL)
+_OFFSET = re.compile(r"offset (\d+)")
 
 
 class Text(NamedTuple):
-    """Literal text (TeX ligatures already applied)."""
+    """Literal text; a TeX ligature (``--``, ``~``, quotes) keeps its TeX spelling in ``tex``."""
 
     value: str
+    tex: str | None = None
 
 
 class MathNode(NamedTuple):
@@ -91,7 +64,7 @@ class Group(NamedTuple):
 
 
 class Command(NamedTuple):
-    """A macro with the brace groups it took; unknown ones are shown as ``source``."""
+    """A macro with the brace groups it took; ``known`` if it is known and has its arguments."""
 
     name: str
     args: tuple[Group, ...]
@@ -104,7 +77,7 @@ Node = Text | MathNode | Group | Command
 
 class _Token(NamedTuple):
     kind: str
-    value: str | MathSpan
+    value: str | MathNode
     start: int
     end: int
 
@@ -129,18 +102,55 @@ def parse(text: str) -> Document:
     if not _NEEDS_PARSING.search(cleaned):  # fast path: no TeX at all
         return Document((Text(cleaned),) if cleaned else (), (), tuple(notes))
     spans, problems = find_math(cleaned)
-    parser = _Parser(cleaned, list(_tokenize(cleaned, spans)))
+    marked = _mark_quotes(cleaned, spans) if "`" in cleaned else cleaned
+    parser = _Parser(cleaned, list(_tokenize(marked, spans)))
     nodes = parser.parse()
-    return Document(nodes, tuple(parser.maths), tuple(notes + problems + parser.problems))
+    return Document(nodes, tuple(parser.maths), _summarise(notes + problems + parser.problems))
 
 
-def arity(name: str) -> int | None:
-    """Number of brace arguments a known macro takes; None for unknown macros."""
-    if name in SYMBOLS or name in DECLARATIONS:
-        return 0
-    if name in STYLES or name in ACCENTS:
-        return 1
-    return SPECIAL_ARITY.get(name)
+def has_content(args: tuple[Group, ...]) -> bool:
+    """True if some argument holds more than whitespace (``\\ours{}`` has none)."""
+    return any(arg.raw.strip() for arg in args)
+
+
+def _summarise(problems: list[str]) -> tuple[str, ...]:
+    """Each problem once; problems that differ only in offset become one, with a count."""
+    kinds: dict[str, tuple[int, str]] = {}
+    counts: Counter[str] = Counter()
+    for problem in problems:
+        kind = _OFFSET.sub("offset", problem)
+        found = _OFFSET.search(problem)
+        offset = int(found.group(1)) if found else 0
+        counts[kind] += found is not None
+        if kind not in kinds or offset < kinds[kind][0]:
+            kinds[kind] = (offset, problem)
+    return tuple(
+        message if counts[kind] <= 1 else f"{message} (and {counts[kind] - 1} more)"
+        for kind, (_, message) in kinds.items()
+    )
+
+
+def _mark_quotes(text: str, spans: list[MathSpan]) -> str:
+    """Mark each `single quote' pair outside math with \\x01 and \\x02 (offsets unchanged).
+
+    A quote between two letters or digits is an apostrophe (``don't``), not a closing quote;
+    an opening quote without its closing one stays a backquote.
+    """
+    starts = [span.start for span in spans]
+    chars: list[str] = []
+    opening = None
+    for match in _QUOTE.finditer(text):
+        i = match.start()
+        index = bisect_right(starts, i) - 1
+        if index >= 0 and i < spans[index].end:
+            continue
+        if text[i] == "`":
+            opening = i
+        elif opening is not None and not (text[i - 1].isalnum() and text[i + 1 : i + 2].isalnum()):
+            chars = chars or list(text)
+            chars[opening], chars[i] = "\x01", "\x02"
+            opening = None
+    return "".join(chars) if chars else text
 
 
 def _tokenize(text: str, spans: list[MathSpan]) -> Iterator[_Token]:
@@ -148,7 +158,7 @@ def _tokenize(text: str, spans: list[MathSpan]) -> Iterator[_Token]:
     position = 0
     for span in spans:
         yield from _text_tokens(text, position, span.start)
-        yield _Token("math", span, span.start, span.end)
+        yield from _math_tokens(text, span)
         position = span.end
     yield from _text_tokens(text, position, len(text))
 
@@ -156,10 +166,69 @@ def _tokenize(text: str, spans: list[MathSpan]) -> Iterator[_Token]:
 def _text_tokens(text: str, start: int, end: int) -> Iterator[_Token]:
     """Tokens of ``text[start:end]``, which holds no math."""
     for match in _TOKEN.finditer(text, start, end):
-        kind, value = str(match.lastgroup), match.group()
-        if kind in ("dash", "quote", "tilde"):
-            kind, value = "text", _LIGATURES[value]
-        yield _Token(kind, value, match.start(), match.end())
+        yield _Token(str(match.lastgroup), match.group(), match.start(), match.end())
+
+
+def _math_tokens(text: str, span: MathSpan) -> Iterator[_Token]:
+    """A math span as one token; one holding ``\\href`` or ``\\url`` is split around them."""
+    source = text[span.start : span.end]
+    if "\\href" not in span.body and "\\url" not in span.body:
+        yield _Token("math", MathNode(span, source), span.start, span.end)
+        return
+    delimiter = 1 if source[0] == "$" and not span.display else 2
+    opener, closer = source[:delimiter], source[-delimiter:]
+    position, body_end = span.start + delimiter, span.end - delimiter
+    for start, end in _links(text, position, body_end):
+        yield from _math_piece(text, position, start, span.display, (opener, closer))
+        yield from _text_tokens(text, start, end)
+        position = end
+    yield from _math_piece(text, position, body_end, span.display, (opener, closer))
+
+
+def _math_piece(
+    text: str, start: int, end: int, display: bool, delimiters: tuple[str, str]
+) -> Iterator[_Token]:
+    """The math of ``text[start:end]`` (part of a split span) as a token, unless it is blank."""
+    body = text[start:end]
+    if body.strip():
+        node = MathNode(MathSpan(start, end, body, display), delimiters[0] + body + delimiters[1])
+        yield _Token("math", node, start, end)
+
+
+def _links(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    """Where the ``\\href{..}{..}`` and ``\\url{..}`` outside any group of a math body are."""
+    depth, position = 0, start
+    for match in _LINK_IN_MATH.finditer(text, start, end):
+        if match.start() < position:
+            continue
+        depth += _brace_balance(text, position, match.start())
+        position = match.start()
+        if depth == 0 and (link_end := _arguments_end(text, match.end(), end, LINKS[match.group(1)])):
+            yield match.start(), link_end
+            position = link_end
+
+
+def _brace_balance(text: str, start: int, end: int) -> int:
+    """Opening minus closing braces in ``text[start:end]``, escaped ones aside."""
+    return sum({"{": 1, "}": -1}.get(match.group(), 0) for match in _BRACE.finditer(text, start, end))
+
+
+def _arguments_end(text: str, position: int, end: int, count: int) -> int | None:
+    """End of ``count`` brace groups starting at ``position`` (spaces allowed before each)."""
+    for _ in range(count):
+        while position < end and text[position].isspace():
+            position += 1
+        if position >= end or text[position] != "{":
+            return None
+        depth = 0
+        for match in _BRACE.finditer(text, position, end):
+            depth += {"{": 1, "}": -1}.get(match.group(), 0)
+            if depth == 0:
+                position = match.end()
+                break
+        else:
+            return None
+    return position
 
 
 class _Parser:
@@ -197,45 +266,60 @@ class _Parser:
 
     def _node(self, token: _Token, depth: int) -> Node:
         """One node starting with ``token`` (never a closing brace)."""
+        value = token.value
+        if isinstance(value, MathNode):
+            self.maths.append(value)
+            return value
         if token.kind == "open":
-            if depth >= MAX_DEPTH:
-                self.problems.append(f"braces nested over {MAX_DEPTH} deep at offset {token.start}")
-                return Text("{")
             return self._group(token, depth + 1)
         if token.kind in ("word", "symbol"):
             return self._command(token, depth)
-        if isinstance(token.value, MathSpan):
-            node = MathNode(token.value, self.text[token.start : token.end])
-            self.maths.append(node)
-            return node
-        return Text(token.value)
+        if token.kind == "ligature":
+            return Text(_LIGATURES[value], _LIGATURE_TEX.get(value, value))
+        return Text(value)
 
     def _group(self, opening: _Token, depth: int) -> Group:
-        """A brace group up to its closing brace (or the end, reported as unclosed)."""
+        """A brace group up to its closing brace (or the end, reported as unclosed).
+
+        At ``MAX_DEPTH``, inner braces are only counted, so that they pair up as in TeX.
+        """
         children: list[Node] = []
+        flattened: list[int] = []  # offsets of the inner braces still open
         while (token := self._take()) is not None:
-            if token.kind == "close":
+            if token.kind == "close" and not flattened:
                 return Group(tuple(children), self.text[opening.end : token.start])
-            children.append(self._node(token, depth))
-        self.problems.append(f"unbalanced braces: '{{' at offset {opening.start} is never closed")
+            if token.kind == "close":
+                flattened.pop()
+            elif token.kind == "open" and depth >= MAX_DEPTH:
+                flattened.append(token.start)
+            else:
+                children.append(self._node(token, depth))
+        for offset in (opening.start, *flattened):
+            self.problems.append(f"unbalanced braces: '{{' at offset {offset} is never closed")
         return Group(tuple(children), self.text[opening.end :])
 
-    def _command(self, token: _Token, depth: int) -> Command:
-        """A macro and its arguments; known macros missing arguments count as unknown."""
+    def _command(self, token: _Token, depth: int) -> Node:
+        """A macro and its arguments; known macros missing arguments count as unknown.
+
+        At ``MAX_DEPTH`` a known macro with arguments is dropped: its arguments are flattened.
+        """
         name = str(token.value)[1:]
         expected = arity(name)
         if token.kind == "symbol" and name in ACCENTS and (base := self._accent_base(token)):
             args: tuple[Group, ...] = (base,)
             end = token.end + 1
+        elif expected and depth >= MAX_DEPTH:
+            return Text("")
         else:
             wanted = 0 if expected is None and token.kind == "symbol" else expected
             args = self._arguments(wanted, depth)
             end = self.tokens[self.index - 1].end if args else token.end
         known = expected is not None and len(args) == expected
+        shown = "shown as its argument" if has_content(args) else "kept as TeX source"
         if expected is None:
-            self.problems.append(f"unknown macro '\\{name}' kept as TeX source")
+            self.problems.append(f"unknown macro '\\{name}' {shown}")
         elif not known:
-            self.problems.append(f"macro '\\{name}' lacks its {{argument}}; kept as TeX source")
+            self.problems.append(f"macro '\\{name}' lacks its {{argument}}; {shown}")
         elif name in DECLARATIONS:
             self._skip_space()
         return Command(name, args, self.text[token.start : end], known)

@@ -2,8 +2,10 @@
 
 This is the single place where math is handled: ``$...$``, ``\\(...\\)``, ``$$...$$`` and
 ``\\[...\\]`` are lifted out before anything else looks at the text. Everything that is
-not converted is HTML-escaped; unknown macros and unconvertible math are shown as their
-TeX source in ``<code class="tex">``. None of the public functions raise.
+not converted is HTML-escaped; unconvertible math, and unknown macros without an argument,
+are shown as their TeX source in ``<code class="tex">`` (an unknown macro with arguments is
+shown as its arguments). Plain text has the unstyled letters of ``\\mathbf`` and the like,
+which suits search and descriptions. None of the public functions raise.
 """
 
 from __future__ import annotations
@@ -13,26 +15,30 @@ from collections.abc import Sequence
 
 from markupsafe import Markup, escape
 
-from scholarsite.tex.mathml import convert_math
-from scholarsite.tex.parse import (
+from scholarsite.tex.links import encode_url, link_url, linkable
+from scholarsite.tex.macros import (
     ACCENTS,
     DECLARATIONS,
+    FOOTNOTE,
+    REFERENCE_MARK,
+    REFERENCES,
     STYLES,
     SYMBOLS,
-    Command,
-    Group,
-    MathNode,
-    Node,
-    Text,
-    parse,
 )
+from scholarsite.tex.mathml import convert_math
+from scholarsite.tex.parse import Command, Group, MathNode, Node, Text, has_content, parse
 
-__all__ = ["tex_problems", "tex_to_html", "tex_to_plain"]
+__all__ = ["tex_problems", "tex_to_html", "tex_to_plain", "tex_to_title_html"]
 
 
 def tex_to_html(text: str) -> Markup:
-    """Safe HTML for ``text``: MathML for math, em/strong/code for text macros."""
-    return Markup(_html(parse(text).nodes))
+    """Safe HTML for ``text``: MathML for math, em/strong/code for text macros, links."""
+    return Markup(_HTML.nodes(parse(text).nodes))
+
+
+def tex_to_title_html(text: str) -> Markup:
+    """Like :func:`tex_to_html` but without links, for titles, which are shown inside links."""
+    return Markup(_TITLE_HTML.nodes(parse(text).nodes))
 
 
 def tex_to_plain(text: str) -> str:
@@ -66,53 +72,75 @@ def _wrap(tag: str | None, inner: str) -> str:
     return f"<{tag}>{inner}</{tag}>" if tag else inner
 
 
-def _html(nodes: Sequence[Node]) -> str:
-    """HTML for a node list; a declaration like ``\\em`` styles the rest of the list."""
-    runs: list[list[Node]] = [[]]
-    tags: list[str | None] = []
-    for node in nodes:
-        if isinstance(node, Command) and node.known and node.name in DECLARATIONS:
-            tags.append(DECLARATIONS[node.name])
-            runs.append([])
-        else:
-            runs[-1].append(node)
-    html = _run_html(runs.pop())
-    while tags:  # innermost declaration first, so no recursion per declaration
-        html = _run_html(runs.pop()) + _wrap(tags.pop(), html)
-    return html
+class _Html:
+    """The HTML emitter; ``links`` says whether ``\\href`` and ``\\url`` become ``<a>``."""
+
+    def __init__(self, links: bool) -> None:
+        self.links = links
+
+    def nodes(self, nodes: Sequence[Node]) -> str:
+        """HTML for a node list; a declaration like ``\\em`` styles the rest of the list."""
+        runs: list[list[Node]] = [[]]
+        tags: list[str | None] = []
+        for node in nodes:
+            if isinstance(node, Command) and node.known and node.name in DECLARATIONS:
+                tags.append(DECLARATIONS[node.name])
+                runs.append([])
+            else:
+                runs[-1].append(node)
+        html = self.run(runs.pop())
+        while tags:  # innermost declaration first, so no recursion per declaration
+            html = self.run(runs.pop()) + _wrap(tags.pop(), html)
+        return html
+
+    def run(self, nodes: Sequence[Node]) -> str:
+        """HTML for nodes that contain no declaration."""
+        return "".join(self.node(node) for node in nodes)
+
+    def node(self, node: Node) -> str:
+        """HTML for one node."""
+        if isinstance(node, Text):
+            return str(escape(node.value))
+        if isinstance(node, Group):
+            return self.nodes(node.children)
+        if isinstance(node, MathNode):
+            converted = convert_math(node.span.body, node.span.display)
+            return converted.html if converted else _tex_code(node.source)
+        return self.command(node)
+
+    def command(self, command: Command) -> str:
+        """HTML for a macro; unknown ones as their arguments, or their TeX source if none."""
+        name, args = command.name, command.args
+        if not command.known:
+            return self.arguments(args) if has_content(args) else _tex_code(command.source)
+        if name in SYMBOLS:
+            return str(escape(SYMBOLS[name]))
+        if name in STYLES:
+            return _wrap(STYLES[name], self.nodes(args[0].children))
+        if name in ACCENTS:
+            return str(escape(_accent(name, args[0])))
+        if name in REFERENCES:
+            return REFERENCE_MARK
+        if name == FOOTNOTE:
+            return f" ({self.nodes(args[0].children)})"
+        return self.link(name, args)
+
+    def arguments(self, args: Sequence[Group]) -> str:
+        """The non-empty arguments of an unknown macro, separated by spaces."""
+        return " ".join(self.nodes(arg.children) for arg in args if arg.raw.strip())
+
+    def link(self, name: str, args: Sequence[Group]) -> str:
+        """``\\url{URL}`` or ``\\href{URL}{text}``: a link for web and mail URLs, else text."""
+        url = link_url(args[0].raw)
+        has_text = name == "href" and args[1].raw.strip()
+        text = _TITLE_HTML.nodes(args[1].children) if has_text else str(escape(url))  # links don't nest
+        if not (self.links and linkable(url)):
+            return text
+        return f'<a href="{escape(encode_url(url))}">{text}</a>'
 
 
-def _run_html(nodes: Sequence[Node]) -> str:
-    """HTML for nodes that contain no declaration."""
-    return "".join(_node_html(node) for node in nodes)
-
-
-def _node_html(node: Node) -> str:
-    """HTML for one node."""
-    if isinstance(node, Text):
-        return str(escape(node.value))
-    if isinstance(node, Group):
-        return _html(node.children)
-    if isinstance(node, MathNode):
-        converted = convert_math(node.span.body, node.span.display)
-        return converted.html if converted else _tex_code(node.source)
-    return _command_html(node)
-
-
-def _command_html(command: Command) -> str:
-    """HTML for a macro; unknown ones as their TeX source."""
-    name, args = command.name, command.args
-    if not command.known:
-        return _tex_code(command.source)
-    if name in SYMBOLS:
-        return str(escape(SYMBOLS[name]))
-    if name in STYLES:
-        return _wrap(STYLES[name], _html(args[0].children))
-    if name in ACCENTS:
-        return str(escape(_accent(name, args[0])))
-    if name == "url":
-        return _wrap("code", str(escape(args[0].raw)))
-    return _html(args[-1].children)  # \href{url}{text}: the link text only
+_HTML = _Html(links=True)
+_TITLE_HTML = _Html(links=False)
 
 
 def _plain(nodes: Sequence[Node]) -> str:
@@ -136,15 +164,27 @@ def _command_plain(command: Command) -> str:
     """Plain text for a macro."""
     name, args = command.name, command.args
     if not command.known:
-        inner = " ".join(_plain(arg.children) for arg in args)
-        return inner if inner.strip() else name
+        return " ".join(_plain(arg.children) for arg in args if arg.raw.strip()) or name
     if name in SYMBOLS:
         return SYMBOLS[name]
     if name in ACCENTS:
         return _accent(name, args[0])
-    if name == "url":
-        return args[0].raw
-    return _plain(args[-1].children) if args else ""
+    if name in REFERENCES:
+        return REFERENCE_MARK
+    if name in STYLES:
+        return _plain(args[0].children)
+    if name == FOOTNOTE:
+        return f" ({_plain(args[0].children)})"
+    return "" if name in DECLARATIONS else _link_plain(name, args)
+
+
+def _link_plain(name: str, args: Sequence[Group]) -> str:
+    """``text (URL)`` for a web or mail link, the URL alone for ``\\url``, else the text."""
+    url = link_url(args[0].raw)
+    text = _collapse(_plain(args[1].children)) if name == "href" else ""
+    if not linkable(url):
+        return text or url
+    return f"{text} ({url})" if text and text != url else url
 
 
 def _accent(name: str, base: Group) -> str:
