@@ -3,20 +3,27 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
 import textwrap
+import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import BinaryIO
 from urllib.error import HTTPError
 from urllib.request import urlopen
 
 import pytest
 
 from scholarsite import qa
-from scholarsite.qa import core
+from scholarsite.qa import core, links
 from scholarsite.qa.__main__ import main
+from scholarsite.tex.render import tex_to_html
 
 pytestmark = pytest.mark.qa
 
@@ -252,6 +259,44 @@ def test_server_exposes_only_the_base_path(clean_site: Path) -> None:
         assert above.value.code == 404
 
 
+@contextmanager
+def hang_up_once(site: Path, path: str) -> Iterator[tuple[str, list[str]]]:
+    """Serve SITE at the root, closing the first connection that asks for PATH unanswered.
+
+    Yields the base URL and the list of requests hung up on.
+    """
+    hung_up: list[str] = []
+
+    class HangUpOnce(SimpleHTTPRequestHandler):
+        def send_head(self) -> BinaryIO | None:
+            if self.path == path and not hung_up:
+                hung_up.append(self.path)
+                return None  # do_GET/do_HEAD then send nothing and the connection closes
+            return super().send_head()
+
+        def log_message(self, format: str, *args: object) -> None:
+            """Keep the test quiet."""
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(HangUpOnce, directory=str(site)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/", hung_up
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def test_links_retry_a_request_left_unanswered(clean_site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with hang_up_once(clean_site, "/about/") as (url, hung_up):
+        assert qa.check_links(clean_site, base_url=url).ok
+    assert hung_up == ["/about/"]
+    monkeypatch.setattr(links, "CRAWL_FLAGS", [])  # without the retries the hang-up is a broken link
+    with hang_up_once(clean_site, "/about/") as (url, hung_up):
+        assert "/about/ (HTTP 0)" in problems_of(qa.check_links(clean_site, base_url=url))
+
+
 # -- planted defects ------------------------------------------------------------------------------
 
 
@@ -351,3 +396,29 @@ def test_layout_catches_overlapping_text(site: Path, browser: object, tmp_path: 
     )
     found = problems_of(qa.check_layout(site, ["about/"], screenshots=tmp_path / "shots", browser=browser))
     assert "text overlaps" in found and "Covering text" in found
+
+
+# MathML as the site renders it: accents and bars (mover/munder) drawn over or under their base.
+ACCENTS = tex_to_html(
+    r"We estimate $\hat{x}$ and $\hat{\theta}$ from $\bar{x}$, $\vec{v}$, $\tilde{x}$, $\overline{AB}$"
+    r" and $\underline{y}$, with $\sum_{i=1}^{n} \hat{x}_i^2$ in text that wraps at 390 px."
+    r" $$\hat{\theta} = \frac{1}{n}\sum_{i=1}^{n} \bar{x}_i + \overline{AB} + \vec{v}$$"
+)
+
+
+@pytest.mark.browser
+def test_layout_accepts_mathml_accents(site: Path, browser: object, tmp_path: Path) -> None:
+    edit(site / "about/index.html", "<p>Write", f"<p>{ACCENTS}</p><p>Write")
+    result = qa.check_layout(site, ["about/"], screenshots=tmp_path / "shots", browser=browser)
+    assert result.ok, result.problems
+
+
+@pytest.mark.browser
+def test_layout_catches_text_over_a_formula(site: Path, browser: object, tmp_path: Path) -> None:
+    edit(
+        site / "about/index.html",
+        "<p>Write",
+        f'<p>{ACCENTS}</p><p style="margin-top: -4rem">Covering text</p><p>Write',
+    )
+    found = problems_of(qa.check_layout(site, ["about/"], screenshots=tmp_path / "shots", browser=browser))
+    assert "Covering text" in found and re.search(r'\bm[io] "', found), found

@@ -31,7 +31,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--pages",
         nargs="+",
         metavar="URLPATH",
-        help="pages for the browser checks (default: one per page kind)",
+        help="pages for the browser checks (default: one per page kind, and the pages with the most "
+        "formulas and the longest lists)",
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="list every problem")
     return parser.parse_args(argv)

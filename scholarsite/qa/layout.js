@@ -1,5 +1,8 @@
 // Layout probe run in the page by scholarsite.qa: horizontal overflow and overlapping text.
 // Returns {scrollWidth, clientWidth, wide: [selector...], overlaps: [[a, b], ...]}.
+// Text inside one MathML formula may overlap itself: an accent or limit (mover/munder:
+// \hat{x}, \bar{x}, \vec{v}, \overline{AB}) is drawn on top of its base, so such pairs are not
+// reported; a formula overlapping text outside it still is.
 () => {
   const MIN_SIDE = 4;        // ignore slivers (visually-hidden text, hairlines)
   const MIN_SHARE = 0.3;     // overlap must cover this share of the smaller text box
@@ -49,7 +52,9 @@
     range.selectNodeContents(node);
     for (const rect of range.getClientRects()) {
       const r = intersect(rect, clipOf(el));
-      if (r.right - r.left >= MIN_SIDE && r.bottom - r.top >= MIN_SIDE) boxes.push({el, r});
+      if (r.right - r.left >= MIN_SIDE && r.bottom - r.top >= MIN_SIDE) {
+        boxes.push({el, r, formula: el.closest("math")});
+      }
     }
   }
   boxes.sort((a, b) => a.r.top - b.r.top);
@@ -62,6 +67,7 @@
     for (let j = i + 1; j < boxes.length && boxes[j].r.top < a.r.bottom; j++) {
       const b = boxes[j];
       if (a.el === b.el || a.el.contains(b.el) || b.el.contains(a.el)) continue;
+      if (a.formula && a.formula === b.formula) continue;
       const shared = intersect(a.r, b.r);
       if (area(shared) < MIN_SHARE * Math.min(area(a.r), area(b.r))) continue;
       const key = describe(a.el) + "|" + describe(b.el);

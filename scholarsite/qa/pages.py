@@ -1,13 +1,18 @@
-"""Finding the pages of a built site, sampling one per page kind, and scanning their markup."""
+"""Finding the pages of a built site, sampling them for the browser checks, scanning their markup."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 
 URL_ATTRIBUTES = {"href", "src", "srcset", "action", "formaction", "poster", "data", "cite"}
+MATH_TAG = re.compile(rb"<math[\s>]", re.IGNORECASE)
+LIST_ITEM_TAG = re.compile(rb"<li[\s>]", re.IGNORECASE)
+FOLDED = re.compile(rb"<details[\s>].*?</details>", re.IGNORECASE | re.DOTALL)  # closed: not laid out
+HEAVIEST = 2  # pages sampled for the most formulas, and as many for the longest lists
 
 
 def html_files(site: Path) -> list[Path]:
@@ -15,12 +20,11 @@ def html_files(site: Path) -> list[Path]:
     return sorted(site.rglob("*.html"))
 
 
-def sample_pages(site: Path) -> list[str]:
-    """One page per page kind, as site-relative file paths, in a fixed order.
+def _first_of_each_kind(site: Path) -> list[str]:
+    """The root index.html and 404.html, then the alphabetically first index.html of each kind.
 
     A page kind is a (top-level folder, depth) pair, so `publications/index.html` (the list)
-    and `publications/<slug>/index.html` (a detail page) are two kinds; the alphabetically
-    first index.html of each kind is taken, after the root index.html and 404.html.
+    and `publications/<slug>/index.html` (a detail page) are two kinds.
     """
     picks = [name for name in ("index.html", "404.html") if (site / name).is_file()]
     kinds: dict[tuple[str, int], str] = {}
@@ -29,6 +33,31 @@ def sample_pages(site: Path) -> list[str]:
         if len(rel.parts) > 1:
             kinds.setdefault((rel.parts[0], len(rel.parts)), rel.as_posix())
     return picks + sorted(kinds.values(), key=lambda rel: (rel.split("/")[0], rel.count("/")))
+
+
+def _heaviest(counts: dict[str, int], top: int) -> list[str]:
+    """The `top` pages with the highest non-zero count; ties go to the alphabetically first."""
+    ranked = sorted((rel for rel, count in counts.items() if count), key=lambda rel: (-counts[rel], rel))
+    return ranked[:top]
+
+
+def sample_pages(site: Path, heaviest: int = HEAVIEST) -> list[str]:
+    """The pages the browser checks open, as site-relative file paths, in a fixed order.
+
+    One page per page kind, then the `heaviest` pages with the most `<math>` elements shown
+    (not folded in a closed `<details>`) and
+    the `heaviest` pages with the most `<li>` elements (formulas and long lists are where
+    layouts break), each page listed once.
+    """
+    math: dict[str, int] = {}
+    items: dict[str, int] = {}
+    for path in html_files(site):
+        rel = path.relative_to(site).as_posix()
+        markup = path.read_bytes()
+        math[rel] = len(MATH_TAG.findall(FOLDED.sub(b"", markup)))  # formulas shown, not folded away
+        items[rel] = len(LIST_ITEM_TAG.findall(markup))
+    picks = _first_of_each_kind(site) + _heaviest(math, heaviest) + _heaviest(items, heaviest)
+    return list(dict.fromkeys(picks))
 
 
 def normalize_base_path(base_path: str) -> str:

@@ -71,13 +71,17 @@ def run_all(
     pages: Iterable[str] | None = None,
     screenshots: Path = DEFAULT_SCREENSHOTS,
 ) -> list[CheckResult]:
-    """Run every check; the subprocess checks run in threads while the browser checks run."""
+    """Run every check; the subprocess checks run in threads while the browser checks run.
+
+    The link crawl gets a server of its own, so that its burst of requests does not hold up
+    the browser's page loads.
+    """
     site = Path(site_dir)
     sample = resolve_pages(site, pages, base_path)
     with serve(site, base_path) as url, ThreadPoolExecutor(max_workers=2) as pool:
         background = [
             pool.submit(_timed, "html", lambda: check_html(site)),
-            pool.submit(_timed, "links", lambda: check_links(site, base_url=url)),
+            pool.submit(_timed, "links", lambda: check_links(site, base_path)),
         ]
         browser_results = _browser_checks(site, sample, base_path, url, screenshots)
         results = [future.result() for future in background]
