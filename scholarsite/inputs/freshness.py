@@ -14,7 +14,7 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from scholarsite import write
+from scholarsite import theme, write
 from scholarsite.errors import Diagnostic, Severity
 from scholarsite.inputs.files import fingerprint_bytes, visible_files
 from scholarsite.outputs.registry import code_version
@@ -36,6 +36,10 @@ def inputs_fingerprint(root: Path, *settings: str) -> str:
         for file in files:
             summary.update(file.relative_to(root).as_posix().encode() + b"\0")
             summary.update(hashlib.sha256(fingerprint_bytes(file, root)).digest())
+    for folder in (theme.TEMPLATES, theme.ASSETS):  # the built-in theme, which projects build on
+        for file in visible_files(folder):
+            summary.update(f"theme/{folder.name}/{file.relative_to(folder).as_posix()}".encode() + b"\0")
+            summary.update(hashlib.sha256(file.read_bytes()).digest())
     return summary.hexdigest()
 
 

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from xml.sax.saxutils import escape
 
+from scholarsite import theme
 from scholarsite.errors import Diagnostic
 from scholarsite.inputs.files import refusal, visible_files
 from scholarsite.outputs import urls
@@ -52,9 +53,13 @@ def assets(data: SiteData) -> Iterator[Output]:
 
 
 def read_assets(assets_dir: Path) -> tuple[dict[str, bytes], list[Diagnostic]]:
-    """The visible files under `assets/` by output path (`assets/style.css`), and the files
-    refused (links to outside the project, pipes)."""
-    assets: dict[str, bytes] = {}
+    """The built-in theme's assets overridden file by file by the visible files of the
+    project's `assets/`, by output path (`assets/style.css`); and the project files refused
+    (links to outside the project, pipes)."""
+    assets = {
+        f"assets/{p.relative_to(theme.ASSETS).as_posix()}": p.read_bytes()
+        for p in visible_files(theme.ASSETS)
+    }
     problems: list[Diagnostic] = []
     for path in visible_files(assets_dir) if assets_dir.is_dir() else ():
         rel = path.relative_to(assets_dir).as_posix()
@@ -62,4 +67,4 @@ def read_assets(assets_dir: Path) -> tuple[dict[str, bytes], list[Diagnostic]]:
             problems.append(refused)
         else:
             assets[f"assets/{rel}"] = path.read_bytes()
-    return assets, problems
+    return dict(sorted(assets.items())), problems

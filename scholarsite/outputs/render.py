@@ -13,6 +13,7 @@ import jinja2
 from jinja2 import meta, nodes
 from markupsafe import Markup
 
+from scholarsite import theme
 from scholarsite.errors import BuildError, Diagnostic, error
 from scholarsite.inputs.files import refusal
 from scholarsite.outputs import urls
@@ -80,9 +81,11 @@ class ProjectLoader(jinja2.FileSystemLoader):
 
 
 def make_environment(templates_dir: Path) -> jinja2.Environment:
-    """The Jinja2 environment shared by all pages."""
+    """The Jinja2 environment shared by all pages: the project's templates first, then the
+    built-in theme's."""
+    builtin = jinja2.FileSystemLoader(str(theme.TEMPLATES))
     env = jinja2.Environment(
-        loader=ProjectLoader(templates_dir),
+        loader=jinja2.ChoiceLoader([ProjectLoader(templates_dir), builtin]),
         undefined=jinja2.StrictUndefined,
         autoescape=jinja2.select_autoescape(["html", "xml", "svg"]),
         trim_blocks=True,
@@ -163,8 +166,9 @@ class Templates:
         return self.env.loader.get_source(self.env, name)[0]
 
     def filename(self, name: str) -> str:
-        """A template's file on disk."""
-        return str(self.folder / name)
+        """A template's file on disk (the project's, or the built-in theme's)."""
+        assert self.env.loader is not None
+        return str(self.env.loader.get_source(self.env, name)[1])
 
     @cache  # noqa: B019
     def digest(self, name: str) -> str:
