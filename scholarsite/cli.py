@@ -1,4 +1,4 @@
-"""Command line: `build` (default), `check` and `serve`; progress, summaries and exit codes.
+"""Command line: `build` (default), `check`, `serve` and `new`; summaries and exit codes.
 
 Exit codes: 0 success (warnings allowed unless --strict), 1 problems in the input, 2 usage,
 3 a bug in scholarsite (with its traceback), 130 interrupted.
@@ -6,8 +6,8 @@ Exit codes: 0 success (warnings allowed unless --strict), 1 problems in the inpu
 
 from __future__ import annotations
 
-import argparse
 import json
+import os
 import sys
 import time
 import traceback
@@ -15,8 +15,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from scholarsite import write
+from scholarsite import arguments, write
 from scholarsite.errors import BuildError, Diagnostic, Severity, count, fails
+from scholarsite.inputs.config import BASE_URL_VARIABLE
 from scholarsite.inputs.freshness import fingerprint_of, unchanged_since_last_build
 
 if TYPE_CHECKING:
@@ -121,59 +122,6 @@ def run_build(root: Path, site_dir: Path | None, strict: bool, quiet: bool, jobs
     return OK
 
 
-COMMANDS = ("build", "check", "serve")
-
-
-def parser() -> argparse.ArgumentParser:
-    """The argument parser for all commands; `--project` is accepted before or after the command."""
-    project = argparse.ArgumentParser(add_help=False)
-    project.add_argument(
-        "--project", type=Path, default=argparse.SUPPRESS, help="project folder (default: current folder)"
-    )
-    main = argparse.ArgumentParser(
-        prog="python build.py",
-        parents=[project],
-        description="Build a static site of publication records (default command: build).",
-    )
-    commands = main.add_subparsers(dest="command")
-    shared = argparse.ArgumentParser(add_help=False, parents=[project])
-    shared.add_argument("--site", type=Path, default=None, help="output folder (default: PROJECT/site)")
-    shared.add_argument("--strict", action="store_true", help="fail on warnings too")
-    shared.add_argument(
-        "--jobs",
-        type=int,
-        default=None,
-        metavar="N",
-        help="worker processes for rendering (default: one per core)",
-    )
-    build = commands.add_parser("build", parents=[shared], help="build site/ from seeds/ (the default)")
-    build.add_argument(
-        "--quiet", action="store_true", help="no progress display (none is shown off a terminal)"
-    )
-    check = commands.add_parser(
-        "check",
-        parents=[shared],
-        help="find every problem a build would find (pages are rendered in memory); write nothing",
-    )
-    check.add_argument("--json", action="store_true", help="print the report as JSON")
-    serve = commands.add_parser(
-        "serve", parents=[project], help="build, serve on 127.0.0.1 and rebuild on changes"
-    )
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--open", action="store_true", help="open a browser")
-    serve.add_argument("--base-path", default="/", help="serve under a sub-path, e.g. /scholarsite/")
-    return main
-
-
-def with_default_command(argv: Sequence[str]) -> list[str]:
-    """`build` when no command is named (`python build.py --strict`)."""
-    words = list(argv)
-    if any(word in COMMANDS for word in words) or any(w in ("-h", "--help") for w in words):
-        return words
-    return ["build", *words]
-
-
 BUG_REPORT = (
     "this is a bug in scholarsite, not a problem with your project: please report it to its "
     "maintainers with the traceback above and the command you ran"
@@ -199,8 +147,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run(argv: Sequence[str] | None) -> int:
     """Parse the arguments and run the command."""
-    args = parser().parse_args(with_default_command(sys.argv[1:] if argv is None else argv))
+    args = arguments.parse(sys.argv[1:] if argv is None else argv)
+    if getattr(args, "base_url", None):
+        os.environ[BASE_URL_VARIABLE] = args.base_url
     root = getattr(args, "project", Path.cwd()).resolve()
+    if args.command == "new":
+        return run_new(args.folder)
     if args.command == "check":
         return run_check(root, args.site, args.strict, args.json, args.jobs)
     if args.command == "serve":
@@ -208,3 +160,18 @@ def run(argv: Sequence[str] | None) -> int:
 
         return serve.run(root, args.host, args.port, args.base_path, args.open)
     return run_build(root, args.site, args.strict, args.quiet, args.jobs)
+
+
+def run_new(folder: Path) -> int:
+    """Write a new project and say what to do next."""
+    from scholarsite import newproject
+
+    try:
+        written = newproject.create(folder)
+    except newproject.NotEmpty as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return FAILED
+    for name in written:
+        print(f"  {folder / name}")
+    print(f"a new project is in {folder}: `cd {folder}` then `scholarsite serve` to preview it")
+    return OK

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,7 @@ class Config:
     related_papers: int = 5
 
 
+BASE_URL_VARIABLE = "SCHOLARSITE_BASE_URL"
 Check = Callable[[Any], str | None]
 
 
@@ -100,11 +102,22 @@ def parse_config(source: str, path: str) -> Config:
 def load_config(path: Path, display: str) -> tuple[Config, list[Diagnostic]]:
     """Read `site.yaml` (a missing file means the defaults), with warnings about its text."""
     if not path.exists():
-        return Config(), []
+        return with_overrides(Config()), []
     text, problems = decode(path.read_bytes(), display)
     if text is None:
         raise BuildError(problems)
     try:
-        return parse_config(text, display), problems
+        return with_overrides(parse_config(text, display)), problems
     except BuildError as exc:
         raise BuildError([*problems, *exc.diagnostics]) from None
+
+
+def with_overrides(config: Config) -> Config:
+    """`config` with the settings the environment overrides: `SCHOLARSITE_BASE_URL` (which
+    `--base-url` sets) replaces `base_url`, as a CI workflow that knows the site's URL needs."""
+    value = os.environ.get(BASE_URL_VARIABLE, "").strip()
+    if not value:
+        return config
+    if problem := CHECKS["base_url"](value):
+        raise BuildError([error(BASE_URL_VARIABLE, 0, f"{problem}, found {excerpt(value)}")])
+    return replace(config, base_url=normalise_value("base_url", value))

@@ -441,7 +441,8 @@ def read_seeds(
     parses: list[SeedParse] = []
     skipped: list[Diagnostic] = []
     if not seed_dir.is_dir():
-        return [], [error(display_dir, 0, "the seeds folder does not exist")]
+        hint = "run it in a project folder, name one with --project DIR, or start one: `scholarsite new DIR`"
+        return [], [error(display_dir, 0, "the seeds folder does not exist", hint)]
     for path in sorted(seed_dir.iterdir()):
         shown = f"{display_dir}/{path.name}"
         if not is_seed_file(path) or (path.is_dir() and not path.is_symlink()):

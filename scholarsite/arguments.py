@@ -1,0 +1,112 @@
+"""The command line's grammar: commands, options with their defaults, and helpful mistakes.
+
+`build` is the default command (`python build.py --strict`). An unknown command gets a
+"did you mean"; `--project` is accepted before or after the command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+COMMANDS = ("build", "check", "serve", "new")
+TAKES_VALUE = {"--project", "--site", "--jobs", "--base-url", "--host", "--port", "--base-path"}
+USAGE = 2
+
+
+class DefaultsShown(argparse.HelpFormatter):
+    """Help that names each option's default, unless it is off, unset or already said."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if action.default in (None, False, argparse.SUPPRESS) or "default" in text:
+            return text
+        return f"{text} (default: %(default)s)"
+
+
+def parser() -> argparse.ArgumentParser:
+    """The argument parser for all commands, with every default shown in `--help`."""
+    helpful = DefaultsShown
+    project = argparse.ArgumentParser(add_help=False)
+    project.add_argument(
+        "--project", type=Path, default=argparse.SUPPRESS, help="project folder (default: current folder)"
+    )
+    main = argparse.ArgumentParser(
+        prog="scholarsite",
+        parents=[project],
+        description="Build a static site of publication records (default command: build).",
+    )
+    commands = main.add_subparsers(dest="command")
+    addressed = argparse.ArgumentParser(add_help=False, parents=[project])
+    addressed.add_argument(
+        "--base-url",
+        default=None,
+        metavar="URL",
+        help="the site's public address, overriding site.yaml's base_url (also: SCHOLARSITE_BASE_URL)",
+    )
+    shared = argparse.ArgumentParser(add_help=False, parents=[addressed])
+    shared.add_argument("--site", type=Path, default=None, help="output folder (default: PROJECT/site)")
+    shared.add_argument("--strict", action="store_true", help="fail on warnings too")
+    shared.add_argument(
+        "--jobs", type=int, default=None, metavar="N", help="rendering processes (default: one per core)"
+    )
+    build = commands.add_parser(
+        "build", parents=[shared], formatter_class=helpful, help="build site/ from seeds/ (the default)"
+    )
+    build.add_argument(
+        "--quiet", action="store_true", help="no progress display (never shown off a terminal)"
+    )
+    check = commands.add_parser(
+        "check",
+        parents=[shared],
+        formatter_class=helpful,
+        help="find every problem a build would find (pages are rendered in memory); write nothing",
+    )
+    check.add_argument("--json", action="store_true", help="print the report as JSON")
+    serve = commands.add_parser(
+        "serve",
+        parents=[addressed],
+        formatter_class=helpful,
+        help="build, serve on 127.0.0.1 and rebuild on changes",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on")
+    serve.add_argument("--open", action="store_true", help="open a browser")
+    serve.add_argument("--base-path", default="/", help="serve under a sub-path, e.g. /scholarsite/")
+    new = commands.add_parser(
+        "new", formatter_class=helpful, help="start a project in a new (or empty) folder"
+    )
+    new.add_argument("folder", type=Path, help="the folder to create")
+    return main
+
+
+def first_word(argv: Sequence[str]) -> str | None:
+    """The first argument that is neither an option nor an option's value."""
+    skip = False
+    for word in argv:
+        if skip:
+            skip = False
+        elif word.startswith("-"):
+            skip = word in TAKES_VALUE
+        else:
+            return word
+    return None
+
+
+def parse(argv: Sequence[str]) -> argparse.Namespace:
+    """The parsed arguments; `build` when no command is named; exit 2 with a suggestion for
+    an unknown command."""
+    words = list(argv)
+    command = first_word(words)
+    if command is None:
+        if not any(word in ("-h", "--help") for word in words):
+            words = ["build", *words]
+    elif command not in COMMANDS:
+        close = difflib.get_close_matches(command, COMMANDS, n=1, cutoff=0.4)
+        hint = f"; did you mean '{close[0]}'?" if close else f"; commands: {', '.join(COMMANDS)}"
+        print(f"scholarsite: unknown command '{command}'{hint}", file=sys.stderr)
+        raise SystemExit(USAGE)
+    return parser().parse_args(words)

@@ -1,0 +1,36 @@
+"""`scholarsite new DIR`: a ready project that builds and serves at once.
+
+It holds a commented `site.yaml`, one example seed, `content/index.md`, a `.gitignore` for the
+build's folders and the GitHub Pages workflow. Templates and assets come from the built-in
+theme; a project adds its own only to override one.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+STARTER = Path(__file__).parent / "starter"
+FILES = {  # in the starter folder -> in the new project
+    "site.yaml": "site.yaml",
+    "gitignore": ".gitignore",
+    "seeds/example.txt": "seeds/example.txt",
+    "content/index.md": "content/index.md",
+    "workflows/pages.yml": ".github/workflows/pages.yml",
+}
+
+
+class NotEmpty(Exception):
+    """The target folder already holds something."""
+
+
+def create(target: Path) -> list[str]:
+    """Write a new project into `target` (made if missing); the files written, in order.
+
+    Refuses (NotEmpty) a folder that holds anything, so nothing a person made is overwritten."""
+    if target.exists() and (not target.is_dir() or any(target.iterdir())):
+        raise NotEmpty(f"{target} is not an empty folder; `new` only writes into a new or empty one")
+    for source, name in FILES.items():
+        (target / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(STARTER / source, target / name)
+    return list(FILES.values())

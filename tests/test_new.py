@@ -1,0 +1,65 @@
+"""`scholarsite new DIR`: a ready project that builds at once, and nothing overwritten."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scholarsite import cli, pipeline
+
+from .conftest import ROOT
+
+
+def test_new_project_builds_checks_clean_and_is_git_ready(tmp_path: Path) -> None:
+    target = tmp_path / "lab"
+    assert cli.main(["new", str(target)]) == cli.OK
+    names = {p.relative_to(target).as_posix() for p in target.rglob("*") if p.is_file()}
+    assert names == {
+        "site.yaml",
+        ".gitignore",
+        "seeds/example.txt",
+        "content/index.md",
+        ".github/workflows/pages.yml",
+    }
+    assert "/.scholarsite-cache/" in (target / ".gitignore").read_text()
+    result = pipeline.build(target, strict=True, workers=1)
+    assert (target / "site/authors/ada-lovelace/index.html").is_file()
+    assert not [d for d in result.diagnostics if d.severity.value != "note"]
+
+
+def test_new_refuses_a_folder_that_holds_anything(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "lab"
+    target.mkdir()
+    (target / "notes.txt").write_text("mine")
+    assert cli.main(["new", str(target)]) == cli.FAILED
+    assert "not an empty folder" in capsys.readouterr().err
+    assert [p.name for p in target.iterdir()] == ["notes.txt"]
+
+
+def test_base_url_from_the_command_line_or_the_environment(tmp_path: Path) -> None:
+    target = tmp_path / "lab"
+    cli.main(["new", str(target)])
+    command = [sys.executable, str(ROOT / "build.py"), "--project", str(target), "--quiet"]
+    env = {"PATH": "/usr/bin:/bin", "SCHOLARSITE_BASE_URL": "https://user.github.io/lab"}
+    subprocess.run(command, check=True, env=env, capture_output=True)
+    assert "https://user.github.io/lab/authors/" in (target / "site/sitemap.xml").read_text()
+    subprocess.run([*command, "--base-url", "https://papers.example.org/"], check=True, capture_output=True)
+    assert "https://papers.example.org/authors/" in (target / "site/sitemap.xml").read_text()
+
+
+def test_unknown_commands_get_a_suggestion(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["serv"])
+    assert stop.value.code == 2
+    assert "did you mean 'serve'?" in capsys.readouterr().err
+
+
+def test_outside_a_project_the_message_names_project_and_new(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["--project", str(tmp_path), "build", "--quiet"]) == cli.FAILED
+    err = capsys.readouterr().err
+    assert "--project" in err and "scholarsite new" in err
