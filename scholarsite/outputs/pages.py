@@ -397,6 +397,7 @@ class Planner:
             self.crumbs(),
             description="This page does not exist.",
             inline_css=Markup(self.inputs.stylesheet),
+            top_folders=sorted(urls.RESERVED | {page.name for page in self.inputs.pages}),
         )
 
 

@@ -34,8 +34,8 @@ DEFAULT_SCREENSHOTS = Path("qa-artifacts/screenshots")
 
 
 @contextmanager
-def open_browser() -> Iterator[BrowserContext]:
-    """One headless Chromium with a fresh profile; close it on exit."""
+def open_browser(*flags: str) -> Iterator[BrowserContext]:
+    """One headless Chromium with a fresh profile (and extra command-line `flags`); close it on exit."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
@@ -43,7 +43,7 @@ def open_browser() -> Iterator[BrowserContext]:
     executable = chromium()
     with sync_playwright() as pw, tempfile.TemporaryDirectory(prefix="qa-chromium-") as profile:
         context = pw.chromium.launch_persistent_context(
-            profile, executable_path=str(executable), headless=True, args=CHROMIUM_FLAGS
+            profile, executable_path=str(executable), headless=True, args=[*CHROMIUM_FLAGS, *flags]
         )
         try:
             yield context
