@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-COMMANDS = ("build", "check", "serve", "new")
+COMMANDS = ("build", "check", "serve", "new", "add")
 TAKES_VALUE = {"--project", "--site", "--jobs", "--base-url", "--host", "--port", "--base-path"}
 USAGE = 2
 
@@ -80,6 +80,20 @@ def parser() -> argparse.ArgumentParser:
         "new", formatter_class=helpful, help="start a project in a new (or empty) folder"
     )
     new.add_argument("folder", type=Path, help="the folder to create")
+    add = commands.add_parser(
+        "add",
+        parents=[project],
+        formatter_class=helpful,
+        help="check new seed files, copy them into seeds/, print what they change, then build",
+    )
+    add.add_argument("files", type=Path, nargs="+", metavar="FILE|DIR", help="seed files, or folders of them")
+    add.add_argument("--dry-run", action="store_true", help="print what would change; change nothing")
+    add.add_argument("--no-build", action="store_true", help="copy the seeds but do not build")
+    add.add_argument(
+        "--force", action="store_true", help="add a second file for an author, or under a taken name"
+    )
+    add.add_argument("--json", action="store_true", help="print the change summary as JSON")
+    add.add_argument("--quiet", action="store_true", help="no progress display while building")
     return main
 
 

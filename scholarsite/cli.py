@@ -6,6 +6,8 @@ Exit codes: 0 success (warnings allowed unless --strict), 1 problems in the inpu
 
 from __future__ import annotations
 
+import argparse
+import contextlib
 import json
 import os
 import sys
@@ -153,6 +155,8 @@ def run(argv: Sequence[str] | None) -> int:
     root = getattr(args, "project", Path.cwd()).resolve()
     if args.command == "new":
         return run_new(args.folder)
+    if args.command == "add":
+        return run_add(root, args)
     if args.command == "check":
         return run_check(root, args.site, args.strict, args.json, args.jobs)
     if args.command == "serve":
@@ -160,6 +164,29 @@ def run(argv: Sequence[str] | None) -> int:
 
         return serve.run(root, args.host, args.port, args.base_path, args.open)
     return run_build(root, args.site, args.strict, args.quiet, args.jobs)
+
+
+def run_add(root: Path, args: argparse.Namespace) -> int:
+    """Add seeds: refuse them all on any problem; print the change summary; build unless told not."""
+    from scholarsite import addseeds
+
+    try:
+        changes, copies = addseeds.plan(root, args.files, args.force)
+    except addseeds.Refused as exc:
+        print_diagnostics(exc.problems)
+        print("nothing was added", file=sys.stderr)
+        return FAILED
+    if args.json:
+        print(json.dumps(changes.as_dict(), indent=2, ensure_ascii=False))
+    else:
+        print("\n".join(changes.lines()) or "nothing new")
+    if args.dry_run:
+        return OK
+    addseeds.apply(copies)
+    if args.no_build:
+        return OK
+    with contextlib.redirect_stdout(sys.stderr) if args.json else contextlib.nullcontext():
+        return run_build(root, None, False, args.quiet or args.json, None)
 
 
 def run_new(folder: Path) -> int:

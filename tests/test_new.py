@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -63,3 +64,74 @@ def test_outside_a_project_the_message_names_project_and_new(
     assert cli.main(["--project", str(tmp_path), "build", "--quiet"]) == cli.FAILED
     err = capsys.readouterr().err
     assert "--project" in err and "scholarsite new" in err
+
+
+BABBAGE = """arXiv subjects
+
+Charles Babbage
+
+Publications and source records attributed to Charles Babbage.
+
+2 recordsLinked to original sources
+
+arXiv2024
+
+Sketch of the Analytical Engine: a translation with notes
+
+A translation of the memoir on the engine, with notes three times its length on its
+operations, its cards and its limits.
+
+cs.ET↗
+
+arXiv2019
+
+On the economy of machinery and manufactures
+
+Division of labour, applied to mental labour as to manual.
+
+econ.GN↗
+"""
+
+
+def test_add_prints_what_changes_copies_and_builds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = tmp_path / "lab"
+    cli.main(["new", str(project)])
+    incoming = tmp_path / "incoming"
+    incoming.mkdir()
+    (incoming / "babbage profile.txt").write_text(BABBAGE, encoding="utf-8")
+    capsys.readouterr()
+    assert cli.main(["--project", str(project), "add", str(incoming), "--dry-run", "--json"]) == cli.OK
+    changes = json.loads(capsys.readouterr().out)
+    assert changes["added_files"] == ["seeds/charles-babbage.txt"]
+    assert changes["new_authors"] == ["Charles Babbage"]
+    assert changes["new_papers"] == ["On the economy of machinery and manufactures (2019)"]
+    assert [(m["title"], m["with"]) for m in changes["merged_papers"]] == [
+        ("Sketch of the Analytical Engine: a translation with notes", ["Ada Lovelace"])
+    ]
+    assert changes["new_coauthor_pairs"] == [["Ada Lovelace", "Charles Babbage"]]
+    assert (changes["new_subjects"], changes["new_years"]) == (["econ.GN"], [2019])
+    assert not (project / "seeds/charles-babbage.txt").exists()  # a dry run changes nothing
+    assert (
+        cli.main(["--project", str(project), "add", str(incoming / "babbage profile.txt"), "--quiet"])
+        == cli.OK
+    )
+    out = capsys.readouterr().out
+    assert "new co-authors: Ada Lovelace and Charles Babbage" in out and "written" in out
+    assert (project / "site/authors/charles-babbage/index.html").is_file()
+    assert cli.main(["--project", str(project), "add", str(incoming)]) == cli.FAILED  # the name is taken now
+    assert "already" in capsys.readouterr().err
+
+
+def test_add_refuses_a_broken_seed_and_copies_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = tmp_path / "lab"
+    cli.main(["new", str(project)])
+    good, bad = tmp_path / "good.txt", tmp_path / "bad.txt"
+    good.write_text(BABBAGE, encoding="utf-8")
+    bad.write_text(BABBAGE.replace("arXiv2019", "arXiv2999").replace("Charles Babbage", "Mary Somerville"))
+    assert cli.main(["--project", str(project), "add", str(good), str(bad), "--no-build"]) == cli.FAILED
+    assert "impossible year" in capsys.readouterr().err
+    assert sorted(p.name for p in (project / "seeds").iterdir()) == ["example.txt"]
