@@ -17,7 +17,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -89,13 +88,20 @@ def test_killed_builds_leave_the_old_or_the_new_site(tmp_path: Path) -> None:
     new = served(reference / "site")
     assert new != old
     rng = random.Random(20261201)
-    temporary_before = set(Path(tempfile.gettempdir()).iterdir())
+    temporary = tmp_path / "tmp"  # the builds' TMPDIR: what they leave there outlives them
+    temporary.mkdir()
     command = [sys.executable, str(ROOT / "build.py"), "--project", str(project), "--quiet"]
     outcomes = []
     for _ in range(KILLS):
         shutil.rmtree(site)
         shutil.copytree(saved, site, symlinks=True)
-        build = subprocess.Popen(command, cwd=project, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        build = subprocess.Popen(
+            command,
+            cwd=project,
+            env={**os.environ, "TMPDIR": str(temporary)},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         time.sleep(rng.uniform(0.3, 0.4 + duration * 1.5))
         build.send_signal(signal.SIGKILL)
         build.wait()
@@ -105,7 +111,7 @@ def test_killed_builds_leave_the_old_or_the_new_site(tmp_path: Path) -> None:
         assert now in (old, new), "after a kill the site is neither the old one nor the new one"
         assert search_intact(site)
         outcomes.append("new" if now == new else "old")
-    assert set(Path(tempfile.gettempdir()).iterdir()) <= temporary_before
+    assert not list(temporary.iterdir()), "a killed build left temporary files behind"
     pipeline.build(project)
     assert served(site) == new and search_intact(site)
     print("outcomes after each kill:", outcomes)
