@@ -12,8 +12,11 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-COMMANDS = ("build", "check", "serve", "new", "add")
-TAKES_VALUE = {"--project", "--site", "--jobs", "--base-url", "--host", "--port", "--base-path"}
+COMMANDS = ("build", "check", "serve", "new", "add", "deploy")
+TAKES_VALUE = {
+    *("--project", "--site", "--jobs", "--base-url", "--host", "--port", "--base-path"),
+    *("--remote", "--branch", "--message"),
+}
 USAGE = 2
 
 
@@ -80,6 +83,16 @@ def parser() -> argparse.ArgumentParser:
         "new", formatter_class=helpful, help="start a project in a new (or empty) folder"
     )
     new.add_argument("folder", type=Path, help="the folder to create")
+    deploy = commands.add_parser(
+        "deploy",
+        parents=[shared],
+        formatter_class=helpful,
+        help="build, then publish site/ to a gh-pages branch with ghp-import (no Actions needed)",
+    )
+    deploy.add_argument("--remote", default="origin", help="the git remote to push to")
+    deploy.add_argument("--branch", default="gh-pages", help="the branch GitHub Pages serves")
+    deploy.add_argument("--message", default="Publish the site", help="the commit message")
+    deploy.add_argument("--quiet", action="store_true", help="no progress display while building")
     add = commands.add_parser(
         "add",
         parents=[project],

@@ -157,6 +157,8 @@ def run(argv: Sequence[str] | None) -> int:
         return run_new(args.folder)
     if args.command == "add":
         return run_add(root, args)
+    if args.command == "deploy":
+        return run_deploy(root, args)
     if args.command == "check":
         return run_check(root, args.site, args.strict, args.json, args.jobs)
     if args.command == "serve":
@@ -187,6 +189,23 @@ def run_add(root: Path, args: argparse.Namespace) -> int:
         return OK
     with contextlib.redirect_stdout(sys.stderr) if args.json else contextlib.nullcontext():
         return run_build(root, None, False, args.quiet or args.json, None)
+
+
+def run_deploy(root: Path, args: argparse.Namespace) -> int:
+    """Build (a failing build is not deployed), then publish site/ to the gh-pages branch."""
+    from scholarsite.deploy import DeployError, publish
+
+    if run_build(root, args.site, args.strict, args.quiet, args.jobs) != OK:
+        print("not deployed: the build failed", file=sys.stderr)
+        return FAILED
+    site = (args.site or root / "site").resolve()
+    try:
+        publish(root, site, args.remote, args.branch, args.message)
+    except DeployError as exc:
+        print(f"error: not deployed: {exc}", file=sys.stderr)
+        return FAILED
+    print(f"deployed site/ to {args.remote} {args.branch}")
+    return OK
 
 
 def run_new(folder: Path) -> int:
