@@ -410,3 +410,17 @@ def test_no_request_fails_while_the_server_rebuilds(tmp_path: Path) -> None:
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def test_listen_problems_are_named_accurately() -> None:
+    import socket
+
+    from scholarsite.preview.server import listen_problem
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        assert "already in use" in str(listen_problem("127.0.0.1", taken.getsockname()[1]))
+    assert "not an address of this machine" in str(listen_problem("999.1.1.1", 8000))
+    assert "Cannot assign requested address" in str(listen_problem("10.255.255.1", 8000))
+    assert listen_problem("127.0.0.1", 0) is None

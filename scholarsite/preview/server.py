@@ -272,21 +272,28 @@ def exposed(host: str) -> bool:
     return not all(ipaddress.ip_address(address).is_loopback for address in addresses)
 
 
-def port_in_use(host: str, port: int) -> bool:
-    """True when something already listens on host:port."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+def listen_problem(host: str, port: int) -> str | None:
+    """Why the preview cannot listen on host:port (the port taken, an unknown or foreign
+    address), or None when it can."""
+    try:
+        family, kind, _, _, address = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM)[0]
+    except (OSError, UnicodeError) as exc:
+        return f"error: cannot listen on {host}:{port}: not an address of this machine ({exc})"
+    with socket.socket(family, kind) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
-            probe.bind((host, port))
-        except OSError:
-            return True
-    return False
+            probe.bind(address)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                return PORT_IN_USE.format(host=host, port=port)
+            return f"error: cannot listen on {host}:{port}: {exc.strerror}"
+    return None
 
 
 def run(root: Path, host: str, port: int, base_path: str, open_browser: bool) -> int:
-    """Serve until Ctrl-C; 1 with a hint when the port is taken."""
-    if port_in_use(host, port):
-        print(PORT_IN_USE.format(host=host, port=port), flush=True)
+    """Serve until Ctrl-C; 1 with a message when it cannot listen where asked."""
+    if problem := listen_problem(host, port):
+        print(problem, flush=True)
         return 1
     if exposed(host):
         print(EXPOSED.format(host=host), flush=True)
