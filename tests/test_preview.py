@@ -424,3 +424,20 @@ def test_listen_problems_are_named_accurately() -> None:
     assert "not an address of this machine" in str(listen_problem("999.1.1.1", 8000))
     assert "Cannot assign requested address" in str(listen_problem("10.255.255.1", 8000))
     assert listen_problem("127.0.0.1", 0) is None
+
+
+def test_serve_prints_its_own_log_not_livereloads(tmp_path: Path) -> None:
+    import signal
+    import urllib.request
+
+    from .conftest import start_preview
+
+    project = make_project(tmp_path / "p")
+    process, port = start_preview(project)
+    try:
+        urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30).read()
+    finally:
+        process.send_signal(signal.SIGINT)
+        output, _ = process.communicate(timeout=30)
+    assert "Serving" in output and f"127.0.0.1:{port}" in output
+    assert "[I " not in output and "Browser Connected" not in output and "Serving on http" not in output

@@ -18,6 +18,7 @@ from __future__ import annotations
 import errno
 import html
 import ipaddress
+import logging
 import mimetypes
 import posixpath
 import signal
@@ -272,6 +273,15 @@ def exposed(host: str) -> bool:
     return not all(ipaddress.ip_address(address).is_loopback for address in addresses)
 
 
+class QuietServer(Server):
+    """livereload's server without its log lines (`[I 261201 …] Serving on`, `Browser
+    Connected`): the preview prints its own, shorter ones."""
+
+    def _setup_logging(self) -> None:
+        logging.getLogger("livereload").setLevel(logging.WARNING)
+        logging.getLogger("tornado").addHandler(logging.NullHandler())  # keeps tornado's own setup off
+
+
 def listen_problem(host: str, port: int) -> str | None:
     """Why the preview cannot listen on host:port (the port taken, an unknown or foreign
     address), or None when it can."""
@@ -303,7 +313,7 @@ def run(root: Path, host: str, port: int, base_path: str, open_browser: bool) ->
     preview.rebuild()
     watcher = InputWatcher(root, preview.rebuild)
     watcher.start()
-    server = Server(app=PreviewApp(preview, base), watcher=reload)
+    server = QuietServer(app=PreviewApp(preview, base), watcher=reload)
     url = f"http://{host}:{port}{base}"
     print(f"Serving {preview.site_dir} at {url} (Ctrl-C to stop)", flush=True)
     if open_browser:
