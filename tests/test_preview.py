@@ -441,3 +441,24 @@ def test_serve_prints_its_own_log_not_livereloads(tmp_path: Path) -> None:
         output, _ = process.communicate(timeout=30)
     assert "Serving" in output and f"127.0.0.1:{port}" in output
     assert "[I " not in output and "Browser Connected" not in output and "Serving on http" not in output
+
+
+def test_a_site_deleted_under_serve_is_rebuilt(tmp_path: Path) -> None:
+    import signal
+    import urllib.request
+
+    from .conftest import start_preview
+
+    project = make_project(tmp_path / "p")
+    process, port = start_preview(project)
+    try:
+        urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30).read()
+        shutil.rmtree(project / "site")
+        deadline = time.monotonic() + 60
+        while not (project / "site/index.html").is_file() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert (project / "site/index.html").is_file(), "the deleted site was not rebuilt"
+        assert b"<h1" in urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30).read()
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.communicate(timeout=30)

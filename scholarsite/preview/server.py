@@ -110,10 +110,14 @@ class Preview:
             else:
                 print(result.summary(), flush=True)
 
+    def site_gone(self) -> bool:
+        """Whether the site of the last (successful) build has been deleted meanwhile."""
+        return not self.problems and not (self.site_dir / write.MANIFEST).is_file()
+
     def done(self, report: write.SyncReport, diagnostics: Iterable[Diagnostic]) -> None:
         """The pages of a build are in place: show its warnings, and reload browsers."""
         self.problems = []
-        self.warnings = [d.format() for d in diagnostics if d.severity == Severity.WARNING]
+        self.warnings = list(dict.fromkeys(d.format() for d in diagnostics if d.severity == Severity.WARNING))
         if self.warnings:
             print("\n".join(self.warnings), flush=True)
         self.reload()
@@ -311,7 +315,7 @@ def run(root: Path, host: str, port: int, base_path: str, open_browser: bool) ->
     reload = ReloadSignal()
     preview = Preview(root, reload.send)
     preview.rebuild()
-    watcher = InputWatcher(root, preview.rebuild)
+    watcher = InputWatcher(root, preview.rebuild, preview.site_gone)
     watcher.start()
     server = QuietServer(app=PreviewApp(preview, base), watcher=reload)
     url = f"http://{host}:{port}{base}"

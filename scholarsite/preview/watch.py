@@ -3,7 +3,8 @@
 A watch follows the folder or file it started on, not its name: once `site.yaml` is replaced by
 an editor's atomic save, or `seeds/` is deleted and made again, it sees nothing more. So the
 watcher looks at the inputs' identities after each burst and every `POLL_MS`, and starts a new
-watch whenever an input appears, vanishes or is replaced.
+watch whenever an input appears, vanishes or is replaced. The site itself is not watched, but
+a site deleted under the preview is noticed at the next poll and rebuilt.
 """
 
 from __future__ import annotations
@@ -53,9 +54,12 @@ class InputWatcher:
     changes made while it runs are collected and give one more call afterwards.
     """
 
-    def __init__(self, root: Path, on_change: Callable[[set[str]], None]):
+    def __init__(
+        self, root: Path, on_change: Callable[[set[str]], None], site_gone: Callable[[], bool] = lambda: False
+    ):
         self.root = root
         self.on_change = on_change
+        self.site_gone = site_gone  # asked at each poll: a site deleted under the preview is rebuilt
         self.stop_event = threading.Event()
         self.thread = threading.Thread(target=self.run, name="scholarsite-watch", daemon=True)
 
@@ -95,4 +99,6 @@ class InputWatcher:
             if pending or changed:
                 self.on_change(pending | changed)
                 pending = set()
+            elif self.site_gone():
+                self.on_change({str(self.root / "site")})
         return watched, pending
