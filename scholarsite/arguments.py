@@ -62,6 +62,11 @@ def parser() -> argparse.ArgumentParser:
     build.add_argument(
         "--quiet", action="store_true", help="no progress display (never shown off a terminal)"
     )
+    build.add_argument(
+        "--portable",
+        action="store_true",
+        help="link pages as folder/index.html: the site works opened from disk (or portable: true)",
+    )
     check = commands.add_parser(
         "check",
         parents=[shared],

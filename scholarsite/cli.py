@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from scholarsite import arguments, write
 from scholarsite.errors import BuildError, Diagnostic, Severity, count, fails
-from scholarsite.inputs.config import BASE_URL_VARIABLE
+from scholarsite.inputs.config import BASE_URL_VARIABLE, PORTABLE_VARIABLE
 from scholarsite.inputs.freshness import fingerprint_of, unchanged_since_last_build
 
 if TYPE_CHECKING:
@@ -152,6 +152,8 @@ def run(argv: Sequence[str] | None) -> int:
     args = arguments.parse(sys.argv[1:] if argv is None else argv)
     if getattr(args, "base_url", None):
         os.environ[BASE_URL_VARIABLE] = args.base_url
+    if getattr(args, "portable", False):
+        os.environ[PORTABLE_VARIABLE] = "1"
     root = getattr(args, "project", Path.cwd()).resolve()
     if args.command == "new":
         return run_new(args.folder)

@@ -147,6 +147,7 @@ def prepare(project: Project, memo: Memo | None = None) -> tuple[SiteData, list[
     author_pages, problems = match_author_pages(site, project.author_pages)
     problems += reserved_page_problems(project.pages)
     assets, refused = hosting.read_assets(project.root / "assets")
+    urls.PORTABLE.on = project.config.portable
     data = SiteData(
         site=site,
         config=project.config,

@@ -31,9 +31,11 @@ class Config:
     latest_papers: int = 10
     feed_entries: int = 20
     related_papers: int = 5
+    portable: bool = False
 
 
 BASE_URL_VARIABLE = "SCHOLARSITE_BASE_URL"
+PORTABLE_VARIABLE = "SCHOLARSITE_PORTABLE"
 Check = Callable[[Any], str | None]
 
 
@@ -42,6 +44,11 @@ def text(value: Any) -> str | None:
     if not (isinstance(value, str) and value.strip()):
         return "expected a non-empty text"
     return "expected text without control characters" if CONTROL_RE.search(value) else None
+
+
+def boolean(value: Any) -> str | None:
+    """true or false."""
+    return None if isinstance(value, bool) else "expected true or false"
 
 
 def positive_int(value: Any) -> str | None:
@@ -65,6 +72,7 @@ CHECKS: dict[str, Check] = {
     "latest_papers": positive_int,
     "feed_entries": positive_int,
     "related_papers": positive_int,
+    "portable": boolean,
 }
 assert set(CHECKS) == {f.name for f in fields(Config)}
 
@@ -114,7 +122,10 @@ def load_config(path: Path, display: str) -> tuple[Config, list[Diagnostic]]:
 
 def with_overrides(config: Config) -> Config:
     """`config` with the settings the environment overrides: `SCHOLARSITE_BASE_URL` (which
-    `--base-url` sets) replaces `base_url`, as a CI workflow that knows the site's URL needs."""
+    `--base-url` sets) replaces `base_url`, as a CI workflow that knows the site's URL needs;
+    `SCHOLARSITE_PORTABLE=1` (which `--portable` sets) turns `portable` on."""
+    if os.environ.get(PORTABLE_VARIABLE) == "1":
+        config = replace(config, portable=True)
     value = os.environ.get(BASE_URL_VARIABLE, "").strip()
     if not value:
         return config

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from scholarsite import theme, write
 from scholarsite.errors import Diagnostic, Severity
-from scholarsite.inputs.config import BASE_URL_VARIABLE
+from scholarsite.inputs.config import BASE_URL_VARIABLE, PORTABLE_VARIABLE
 from scholarsite.inputs.files import fingerprint_bytes, visible_files
 from scholarsite.outputs.registry import code_version
 
@@ -81,7 +81,8 @@ def latest_possible_year() -> int:
 
 def fingerprint_of(root: Path) -> str:
     """The fingerprint of a project's inputs today."""
-    return inputs_fingerprint(root, str(latest_possible_year()), os.environ.get(BASE_URL_VARIABLE, ""))
+    overrides = [os.environ.get(name, "") for name in (BASE_URL_VARIABLE, PORTABLE_VARIABLE)]
+    return inputs_fingerprint(root, str(latest_possible_year()), *overrides)
 
 
 def unchanged_since_last_build(

@@ -83,6 +83,7 @@ class Planner:
                 "description": inputs.config.description,
                 "language": inputs.config.language,
                 "base_url": inputs.config.base_url,
+                "portable": inputs.config.portable,  # in every page's key: it changes every link
                 "pages": [
                     {"title": p.title, "path": urls.content_page(p.name)}
                     for p in inputs.pages

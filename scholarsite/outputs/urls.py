@@ -90,9 +90,21 @@ def relative(from_page: str, to_path: str) -> str:
             break
         common += 1
     link = "/".join([".."] * (len(source) - common) + target[common:])
+    if is_index and PORTABLE.on:
+        return f"{link}/{INDEX}" if link else INDEX
     if is_index:
         return link + "/" if link else "./"
     return link
+
+
+class _Portable:
+    """Whether index pages are linked as `folder/index.html` (a site that works from
+    `file://`) rather than `folder/`; set once per build from the site's settings."""
+
+    on = False
+
+
+PORTABLE = _Portable()
 
 
 def root_of(page: str) -> str:
