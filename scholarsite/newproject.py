@@ -7,7 +7,7 @@ theme; a project adds its own only to override one.
 
 from __future__ import annotations
 
-import shutil
+from importlib.metadata import version
 from pathlib import Path
 
 STARTER = Path(__file__).parent / "starter"
@@ -32,5 +32,6 @@ def create(target: Path) -> list[str]:
         raise NotEmpty(f"{target} is not an empty folder; `new` only writes into a new or empty one")
     for source, name in FILES.items():
         (target / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(STARTER / source, target / name)
+        text = (STARTER / source).read_text(encoding="utf-8")
+        (target / name).write_text(text.replace("{version}", version("scholarsite")), encoding="utf-8")
     return list(FILES.values())
