@@ -1,0 +1,232 @@
+"""`sources.yaml`: what `scholarsite link-sources` found about each paper's original source.
+
+The file is written by `link-sources`, reviewed and committed with the project; the build only
+reads it (it never touches the network). One entry per paper key (`2025/normalised title`),
+sorted by key::
+
+    papers:
+      2025/comet fine grained overlapping for mixture of experts:
+        title: 'Comet: Fine-grained Overlapping for Mixture-of-Experts'   # for review
+        status: found            # found | ambiguous | not-found | unknown
+        checked: 2026-12-01      # when link-sources last looked it up
+        arxiv_id: 2502.19811     # without version
+        version: 2
+        doi: 10.1145/3620666.3651379
+        journal_ref: Proc. MLSys 2025
+        primary_category: cs.DC
+        published: 2025-02-27
+        updated: 2025-03-04
+        authors: [Shulai Zhang, Ningxin Zheng, ...]   # complete, in order
+        candidates:              # only when ambiguous
+          - {arxiv_id: 2502.19811, title: ..., published: 2025-02-27}
+        locked: true             # set by hand: link-sources never changes this entry
+
+Every key but `status` is optional. A person may edit any entry: set an `arxiv_id` by hand
+(link-sources then fetches that id's metadata), mark a wrong match `not-found`, or `lock` it.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from scholarsite.errors import BuildError, Diagnostic, error
+from scholarsite.inputs.text import decode
+from scholarsite.inputs.yamlmap import excerpt, read_settings
+
+SOURCES_FILE = "sources.yaml"
+STATUSES = ("found", "ambiguous", "not-found", "unknown")
+ARXIV_ID_RE = re.compile(r"(\d{4}\.\d{4,5}|[a-z-]+(\.[A-Z]{2})?/\d{7})")
+DOI_RE = re.compile(r"10\.\d{4,9}/\S+")
+HEADER = (
+    "# Original sources of the papers, by paper key: written by `scholarsite link-sources`,\n"
+    "# reviewed and committed. Edit freely: set arxiv_id by hand, mark a wrong match\n"
+    "# not-found, or add `locked: true` to keep an entry as it is.\n"
+)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One possible arXiv match of an ambiguous paper."""
+
+    arxiv_id: str
+    title: str
+    published: str = ""
+
+
+@dataclass(frozen=True)
+class SourceEntry:
+    """What is known of one paper's original source."""
+
+    status: str
+    title: str = ""
+    checked: str = ""
+    arxiv_id: str = ""
+    version: int | None = None
+    doi: str = ""
+    journal_ref: str = ""
+    primary_category: str = ""
+    published: str = ""
+    updated: str = ""
+    authors: tuple[str, ...] = ()
+    candidates: tuple[Candidate, ...] = ()
+    locked: bool = False
+
+    @property
+    def abs_url(self) -> str:
+        """The arXiv abstract page, or ''."""
+        return f"https://arxiv.org/abs/{self.arxiv_id}" if self.arxiv_id else ""
+
+    @property
+    def pdf_url(self) -> str:
+        """The arXiv PDF, or ''."""
+        return f"https://arxiv.org/pdf/{self.arxiv_id}" if self.arxiv_id else ""
+
+    @property
+    def doi_url(self) -> str:
+        """The DOI resolver link, or ''."""
+        return f"https://doi.org/{self.doi}" if self.doi else ""
+
+    def as_data(self) -> dict[str, Any]:
+        """The entry as YAML data: empty fields left out, in a fixed order."""
+        data = asdict(self)
+        data["authors"] = list(self.authors)
+        data["candidates"] = [asdict(c) for c in self.candidates]
+        return {key: value for key, value in data.items() if value not in ("", None, [], (), False)}
+
+
+TEXT_FIELDS = (
+    "title",
+    "checked",
+    "arxiv_id",
+    "doi",
+    "journal_ref",
+    "primary_category",
+    "published",
+    "updated",
+)
+
+
+def entry_of(value: Any) -> tuple[SourceEntry | None, str | None]:
+    """An entry from YAML data, or the reason it is not one."""
+    if not isinstance(value, dict):
+        return None, "expected key: value fields"
+    unknown = set(value) - {f for f in SourceEntry.__dataclass_fields__}
+    if unknown:
+        return None, f"unknown field {excerpt(sorted(map(str, unknown))[0])}"
+    status = value.get("status")
+    if status not in STATUSES:
+        return None, f"status must be one of {', '.join(STATUSES)}, found {excerpt(status)}"
+    fields: dict[str, Any] = {"status": status}
+    for name in TEXT_FIELDS:
+        item = value.get(name, "")
+        if isinstance(item, datetime.date):
+            item = item.isoformat()
+        if not isinstance(item, str | int | float):
+            return None, f"'{name}' must be text, found {excerpt(item)}"
+        fields[name] = str(item).strip()
+    if fields["arxiv_id"] and not ARXIV_ID_RE.fullmatch(fields["arxiv_id"]):
+        return (
+            None,
+            f"'arxiv_id' must look like 2502.19811 or hep-th/9901001, found {excerpt(fields['arxiv_id'])}",
+        )
+    if fields["doi"] and not DOI_RE.fullmatch(fields["doi"]):
+        return None, f"'doi' must look like 10.1145/3620666, found {excerpt(fields['doi'])}"
+    version = value.get("version")
+    if version is not None and (not isinstance(version, int) or isinstance(version, bool) or version < 1):
+        return None, f"'version' must be a whole number from 1, found {excerpt(version)}"
+    authors = value.get("authors", [])
+    if not isinstance(authors, list) or not all(isinstance(a, str) and a.strip() for a in authors):
+        return None, "'authors' must be a list of names"
+    candidates = []
+    for item in value.get("candidates", []) or []:
+        if not isinstance(item, dict) or not isinstance(item.get("arxiv_id"), str):
+            return None, "each candidate needs an arxiv_id"
+        candidates.append(
+            Candidate(item["arxiv_id"], str(item.get("title", "")), str(item.get("published", "")))
+        )
+    locked = value.get("locked", False)
+    if not isinstance(locked, bool):
+        return None, f"'locked' must be true or false, found {excerpt(locked)}"
+    entry = SourceEntry(
+        version=version,
+        authors=tuple(a.strip() for a in authors),
+        candidates=tuple(candidates),
+        locked=locked,
+        **fields,
+    )
+    return entry, None
+
+
+def parse_sources(text: str, path: str) -> tuple[dict[str, SourceEntry], list[Diagnostic]]:
+    """The entries of a sources file by paper key, and a diagnostic (with line) per bad entry."""
+    settings = read_settings(text, path)
+    problems: list[Diagnostic] = []
+    entries: dict[str, SourceEntry] = {}
+    for key, value, line in settings:
+        if key != "papers":
+            problems.append(error(path, line, f"unknown key {excerpt(key)}: expected 'papers'"))
+            continue
+        if value is None:
+            continue
+        if not isinstance(value, dict):
+            problems.append(error(path, line, "'papers' must map paper keys to entries"))
+            continue
+        lines = _entry_lines(text)
+        for paper_key, data in value.items():
+            entry, problem = entry_of(data)
+            where = lines.get(str(paper_key), line)
+            if problem:
+                problems.append(error(path, where, f"{excerpt(str(paper_key))}: {problem}"))
+            else:
+                entries[str(paper_key)] = entry  # type: ignore[assignment]
+    return entries, problems
+
+
+def _entry_lines(text: str) -> dict[str, int]:
+    """The line of each paper key under `papers:` (two-space indented keys)."""
+    found = {}
+    for number, line in enumerate(text.split("\n"), start=1):
+        match = re.match(r"  (?! )(.+?):\s*$", line)
+        if match:
+            key = match.group(1).strip()
+            found[key.strip("'\"")] = number
+    return found
+
+
+def load_sources(root: Path) -> tuple[dict[str, SourceEntry], list[Diagnostic]]:
+    """The project's `sources.yaml` (none: no entries); problems as diagnostics."""
+    path = root / SOURCES_FILE
+    if not path.is_file():
+        return {}, []
+    text, problems = decode(path.read_bytes(), SOURCES_FILE)
+    if text is None:
+        return {}, problems
+    try:
+        entries, found = parse_sources(text, SOURCES_FILE)
+    except BuildError as exc:
+        return {}, problems + list(exc.diagnostics)
+    return entries, problems + found
+
+
+def dump_sources(entries: dict[str, SourceEntry]) -> str:
+    """The file's text: the header, then every entry sorted by key (deterministic)."""
+    body = {"papers": {key: entries[key].as_data() for key in sorted(entries)}}
+    return HEADER + yaml.safe_dump(body, allow_unicode=True, sort_keys=False, width=100)
+
+
+@dataclass
+class Sources:
+    """The entries by paper key, as the build sees them."""
+
+    entries: dict[str, SourceEntry] = field(default_factory=dict)
+
+    def of(self, paper_key: str) -> SourceEntry | None:
+        """The entry of a paper, when link-sources found its source."""
+        entry = self.entries.get(paper_key)
+        return entry if entry is not None and entry.status == "found" and entry.arxiv_id else None
