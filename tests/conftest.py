@@ -66,14 +66,19 @@ def start_preview(project: Path, *options: str) -> tuple[subprocess.Popen[str], 
     process = subprocess.Popen(
         [*command, *options], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
     )
-    deadline = time.monotonic() + 60
+    wait_for_port(port)
+    return process, port
+
+
+def wait_for_port(port: int, seconds: float = 60) -> None:
+    """Return once something accepts connections on 127.0.0.1:`port` (or the time is up)."""
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
             socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
+            return
         except OSError:
             time.sleep(0.2)
-    return process, port
 
 
 DOWNLOAD_LINK = re.compile(r'<a href="data:[^,"]*;base64,([^"]*)" download="[^".]*\.(\w+)"')

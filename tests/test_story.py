@@ -11,7 +11,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -19,6 +18,7 @@ import yaml
 
 from scholarsite.qa.browser import open_browser
 
+from .conftest import wait_for_port
 from .test_new import BABBAGE
 from .test_not_found import HOST, pages_server
 
@@ -83,13 +83,7 @@ def test_new_build_add_serve_deploy(tmp_path: Path) -> None:
         text=True,
     )
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.2)
+        wait_for_port(port)
         with open_browser() as browser:
             page = browser.new_page()
             page.goto(f"http://127.0.0.1:{port}/authors/ada-lovelace/")

@@ -32,6 +32,8 @@ from scholarsite.tex.mathml import MATHML_ATTRIBUTES, MATHML_TAGS, convert_math,
 from scholarsite.tex.parse import parse
 from scholarsite.tex.render import tex_problems, tex_to_html, tex_to_plain, tex_to_title_html
 
+from .test_citations import braces_balance
+
 REPO = Path(__file__).resolve().parents[1]
 SEED_ABSTRACTS = [
     line.strip()
@@ -614,16 +616,6 @@ def test_percent_in_math_is_a_percent_sign() -> None:
 def test_bibtex_from_the_parse_tree(tex: str, bibtex: str) -> None:
     assert tex_to_bibtex(tex) == bibtex
     assert braces_balance(bibtex)
-
-
-def braces_balance(value: str) -> bool:
-    """BibTeX counts every brace, escaped or not."""
-    depth = 0
-    for char in value:
-        depth += {"{": 1, "}": -1}.get(char, 0)
-        if depth < 0:
-            return False
-    return depth == 0
 
 
 def bibtex_field(value: str) -> str:
