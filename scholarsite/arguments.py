@@ -12,10 +12,13 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-COMMANDS = ("build", "check", "serve", "new", "add", "deploy")
+from scholarsite.sources import API_URL, MAX_AGE_DAYS
+
+COMMANDS = ("build", "check", "serve", "new", "add", "deploy", "link-sources")
 TAKES_VALUE = {
     *("--project", "--site", "--jobs", "--base-url", "--host", "--port", "--base-path"),
     *("--remote", "--branch", "--message"),
+    *("--max-age", "--limit", "--only", "--api-url"),
 }
 USAGE = 2
 
@@ -112,6 +115,35 @@ def parser() -> argparse.ArgumentParser:
     )
     add.add_argument("--json", action="store_true", help="print the change summary as JSON")
     add.add_argument("--quiet", action="store_true", help="no progress display while building")
+    link = commands.add_parser(
+        "link-sources",
+        parents=[project],
+        formatter_class=helpful,
+        help="look the papers up on arXiv and record them in sources.yaml (review it, then commit it)",
+    )
+    link.add_argument(
+        "--max-age",
+        type=int,
+        default=MAX_AGE_DAYS,
+        metavar="DAYS",
+        help="look up again entries older than this",
+    )
+    link.add_argument(
+        "--limit", type=int, default=None, metavar="N", help="at most N lookups (default: all due)"
+    )
+    link.add_argument(
+        "--only",
+        action="append",
+        default=None,
+        metavar="KEY",
+        help="look up this paper key, due or not (repeatable)",
+    )
+    link.add_argument(
+        "--api-url",
+        default=None,
+        metavar="URL",
+        help=f"the arXiv API (also: SCHOLARSITE_ARXIV_API; default: {API_URL})",
+    )
     return main
 
 

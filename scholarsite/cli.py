@@ -1,4 +1,4 @@
-"""Command line: `build` (default), `check`, `serve` and `new`; summaries and exit codes.
+"""Command line: `build` (default), `check`, `serve`, `new`, `add`, `deploy`, `link-sources`; exit codes.
 
 Exit codes: 0 success (warnings allowed unless --strict), 1 problems in the input, 2 usage,
 3 a bug in scholarsite (with its traceback), 130 interrupted.
@@ -161,6 +161,8 @@ def run(argv: Sequence[str] | None) -> int:
         return run_add(root, args)
     if args.command == "deploy":
         return run_deploy(root, args)
+    if args.command == "link-sources":
+        return run_link_sources(root, args)
     if args.command == "check":
         return run_check(root, args.site, args.strict, args.json, args.jobs)
     if args.command == "serve":
@@ -207,6 +209,33 @@ def run_deploy(root: Path, args: argparse.Namespace) -> int:
         print(f"error: not deployed: {exc}", file=sys.stderr)
         return FAILED
     print(f"deployed site/ to {args.remote} {args.branch}")
+    return OK
+
+
+def run_link_sources(root: Path, args: argparse.Namespace) -> int:
+    """Look papers up on arXiv into sources.yaml; print what was found and what needs review."""
+    from scholarsite.sources import client, link
+
+    options = link.Options(max_age=args.max_age, limit=args.limit, only=tuple(args.only or ()))
+    try:
+        report = link.link_sources(root, options, client.ArxivClient(args.api_url))
+    except BuildError as exc:
+        print_diagnostics(exc.diagnostics)
+        print("sources.yaml has problems: nothing was looked up", file=sys.stderr)
+        return FAILED
+    except (link.UnknownPaper, client.BadDelay) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return FAILED
+    except client.ApiUnreachable as exc:
+        print(f"error: {exc}; sources.yaml keeps every lookup done so far", file=sys.stderr)
+        return FAILED
+    except KeyboardInterrupt:
+        print("interrupted; sources.yaml keeps every lookup done so far", file=sys.stderr)
+        return INTERRUPTED
+    for key, status in report.outcomes.items():
+        if status != "found":
+            print(f"  {status}: {key}")
+    print(report.summary() + ("; review sources.yaml, then commit it" if report.outcomes else ""))
     return OK
 
 

@@ -1,0 +1,183 @@
+"""arXiv API access through the `arxiv` package: one polite client per run.
+
+arXiv's terms ask for at most one request every 3 seconds, so the client waits 3 seconds
+between requests (`SCHOLARSITE_ARXIV_DELAY` may lower it, but only against a host other than
+arXiv's, as the tests do). Requests answered 429, 500, 502, 503 or 504, or that cannot connect,
+are retried with an exponential backoff. Every request names the tool in its User-Agent.
+
+arxiv 4.x has no public setting for the User-Agent or the base URL: its `Client` sends its own
+`user-agent` header on every `requests.Session.get` of its `_session`, and builds each URL from
+the `query_url_format` class attribute. So `ArxivClient` sets `query_url_format` on its
+instance and gives the client a session that replaces that header (and sets a timeout).
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import re
+import time
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+from urllib.parse import urlsplit
+
+import arxiv
+import requests
+
+from scholarsite.inputs.sources import ARXIV_ID_RE, DOI_RE
+from scholarsite.sources import API_URL
+
+API_VARIABLE = "SCHOLARSITE_ARXIV_API"
+DELAY_VARIABLE = "SCHOLARSITE_ARXIV_DELAY"
+DELAY_SECONDS = 3.0
+TIMEOUT_SECONDS = 30.0
+RETRIES = 3
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+MAX_RESULTS = 10
+SHORT_ID_RE = re.compile(r"abs/(?P<id>.+?)(?:v(?P<version>\d+))?$")
+TEX_QUOTES_RE = re.compile(r'["\\]')
+
+
+def user_agent() -> str:
+    """`scholarsite/0.1.0 (+link-sources)`."""
+    try:
+        mine = version("scholarsite")
+    except PackageNotFoundError:
+        mine = "0+unknown"
+    return f"scholarsite/{mine} (+link-sources)"
+
+
+class LookupFailed(Exception):
+    """The API answered with an error, even after retries: nothing is known of this paper."""
+
+    def __init__(self, status: int):
+        super().__init__(f"the arXiv API answered HTTP {status}")
+        self.transient = status in RETRY_STATUSES
+
+
+class BadDelay(Exception):
+    """SCHOLARSITE_ARXIV_DELAY is not a number."""
+
+
+class ApiUnreachable(Exception):
+    """The API cannot be reached at all (no network, wrong address): the run stops."""
+
+
+@dataclass(frozen=True)
+class Record:
+    """One arXiv entry, as link-sources keeps it."""
+
+    arxiv_id: str
+    version: int | None
+    title: str
+    authors: tuple[str, ...]
+    doi: str
+    journal_ref: str
+    primary_category: str
+    categories: tuple[str, ...]
+    published: str
+    updated: str
+
+
+def record_of(result: arxiv.Result) -> Record:
+    """A `Record` of an `arxiv.Result` (id split from its version, dates as ISO dates)."""
+    match = SHORT_ID_RE.search(result.entry_id)
+    arxiv_id = match.group("id") if match else result.get_short_id()
+    number = match.group("version") if match else None
+    return Record(
+        arxiv_id=arxiv_id,
+        version=int(number) if number else None,
+        title=" ".join(result.title.split()),
+        authors=tuple(" ".join(a.name.split()) for a in result.authors if a.name.strip()),
+        doi=next((d for d in (result.doi or "").split() if DOI_RE.fullmatch(d)), ""),
+        journal_ref=" ".join((result.journal_ref or "").split()),
+        primary_category=result.primary_category,
+        categories=tuple(result.categories),
+        published=_iso_date(result.published),
+        updated=_iso_date(result.updated),
+    )
+
+
+def _iso_date(moment: datetime.datetime) -> str:
+    """`2025-02-27`, or '' for the arxiv package's placeholder date."""
+    return "" if moment.year <= 1 else moment.date().isoformat()
+
+
+class PoliteSession(requests.Session):
+    """A session that sends scholarsite's User-Agent (instead of the arxiv package's) and never
+    waits on an answer longer than TIMEOUT_SECONDS."""
+
+    def request(self, method: str | bytes, url: str | bytes, *args: Any, **kwargs: Any) -> requests.Response:
+        """The request with the User-Agent replaced and a timeout set."""
+        headers = {k: v for k, v in (kwargs.pop("headers", None) or {}).items() if k.lower() != "user-agent"}
+        kwargs.setdefault("timeout", TIMEOUT_SECONDS)
+        return super().request(method, url, *args, headers={**headers, "User-Agent": user_agent()}, **kwargs)
+
+
+def configured_delay(api_url: str, delay: float | None) -> float:
+    """The seconds between requests: `delay`, else SCHOLARSITE_ARXIV_DELAY, else 3; never
+    under 3 against arXiv's own hosts."""
+    if delay is None:
+        text = os.environ.get(DELAY_VARIABLE, "").strip()
+        try:
+            delay = float(text) if text else DELAY_SECONDS
+        except ValueError:
+            raise BadDelay(f"{DELAY_VARIABLE} must be a number of seconds, found {text[:20]!r}") from None
+    delay = max(delay, 0.0)
+    host = urlsplit(api_url).hostname or ""
+    return max(delay, DELAY_SECONDS) if host == "arxiv.org" or host.endswith(".arxiv.org") else delay
+
+
+class ArxivClient:
+    """Searches by title and fetches by id, one request at a time, `delay` seconds apart."""
+
+    def __init__(self, api_url: str | None = None, delay: float | None = None):
+        self.api_url = (api_url or os.environ.get(API_VARIABLE, "").strip() or API_URL).rstrip("?")
+        self.delay = configured_delay(self.api_url, delay)
+        self.client = arxiv.Client(page_size=MAX_RESULTS, delay_seconds=self.delay, num_retries=0)
+        self.client.query_url_format = f"{self.api_url}?{{}}"
+        self.client._session = PoliteSession()
+
+    def search_title(self, title: str) -> list[Record]:
+        """The entries whose title holds the phrase `title` (plain text), best first."""
+        phrase = " ".join(TEX_QUOTES_RE.sub(" ", title).split())
+        return self.results(arxiv.Search(query=f'ti:"{phrase}"', max_results=MAX_RESULTS))
+
+    def fetch(self, arxiv_id: str) -> list[Record]:
+        """The entry of an arXiv id (a list of at most one)."""
+        return self.results(arxiv.Search(id_list=[arxiv_id], max_results=1))
+
+    def results(self, search: arxiv.Search) -> list[Record]:
+        """The records of a search; an empty answer is asked once more (arXiv's API sometimes
+        answers an empty first page), and is then returned empty. Entries whose id is not one
+        `sources.yaml` accepts are left out."""
+        for _ in range(2):
+            records = [record_of(r) for r in self.with_retries(search)]
+            found = [r for r in records if ARXIV_ID_RE.fullmatch(r.arxiv_id)]
+            if found:
+                return found
+        return []
+
+    def with_retries(self, search: arxiv.Search) -> list[arxiv.Result]:
+        """The results of a search, asked again after a 429 or 5xx answer or no connection,
+        waiting 2, 4, then 8 times the delay; LookupFailed or ApiUnreachable when retries run out."""
+        for attempt in range(RETRIES):
+            try:
+                return self.once(search)
+            except (LookupFailed, ApiUnreachable) as exc:
+                if not getattr(exc, "transient", True):
+                    raise
+            time.sleep(self.delay * 2 ** (attempt + 1))
+        return self.once(search)
+
+    def once(self, search: arxiv.Search) -> list[arxiv.Result]:
+        """The results of one request of a search."""
+        try:
+            return list(self.client.results(search))
+        except arxiv.HTTPError as exc:
+            raise LookupFailed(exc.status) from exc
+        except (requests.ConnectionError, requests.Timeout) as exc:
+            raise ApiUnreachable(
+                f"cannot reach the arXiv API at {self.api_url} ({type(exc).__name__})"
+            ) from exc

@@ -1,0 +1,203 @@
+"""The `link-sources` command: look papers up on arXiv and record them in `sources.yaml`.
+
+Looked up: papers without an entry, entries whose status is `unknown`, entries with a
+hand-set `arxiv_id` and no metadata yet, and entries checked more than `max_age` days ago;
+never `locked` ones. An entry with an `arxiv_id` (and not marked `not-found`) is fetched by
+that id and keeps it; the others are searched by title. An `arxiv_id` left on a `not-found`
+entry is a match rejected by hand, never proposed again.
+
+The file is rewritten (atomically) after every lookup, so an interrupted run loses at most
+the lookup in flight; entries not looked up are written back as they were.
+"""
+
+from __future__ import annotations
+
+import datetime
+import difflib
+import os
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from scholarsite.errors import BuildError
+from scholarsite.inputs.sources import SOURCES_FILE, Candidate, SourceEntry, dump_sources, load_sources
+from scholarsite.model.model import Paper
+from scholarsite.progress import BuildProgress
+from scholarsite.sources import MAX_AGE_DAYS
+from scholarsite.sources.client import ArxivClient, LookupFailed, Record
+from scholarsite.sources.matching import Outcome, Wanted, match
+from scholarsite.tex.render import tex_to_plain
+
+STAGE = "looking up on arXiv"
+
+
+@dataclass(frozen=True)
+class Options:
+    """What to look up: `only` these keys (all that are due when empty), at most `limit`."""
+
+    max_age: int = MAX_AGE_DAYS
+    limit: int | None = None
+    only: tuple[str, ...] = ()
+
+
+@dataclass
+class Report:
+    """What a run did: the outcome of each lookup by paper key, and how many papers there are."""
+
+    papers: int
+    outcomes: dict[str, str] = field(default_factory=dict)
+
+    def summary(self) -> str:
+        """'looked up 3 of 30 papers: 2 found, 1 ambiguous, 0 not-found, 0 unknown'."""
+        counts = Counter(self.outcomes.values())
+        tally = ", ".join(
+            f"{counts[status]} {status}" for status in ("found", "ambiguous", "not-found", "unknown")
+        )
+        return f"looked up {len(self.outcomes)} of {self.papers} papers: {tally}"
+
+
+class UnknownPaper(Exception):
+    """`--only` named a key that is no paper of the collection."""
+
+
+def link_sources(root: Path, options: Options, client: ArxivClient) -> Report:
+    """Look up the papers that are due and rewrite `sources.yaml` after each lookup."""
+    entries, problems = load_sources(root)
+    if problems:
+        raise BuildError(problems)
+    papers = papers_of(root)
+    day = today()
+    keys = chosen(papers, entries, options, day)
+    report = Report(len(papers))
+    if not keys:
+        return report
+    with BuildProgress() as progress:
+        for done, key in enumerate(keys):
+            progress(STAGE, done, len(keys))
+            entries[key], report.outcomes[key] = look_up(client, papers[key], entries.get(key), day)
+            save(root, entries)
+    return report
+
+
+def today() -> datetime.date:
+    """The date recorded as `checked` (a function, so tests can fix it)."""
+    return datetime.date.today()
+
+
+def papers_of(root: Path) -> dict[str, Paper]:
+    """The collection's papers by key (from the seeds that are accepted)."""
+    from scholarsite.pipeline import load_project, model_of
+
+    return {paper.key: paper for paper in model_of(load_project(root)).papers}
+
+
+def chosen(
+    papers: dict[str, Paper], entries: dict[str, SourceEntry], options: Options, day: datetime.date
+) -> list[str]:
+    """The keys to look up, in key order: the `only` ones (unless locked), else those due."""
+    for key in options.only:
+        if key not in papers:
+            close = difflib.get_close_matches(key, papers, n=1, cutoff=0.6)
+            raise UnknownPaper(
+                f"no paper has the key {key!r}" + (f"; did you mean {close[0]!r}?" if close else "")
+            )
+    if options.only:
+        keys = [k for k in sorted(set(options.only)) if not _locked(entries.get(k))]
+    else:
+        keys = [k for k in sorted(papers) if due(entries.get(k), day, options.max_age)]
+    return keys if options.limit is None else keys[: max(options.limit, 0)]
+
+
+def _locked(entry: SourceEntry | None) -> bool:
+    """The entry is locked by hand."""
+    return entry is not None and entry.locked
+
+
+def due(entry: SourceEntry | None, day: datetime.date, max_age: int) -> bool:
+    """The paper should be looked up now."""
+    if entry is None:
+        return True
+    if entry.locked:
+        return False
+    if entry.status == "unknown" or (by_id(entry) and not entry.published):
+        return True
+    try:
+        checked = datetime.date.fromisoformat(entry.checked)
+    except ValueError:
+        return True
+    return (day - checked).days > max_age
+
+
+def by_id(entry: SourceEntry | None) -> bool:
+    """The entry names an arXiv id to fetch (set by hand or found before, not rejected)."""
+    return entry is not None and bool(entry.arxiv_id) and entry.status != "not-found"
+
+
+def look_up(
+    client: ArxivClient, paper: Paper, old: SourceEntry | None, day: datetime.date
+) -> tuple[SourceEntry, str]:
+    """The paper's new entry and the lookup's outcome; when the API failed or answered
+    nothing, the old entry (or a new `unknown` one) and `unknown`."""
+    checked = day.isoformat()
+    rejected = old.arxiv_id if old is not None and not by_id(old) else ""
+    try:
+        outcome = (
+            fetched(client, old.arxiv_id)
+            if old is not None and by_id(old)
+            else searched(client, paper, rejected)
+        )
+    except LookupFailed:
+        outcome = None
+    if outcome is None:
+        return old or SourceEntry("unknown", title=paper.title, checked=checked), "unknown"
+    return entry_of(outcome, paper.title, checked, rejected), outcome.status
+
+
+def fetched(client: ArxivClient, arxiv_id: str) -> Outcome | None:
+    """`found` with the record of an id, or None when the API answered nothing."""
+    records = [r for r in client.fetch(arxiv_id) if r.arxiv_id == arxiv_id]
+    return Outcome("found", records[0]) if records else None
+
+
+def searched(client: ArxivClient, paper: Paper, rejected: str) -> Outcome | None:
+    """The outcome of a title search (skipping a rejected id), or None when it answered nothing."""
+    wanted = Wanted(tex_to_plain(paper.title), paper.year, frozenset(s.code for s in paper.subjects))
+    records = client.search_title(wanted.title)
+    return match(wanted, [r for r in records if r.arxiv_id != rejected]) if records else None
+
+
+def entry_of(outcome: Outcome, title: str, checked: str, rejected: str) -> SourceEntry:
+    """The entry recording an outcome (a rejected id stays on a `not-found` entry)."""
+    record = outcome.record
+    if record is not None:
+        return found_entry(record, title, checked)
+    candidates = tuple(Candidate(r.arxiv_id, r.title, r.published) for r in outcome.candidates)
+    arxiv_id = rejected if outcome.status == "not-found" else ""
+    return SourceEntry(outcome.status, title=title, checked=checked, arxiv_id=arxiv_id, candidates=candidates)
+
+
+def found_entry(record: Record, title: str, checked: str) -> SourceEntry:
+    """A `found` entry with the record's metadata and the collection's title (for review)."""
+    return SourceEntry(
+        "found",
+        title=title,
+        checked=checked,
+        arxiv_id=record.arxiv_id,
+        version=record.version,
+        doi=record.doi,
+        journal_ref=record.journal_ref,
+        primary_category=record.primary_category,
+        published=record.published,
+        updated=record.updated,
+        authors=record.authors,
+    )
+
+
+def save(root: Path, entries: dict[str, SourceEntry]) -> None:
+    """Write `sources.yaml` whole or not at all (a temporary file, then a rename)."""
+    with tempfile.NamedTemporaryFile(
+        "w", dir=root, prefix=".sources-", suffix=".tmp", delete=False, encoding="utf-8"
+    ) as tmp:
+        tmp.write(dump_sources(entries))
+    os.replace(tmp.name, root / SOURCES_FILE)
