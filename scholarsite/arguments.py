@@ -40,6 +40,15 @@ def parser() -> argparse.ArgumentParser:
     project.add_argument(
         "--project", type=Path, default=argparse.SUPPRESS, help="project folder (default: current folder)"
     )
+    project.add_argument(
+        "--quiet", action="store_true", default=argparse.SUPPRESS, help="only problems: no progress, no notes"
+    )
+    project.add_argument(
+        "--verbose",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help="also list every file written or removed",
+    )
     main = argparse.ArgumentParser(
         prog="scholarsite",
         parents=[project],
@@ -61,9 +70,6 @@ def parser() -> argparse.ArgumentParser:
     )
     build = commands.add_parser(
         "build", parents=[shared], formatter_class=helpful, help="build site/ from seeds/ (the default)"
-    )
-    build.add_argument(
-        "--quiet", action="store_true", help="no progress display (never shown off a terminal)"
     )
     build.add_argument(
         "--portable",
@@ -100,7 +106,6 @@ def parser() -> argparse.ArgumentParser:
     deploy.add_argument("--remote", default="origin", help="the git remote to push to")
     deploy.add_argument("--branch", default="gh-pages", help="the branch GitHub Pages serves")
     deploy.add_argument("--message", default="Publish the site", help="the commit message")
-    deploy.add_argument("--quiet", action="store_true", help="no progress display while building")
     add = commands.add_parser(
         "add",
         parents=[project],
@@ -114,7 +119,6 @@ def parser() -> argparse.ArgumentParser:
         "--force", action="store_true", help="add a second file for an author, or under a taken name"
     )
     add.add_argument("--json", action="store_true", help="print the change summary as JSON")
-    add.add_argument("--quiet", action="store_true", help="no progress display while building")
     link = commands.add_parser(
         "link-sources",
         parents=[project],

@@ -14,6 +14,7 @@ import sys
 import time
 import traceback
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,10 +29,22 @@ if TYPE_CHECKING:
 OK, FAILED, BUG, INTERRUPTED = 0, 1, 3, 130  # usage errors exit 2 through argparse
 
 
+@dataclass
+class Voice:
+    """How much the commands say: `--quiet` only problems, `--verbose` every file too."""
+
+    quiet: bool = False
+    verbose: bool = False
+
+
+VOICE = Voice()  # set once per run from the arguments
+
+
 def print_diagnostics(diagnostics: Sequence[Diagnostic]) -> None:
-    """Every problem on stderr, sorted by file and line."""
+    """Every problem on stderr, sorted by file and line (notes left out under --quiet)."""
     for diagnostic in sorted(diagnostics):
-        print(diagnostic.format(), file=sys.stderr)
+        if not (VOICE.quiet and diagnostic.severity is Severity.NOTE):
+            print(diagnostic.format(), file=sys.stderr)
 
 
 def tally(diagnostics: Sequence[Diagnostic]) -> str:
@@ -118,8 +131,10 @@ def run_build(root: Path, site_dir: Path | None, strict: bool, quiet: bool, jobs
         print(f"error: {exc}", file=sys.stderr)
         return FAILED
     print_diagnostics(diagnostics)
-    for path in report.foreign:
+    for path in report.foreign if not VOICE.quiet else ():
         print(f"site/{path}: note: not produced by the build (left in place)", file=sys.stderr)
+    for path in [*report.written, *(f"{p} (removed)" for p in report.removed)] if VOICE.verbose else ():
+        print(f"  site/{path}")
     print(report.summary(seconds))
     return OK
 
@@ -150,6 +165,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def run(argv: Sequence[str] | None) -> int:
     """Parse the arguments and run the command."""
     args = arguments.parse(sys.argv[1:] if argv is None else argv)
+    VOICE.quiet, VOICE.verbose = getattr(args, "quiet", False), getattr(args, "verbose", False)
     if getattr(args, "base_url", None):
         os.environ[BASE_URL_VARIABLE] = args.base_url
     if getattr(args, "portable", False):
@@ -169,7 +185,7 @@ def run(argv: Sequence[str] | None) -> int:
         from scholarsite.preview import server as serve
 
         return serve.run(root, args.host, args.port, args.base_path, args.open)
-    return run_build(root, args.site, args.strict, args.quiet, args.jobs)
+    return run_build(root, args.site, args.strict, VOICE.quiet, args.jobs)
 
 
 def run_add(root: Path, args: argparse.Namespace) -> int:
@@ -192,14 +208,14 @@ def run_add(root: Path, args: argparse.Namespace) -> int:
     if args.no_build:
         return OK
     with contextlib.redirect_stdout(sys.stderr) if args.json else contextlib.nullcontext():
-        return run_build(root, None, False, args.quiet or args.json, None)
+        return run_build(root, None, False, VOICE.quiet or args.json, None)
 
 
 def run_deploy(root: Path, args: argparse.Namespace) -> int:
     """Build (a failing build is not deployed), then publish site/ to the gh-pages branch."""
     from scholarsite.deploy import DeployError, publish
 
-    if run_build(root, args.site, args.strict, args.quiet, args.jobs) != OK:
+    if run_build(root, args.site, args.strict, VOICE.quiet, args.jobs) != OK:
         print("not deployed: the build failed", file=sys.stderr)
         return FAILED
     site = (args.site or root / "site").resolve()

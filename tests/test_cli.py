@@ -200,3 +200,22 @@ def test_an_os_error_is_a_message_not_a_traceback(
     assert cli.main(["--project", str(project), "build", "--quiet"]) == cli.FAILED
     err = capsys.readouterr().err
     assert "Traceback" not in err and "Permission denied" in err
+
+
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_quiet_and_verbose_are_accepted_by_every_command_before_or_after_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str
+) -> None:
+    project = make_project(tmp_path / "p")
+
+    def words(command: str, flag: str) -> list[str]:
+        return [flag, command] if where == "before" else [command, flag]
+
+    assert cli.main(["--project", str(project), *words("build", "--verbose")]) == cli.OK
+    out, err = capsys.readouterr()
+    assert "  site/index.html" in out and "note:" in err  # every file, and the notes
+    (project / "seeds" / "000_428d720ed8b996c5.txt").touch()
+    for command in ("build", "check"):
+        assert cli.main(["--project", str(project), *words(command, "--quiet")]) == cli.OK
+        out, err = capsys.readouterr()
+        assert "note:" not in err and "site/index.html" not in out
