@@ -89,3 +89,12 @@ def test_control_characters_in_site_yaml(tmp_path: Path) -> None:
     (tmp_path / "site.yaml").write_text('title: "Lab\\x07"\n# bell\x07\n', encoding="utf-8")
     problems = [(d.path, d.line, d.severity.value) for d in pipeline.load_project(tmp_path).diagnostics]
     assert ("site.yaml", 1, "error") in problems and ("site.yaml", 2, "warning") in problems
+
+
+def test_an_orcid_with_a_wrong_checksum_is_an_error(tmp_path: Path) -> None:
+    write(tmp_path / "authors", "ada.md", "---\norcid: 0000-0002-1825-0098\n---\n")
+    _, authors, problems = read_pages(tmp_path, "content")
+    assert authors == [] and [(p.line, p.severity.value) for p in problems] == [(2, "error")]
+    assert "checksum" in problems[0].hint
+    write(tmp_path / "authors", "ada.md", "---\norcid: 0000-0002-1694-233X\n---\n")
+    assert read_pages(tmp_path, "content")[2] == []

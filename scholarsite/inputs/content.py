@@ -67,6 +67,15 @@ def split_front_matter(text: str, path: str) -> tuple[list[Setting], str]:
     return read_settings(match.group(1) or "", path, first_line=2), text[match.end() :]
 
 
+def orcid_checksum_ok(orcid: str) -> bool:
+    """Whether the last character of an ORCID iD is its ISO 7064 MOD 11-2 check character."""
+    total = 0
+    for digit in orcid.replace("-", "")[:-1]:
+        total = (total + int(digit)) * 2
+    check = (12 - total % 11) % 11
+    return orcid[-1] == ("X" if check == 10 else str(check))
+
+
 def check_meta(settings: list[Setting], allowed: set[str], path: str) -> list[Diagnostic]:
     """Unknown keys, non-text values, invalid URLs and ORCIDs, and the PyYAML TAB pitfall."""
     problems: list[Diagnostic] = []
@@ -89,9 +98,14 @@ def check_meta(settings: list[Setting], allowed: set[str], path: str) -> list[Di
             )
         elif key == "homepage" and not URL_RE.fullmatch(value):
             problems.append(error(path, line, f"'homepage' must be an http(s) URL, found {excerpt(value)}"))
-        elif key == "orcid" and not ORCID_RE.fullmatch(value):
+        elif key == "orcid" and not (ORCID_RE.fullmatch(value) and orcid_checksum_ok(value)):
             problems.append(
-                error(path, line, f"'orcid' must look like 0000-0002-1825-0097, found {excerpt(value)}")
+                error(
+                    path,
+                    line,
+                    f"'orcid' must be an ORCID iD such as 0000-0002-1825-0097, found {excerpt(value)}",
+                    "its last character is a checksum: copy the iD from orcid.org",
+                )
             )
     return problems
 
