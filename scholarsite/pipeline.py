@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from scholarsite import write
-from scholarsite.errors import BuildError, Diagnostic, error, fails, note
+from scholarsite.errors import BuildError, Diagnostic, error, fails, note, warning
 from scholarsite.inputs.cache import CACHE_FILE, ParseCache
 from scholarsite.inputs.config import Config, load_config
 from scholarsite.inputs.content import Page, read_pages
@@ -26,6 +26,8 @@ from scholarsite.inputs.freshness import (
     unchanged_since_last_build,
 )
 from scholarsite.inputs.seeds import SeedParse, read_seeds
+from scholarsite.inputs.sources import SOURCES_FILE, Sources, read_sources
+from scholarsite.model.cards import published_dates
 from scholarsite.model.model import Site, build_model
 from scholarsite.outputs import exports, feeds, hosting, pages, search, urls
 from scholarsite.outputs.memo import MEMO_FILE, Memo
@@ -64,6 +66,7 @@ class Project:
     author_pages: list[Page]
     cache: ParseCache
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    sources: Sources = field(default_factory=Sources)
 
 
 @dataclass(frozen=True)
@@ -80,7 +83,8 @@ class BuildResult:
 
 
 def load_project(root: Path, cache: ParseCache | None = None) -> Project:
-    """Read site.yaml, seeds/ and content/; never raises for bad input, collects problems.
+    """Read site.yaml, seeds/, content/ and sources.yaml; never raises for bad input, collects
+    problems.
 
     Seeds go through `cache` (by default the project's `.scholarsite-cache/`), so unchanged
     seeds are not parsed again; the caller decides whether to save it.
@@ -99,9 +103,11 @@ def load_project(root: Path, cache: ParseCache | None = None) -> Project:
     diagnostics += notes + [d for parse in parses for d in parse.diagnostics]
     content, author_pages, problems = read_pages(root / "content", "content")
     diagnostics += problems
+    sources, problems = read_sources(root)
+    diagnostics += problems
     if not config.base_url:
         diagnostics.append(note("site.yaml", 0, FEEDS_NEED_BASE_URL))
-    return Project(root, config, parses, content, author_pages, cache, sorted(diagnostics))
+    return Project(root, config, parses, content, author_pages, cache, sorted(diagnostics), sources)
 
 
 def validate(diagnostics: Iterable[Diagnostic], strict: bool) -> None:
@@ -112,8 +118,36 @@ def validate(diagnostics: Iterable[Diagnostic], strict: bool) -> None:
 
 
 def model_of(project: Project) -> Site:
-    """The cross-referenced model of a project's accepted seeds."""
-    return build_model(parse.author for parse in project.seeds if parse.author is not None)
+    """The cross-referenced model of a project's accepted seeds, ordered by the publication
+    dates sources.yaml knows."""
+    authors = (parse.author for parse in project.seeds if parse.author is not None)
+    return build_model(authors, published_dates(project.sources))
+
+
+def source_problems(site: Site, sources: Sources) -> list[Diagnostic]:
+    """A warning per sources.yaml entry whose key is no paper's any more (the paper's title or
+    year changed, or its seed went), a note per paper whose source is ambiguous."""
+    keys = {paper.key for paper in site.papers}
+    stale = [
+        warning(
+            SOURCES_FILE,
+            sources.line(key),
+            f"no paper has the key {key!r}",
+            "remove the entry or run link-sources again",
+        )
+        for key in sorted(sources.entries.keys() - keys)
+    ]
+    ambiguous = [
+        note(
+            SOURCES_FILE,
+            sources.line(key),
+            f"{key!r} has {len(entry.candidates)} possible arXiv matches",
+            "set its arxiv_id by hand, or mark it not-found",
+        )
+        for key, entry in sorted(sources.entries.items())
+        if entry.status == "ambiguous" and key in keys
+    ]
+    return stale + ambiguous
 
 
 def match_author_pages(site: Site, content: list[Page]) -> tuple[dict[str, Page], list[Diagnostic]]:
@@ -142,10 +176,12 @@ def reserved_page_problems(content: list[Page]) -> list[Diagnostic]:
 
 def prepare(project: Project, memo: Memo | None = None) -> tuple[SiteData, list[Diagnostic]]:
     """The data every output family reads, and every problem found before rendering: those
-    of the inputs, author pages without an author and pages taking a reserved name."""
+    of the inputs, author pages without an author, pages taking a reserved name and sources.yaml
+    entries of no paper."""
     site = model_of(project)
     author_pages, problems = match_author_pages(site, project.author_pages)
     problems += reserved_page_problems(project.pages)
+    problems += source_problems(site, project.sources)
     assets, refused = hosting.read_assets(project.root / "assets")
     urls.PORTABLE.on = project.config.portable
     data = SiteData(
@@ -156,6 +192,7 @@ def prepare(project: Project, memo: Memo | None = None) -> tuple[SiteData, list[
         templates=Templates(project.root / "templates"),
         assets=assets,
         memo=memo or Memo(),
+        sources=project.sources,
     )
     return data, sorted(project.diagnostics + problems + refused)
 

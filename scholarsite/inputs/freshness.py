@@ -20,7 +20,7 @@ from scholarsite.inputs.config import BASE_URL_VARIABLE, PORTABLE_VARIABLE
 from scholarsite.inputs.files import fingerprint_bytes, visible_files
 from scholarsite.outputs.registry import code_version
 
-INPUTS = ("seeds", "content", "templates", "assets", "site.yaml")  # everything a build reads
+INPUTS = ("seeds", "content", "templates", "assets", "site.yaml", "sources.yaml")  # everything a build reads
 LAST_BUILD_FILE = Path(".scholarsite-cache") / "last-build.json"
 
 

@@ -36,6 +36,7 @@ from typing import Any
 import yaml
 
 from scholarsite.errors import BuildError, Diagnostic, error
+from scholarsite.inputs.files import refusal
 from scholarsite.inputs.text import decode
 from scholarsite.inputs.yamlmap import excerpt, read_settings
 
@@ -177,7 +178,7 @@ def parse_sources(text: str, path: str) -> tuple[dict[str, SourceEntry], list[Di
         if not isinstance(value, dict):
             problems.append(error(path, line, "'papers' must map paper keys to entries"))
             continue
-        lines = _entry_lines(text)
+        lines = entry_lines(text)
         for paper_key, data in value.items():
             entry, problem = entry_of(data)
             where = lines.get(str(paper_key), line)
@@ -188,7 +189,7 @@ def parse_sources(text: str, path: str) -> tuple[dict[str, SourceEntry], list[Di
     return entries, problems
 
 
-def _entry_lines(text: str) -> dict[str, int]:
+def entry_lines(text: str) -> dict[str, int]:
     """The line of each paper key under `papers:` (two-space indented keys)."""
     found = {}
     for number, line in enumerate(text.split("\n"), start=1):
@@ -202,8 +203,10 @@ def _entry_lines(text: str) -> dict[str, int]:
 def load_sources(root: Path) -> tuple[dict[str, SourceEntry], list[Diagnostic]]:
     """The project's `sources.yaml` (none: no entries); problems as diagnostics."""
     path = root / SOURCES_FILE
-    if not path.is_file():
+    if not path.is_file() and not path.is_symlink():
         return {}, []
+    if refused := refusal(path, root, SOURCES_FILE):
+        return {}, [refused]
     text, problems = decode(path.read_bytes(), SOURCES_FILE)
     if text is None:
         return {}, problems
@@ -212,6 +215,13 @@ def load_sources(root: Path) -> tuple[dict[str, SourceEntry], list[Diagnostic]]:
     except BuildError as exc:
         return {}, problems + list(exc.diagnostics)
     return entries, problems + found
+
+
+def read_sources(root: Path) -> tuple[Sources, list[Diagnostic]]:
+    """The project's sources as the build sees them (with each entry's line), and problems."""
+    entries, problems = load_sources(root)
+    text = (root / SOURCES_FILE).read_text(encoding="utf-8", errors="replace") if entries else ""
+    return Sources(entries, entry_lines(text)), problems
 
 
 def dump_sources(entries: dict[str, SourceEntry]) -> str:
@@ -225,6 +235,11 @@ class Sources:
     """The entries by paper key, as the build sees them."""
 
     entries: dict[str, SourceEntry] = field(default_factory=dict)
+    lines: dict[str, int] = field(default_factory=dict)  # the line of each entry's key
+
+    def line(self, paper_key: str) -> int:
+        """The line of an entry in sources.yaml (0 when unknown)."""
+        return self.lines.get(paper_key, 0)
 
     def of(self, paper_key: str) -> SourceEntry | None:
         """The entry of a paper, when link-sources found its source."""

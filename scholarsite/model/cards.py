@@ -6,11 +6,14 @@ A card is a dict of strings, numbers, Markup and lists, so page contexts stay pl
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
-from urllib.parse import quote_plus
+from urllib.parse import quote, quote_plus
 
 from markupsafe import Markup
 
+from scholarsite.inputs.sources import SourceEntry, Sources
+from scholarsite.model.identity import normalise
 from scholarsite.model.model import Author, Paper, Site, Subject
 from scholarsite.outputs import urls
 from scholarsite.outputs.memo import Memo
@@ -31,11 +34,50 @@ def arxiv_search_url(title_plain: str) -> str:
     return f"https://arxiv.org/search/?query={quote_plus(title_plain)}&searchtype=title"
 
 
+def iso_date(text: str) -> datetime.date | None:
+    """The date of an ISO text (`2025-02-27`), or None when the text is not one."""
+    try:
+        return datetime.date.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+def published_dates(sources: Sources) -> dict[str, datetime.date]:
+    """The publication date of every paper whose source is found, by paper key."""
+    found = {key: sources.of(key) for key in sources.entries}
+    dates = {key: iso_date(entry.published) for key, entry in found.items() if entry is not None}
+    return {key: date for key, date in dates.items() if date is not None}
+
+
+def doi_url(doi: str) -> str:
+    """The DOI resolver link of a DOI, percent-encoded (a DOI may hold `"`, `<`, `#`, `?`), or ''."""
+    return f"https://doi.org/{quote(doi, safe='/:;()')}" if doi else ""
+
+
+def original_card(entry: SourceEntry) -> Card:
+    """What a paper shows of its original: identifiers, links and dates (dates only when valid)."""
+    published, updated = iso_date(entry.published), iso_date(entry.updated)
+    return {
+        "arxiv_id": entry.arxiv_id,
+        "version": entry.version,
+        "primary_category": entry.primary_category,
+        "doi": entry.doi,
+        "journal_ref": entry.journal_ref,
+        "abs_url": entry.abs_url,
+        "pdf_url": entry.pdf_url,
+        "doi_url": doi_url(entry.doi),
+        "published": published.isoformat() if published else "",
+        "updated": updated.isoformat() if updated else "",
+    }
+
+
 class Cards:
     """Cards for every author, subject and paper of a site, built once."""
 
-    def __init__(self, site: Site, memo: Memo | None = None):
+    def __init__(self, site: Site, memo: Memo | None = None, sources: Sources | None = None):
         self.memo = memo or Memo()
+        self.sources = sources or Sources()
+        self.by_name = {a.key: a for a in site.authors}
         self.subjects = {s.code: self.subject_card(s) for s in site.subjects}
         self.authors = {a.key: self.author_card(a) for a in site.authors}
         self.papers = {p.key: self.paper_card(p) for p in site.papers}
@@ -78,10 +120,19 @@ class Cards:
         """Name, link and paper count of an author."""
         return {**Cards.author_ref(author), "count": len(author.papers)}
 
+    def full_authors(self, paper: Paper, entry: SourceEntry | None) -> list[Card]:
+        """Every author of a paper in order, when its source is known (collection authors with
+        their page, others with path ''); else the collection's own authors."""
+        if entry is None or not entry.authors:
+            return [self.author_ref(a) for a in paper.authors]
+        found = [(name, self.by_name.get(normalise(name))) for name in entry.authors]
+        return [{"name": name, "path": urls.author(a.slug) if a else ""} for name, a in found]
+
     def paper_card(self, paper: Paper) -> Card:
         """Everything a paper list shows about a paper."""
         memo = self.memo
         title_plain = memo.text("plain", tex.tex_to_plain, paper.title)
+        entry = self.sources.of(paper.key)
         return {
             "path": urls.paper(paper.year, paper.slug),
             "title": memo.markup("title", tex.tex_to_title_html, paper.title),
@@ -92,6 +143,9 @@ class Cards:
             "source": paper.source,
             "subjects": [self.subject_ref(s) for s in paper.subjects],
             "authors": [self.author_ref(a) for a in paper.authors],
+            "all_authors": self.full_authors(paper, entry),
+            "complete": bool(entry and entry.authors),
+            "original": original_card(entry) if entry else None,
             "arxiv_search": arxiv_search_url(title_plain),
         }
 

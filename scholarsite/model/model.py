@@ -7,8 +7,9 @@ the same title and year in one seed are two papers ("variants").
 
 from __future__ import annotations
 
+import datetime
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -185,9 +186,18 @@ def attach(paper: Paper, record: SeedRecord, author: Author, subjects: dict[str,
             paper.subjects.append(subject)
 
 
-def paper_order(paper: Paper) -> tuple[int, str]:
-    """Newest first, then by title identity."""
-    return (-paper.year, paper.key)
+PaperOrder = Callable[[Paper], tuple[int, int, str]]
+
+
+def paper_order(published: Mapping[str, datetime.date]) -> PaperOrder:
+    """Newest year first; within a year, newest published date first (papers without a known
+    date after those with one), then by key (title identity)."""
+
+    def order(paper: Paper) -> tuple[int, int, str]:
+        date = published.get(paper.key)
+        return (-paper.year, -date.toordinal() if date else 1, paper.key)
+
+    return order
 
 
 def ranked(counter: Counter[T], name: Callable[[T], object]) -> list[tuple[T, int]]:
@@ -195,9 +205,9 @@ def ranked(counter: Counter[T], name: Callable[[T], object]) -> list[tuple[T, in
     return sorted(counter.items(), key=lambda item: (-item[1], name(item[0])))
 
 
-def fill_author_views(author: Author) -> None:
+def fill_author_views(author: Author, order: PaperOrder) -> None:
     """Sort an author's papers; count co-authors, subjects and years."""
-    author.papers.sort(key=paper_order)
+    author.papers.sort(key=order)
     coauthors = Counter(a for p in author.papers for a in p.authors if a is not author)
     author.coauthors = ranked(coauthors, lambda a: a.key)
     subjects = Counter(s for p in author.papers for s in p.subjects)
@@ -211,8 +221,12 @@ def author_counts(papers: list[Paper]) -> list[tuple[Author, int]]:
     return ranked(Counter(a for p in papers for a in p.authors), lambda a: a.key)
 
 
-def build_model(records: Iterable[AuthorRecord]) -> Site:
-    """Merge author records into a cross-referenced Site."""
+def build_model(
+    records: Iterable[AuthorRecord], published: Mapping[str, datetime.date] | None = None
+) -> Site:
+    """Merge author records into a cross-referenced Site; papers are ordered by year, then by
+    their `published` date (by paper key) where it is known."""
+    order = paper_order(published or {})
     index = PaperIndex()
     subjects: dict[str, Subject] = {}
     papers: dict[str, Paper] = {}
@@ -223,14 +237,14 @@ def build_model(records: Iterable[AuthorRecord]) -> Site:
             paper = index.paper_for(record, author)
             papers[paper.key] = paper
             attach(paper, record, author, subjects)
-    ordered_papers = sorted(papers.values(), key=paper_order)
+    ordered_papers = sorted(papers.values(), key=order)
     years: dict[int, Year] = {}
     for paper in ordered_papers:
         years.setdefault(paper.year, Year(paper.year)).papers.append(paper)
         for subject in paper.subjects:
             subject.papers.append(paper)
     for author in authors:
-        fill_author_views(author)
+        fill_author_views(author, order)
     for group in (*subjects.values(), *years.values()):
         group.author_counts = author_counts(group.papers)
     return Site(

@@ -1,12 +1,14 @@
-"""Citation exports (BibTeX, RIS, CSL-JSON) for papers whose author lists are incomplete.
+"""Citation exports (BibTeX, RIS, CSL-JSON).
 
 The records come from scraped author profiles, so a paper only names the authors of this
-collection. Every format says so: BibTeX ends the list with "and others", RIS and CSL-JSON
-carry a note.
+collection unless `sources.yaml` knows its original (then its complete author list, arXiv id,
+DOI and date). Every format says when the list is incomplete: BibTeX ends it with
+"and others", RIS and CSL-JSON carry a note.
 """
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
 import unicodedata
@@ -48,6 +50,16 @@ class CitationRecord:
     subjects: tuple[str, ...]
     abstract_plain: str
     url: str | None
+    complete: bool = False  # the authors are the paper's whole list, in order
+    arxiv_id: str = ""
+    primary_category: str = ""
+    doi: str = ""
+    published: str = ""  # ISO date, or ''
+
+    @property
+    def issued(self) -> datetime.date | None:
+        """The publication date, when known."""
+        return datetime.date.fromisoformat(self.published) if self.published else None
 
 
 @dataclass(frozen=True)
@@ -170,17 +182,22 @@ def to_bibtex(rec: CitationRecord) -> str:
 
     rec.key must be a safe citation key, as make_citation_keys makes.
     """
-    authors = [_bibtex_name(a) for a in rec.authors if a.strip()] + ["others"]
+    authors = [_bibtex_name(a) for a in rec.authors if a.strip()] + ([] if rec.complete else ["others"])
     fields = [
         ("title", "{" + bibtex_title(rec.title_tex or rec.title_plain) + "}"),
         ("author", " and ".join(authors)),
         ("year", str(rec.year)),
         ("howpublished", bibtex_escape(f"{rec.source} preprint" if _is_arxiv(rec) else rec.source)),
     ]
-    if _is_arxiv(rec):
+    if rec.arxiv_id:
+        fields.append(("eprint", _safe_url(rec.arxiv_id)))
+    if rec.arxiv_id or _is_arxiv(rec):
         fields.append(("archivePrefix", "arXiv"))
-        if rec.subjects:
-            fields.append(("primaryClass", bibtex_escape(rec.subjects[0])))
+        primary = rec.primary_category or (rec.subjects[0] if rec.subjects else "")
+        if primary:
+            fields.append(("primaryClass", bibtex_escape(primary)))
+    if rec.doi:
+        fields.append(("doi", _safe_url(rec.doi)))
     if rec.subjects:
         fields.append(("keywords", bibtex_escape(", ".join(rec.subjects))))
     if rec.url:
@@ -204,16 +221,21 @@ def _ris_name(name: str) -> str:
 
 
 def to_ris(rec: CitationRecord) -> str:
-    """One RIS record (TY GEN) with an N1 note that the author list is incomplete."""
+    """One RIS record (TY GEN), with an N1 note when the author list is incomplete."""
     lines = [("TY", "GEN"), ("ID", rec.key), ("TI", rec.title_plain)]
     lines += [("AU", _ris_name(a)) for a in rec.authors if a.strip()]
     lines += [("PY", str(rec.year)), ("DB", rec.source)]
+    if rec.issued:
+        lines.append(("DA", rec.issued.strftime("%Y/%m/%d/")))
     lines += [("KW", subject) for subject in rec.subjects]
     if rec.abstract_plain.strip():
         lines.append(("AB", rec.abstract_plain))
+    if rec.doi:
+        lines.append(("DO", rec.doi))
     if rec.url:
         lines.append(("UR", _safe_url(rec.url)))
-    lines.append(("N1", INCOMPLETE_NOTE))
+    if not rec.complete:
+        lines.append(("N1", INCOMPLETE_NOTE))
     body = "".join(f"{tag}  - {_one_line(value)}\n" for tag, value in lines)
     return body + "ER  - \n"
 
@@ -232,15 +254,19 @@ def _csl_name(name: str) -> dict[str, str]:
 
 def to_csl_json(rec: CitationRecord) -> dict:
     """One CSL-JSON item of type "article" (CSL's type for preprints and working papers)."""
+    issued = rec.issued
     item: dict = {
         "id": rec.key,
         "type": "article",
         "title": _one_line(rec.title_plain),
         "author": [_csl_name(a) for a in rec.authors if a.strip()],
-        "issued": {"date-parts": [[rec.year]]},
+        "issued": {"date-parts": [[issued.year, issued.month, issued.day] if issued else [rec.year]]},
         "publisher": rec.source,
-        "note": INCOMPLETE_NOTE,
     }
+    if not rec.complete:
+        item["note"] = INCOMPLETE_NOTE
+    if rec.doi:
+        item["DOI"] = rec.doi
     if _is_arxiv(rec):
         item["genre"] = "Preprint"
     if rec.subjects:

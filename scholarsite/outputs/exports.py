@@ -7,6 +7,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from scholarsite.model.cards import Card
 from scholarsite.model.model import Paper
 from scholarsite.outputs import urls
 from scholarsite.outputs.registry import Output, as_bytes, fixed
@@ -35,23 +36,36 @@ def citation_files(data: SiteData) -> Iterator[Output]:
         yield fixed(urls.beside(page, "papers.bib"), as_bytes("\n".join(bibtex[p.key] for p in papers)))
 
 
+def with_original(item: dict[str, Any], card: Card) -> dict[str, Any]:
+    """A paper's data with `original` (identifiers, links, dates and the complete author list)
+    when sources.yaml knows its original; unchanged otherwise."""
+    original = card["original"]
+    if not original:
+        return item
+    authors = [a["name"] for a in card["all_authors"]] if card["complete"] else []
+    return {**item, "original": {**original, "authors": authors}}
+
+
 def data_files(data: SiteData) -> Iterator[Output]:
     """data/papers.json, data/authors.json (schema in the README) and llms.txt."""
     site, cards, records = data.site, data.cards, data.records
     papers = [
-        {
-            "id": paper.key,
-            "citation_key": records[paper.key].key,
-            "title": paper.title,
-            "title_text": cards.paper(paper)["title_plain"],
-            "abstract": paper.abstract,
-            "year": paper.year,
-            "source": paper.source,
-            "subjects": [s.code for s in paper.subjects],
-            "authors": [a.slug for a in paper.authors],
-            "page": cards.paper(paper)["path"],
-            "records": [{"file": p.path, "line": p.line} for p in paper.provenance],
-        }
+        with_original(
+            {
+                "id": paper.key,
+                "citation_key": records[paper.key].key,
+                "title": paper.title,
+                "title_text": cards.paper(paper)["title_plain"],
+                "abstract": paper.abstract,
+                "year": paper.year,
+                "source": paper.source,
+                "subjects": [s.code for s in paper.subjects],
+                "authors": [a.slug for a in paper.authors],
+                "page": cards.paper(paper)["path"],
+                "records": [{"file": p.path, "line": p.line} for p in paper.provenance],
+            },
+            cards.paper(paper),
+        )
         for paper in site.papers
     ]
     authors = [

@@ -1,8 +1,9 @@
 """Atom feeds (RFC 4287) for the collection, each author and each subject.
 
 Feeds need absolute URLs, so they exist only when `base_url` is configured. Records carry
-a year but no date, so an entry's `updated` is the first instant of its year: deterministic,
-and never later than the truth.
+a year but no date, so an entry's `updated` is the first instant of its year (deterministic,
+and never later than the truth), unless sources.yaml knows the original's dates: then the entry
+has them (`published`, `updated`) and links the arXiv abstract page.
 """
 
 from __future__ import annotations
@@ -27,6 +28,18 @@ def timestamp(year: int) -> str:
     return f"{year:04d}-01-01T00:00:00Z"
 
 
+def day_timestamp(date: str) -> str:
+    """RFC 3339 timestamp of the start of an ISO date."""
+    return f"{date}T00:00:00Z"
+
+
+def updated(card: Card) -> str:
+    """When a paper last changed: its original's last version, else its first, else its year."""
+    original = card["original"] or {}
+    date = original.get("updated") or original.get("published")
+    return day_timestamp(date) if date else timestamp(card["year"])
+
+
 def text_element(parent: ET.Element, tag: str, text: str, **attributes: str) -> ET.Element:
     """A child element with text."""
     element = ET.SubElement(parent, tag, attributes)
@@ -40,12 +53,18 @@ def entry(feed: ET.Element, card: Card, base_url: str) -> None:
     url = urls.absolute(base_url, card["path"])
     text_element(element, "id", url)
     text_element(element, "title", card["title_plain"])
-    text_element(element, "updated", timestamp(card["year"]))
+    text_element(element, "updated", updated(card))
+    original = card["original"]
+    if original and original["published"]:
+        text_element(element, "published", day_timestamp(original["published"]))
     ET.SubElement(element, "link", {"rel": "alternate", "type": "text/html", "href": url})
-    for author in card["authors"]:
+    if original:
+        ET.SubElement(element, "link", {"rel": "related", "type": "text/html", "href": original["abs_url"]})
+    for author in card["all_authors"]:
         person = ET.SubElement(element, "author")
         text_element(person, "name", author["name"])
-        text_element(person, "uri", urls.absolute(base_url, author["path"]))
+        if author["path"]:
+            text_element(person, "uri", urls.absolute(base_url, author["path"]))
     for subject in card["subjects"]:
         ET.SubElement(element, "category", {"term": subject["code"], "label": subject["name"]})
     if card["abstract_plain"]:
@@ -61,7 +80,7 @@ def atom_feed(title: str, page: str, papers: list[Paper], cards: Cards, config: 
     text_element(feed, "id", feed_url)
     text_element(feed, "title", title)
     newest = papers[: config.feed_entries]
-    text_element(feed, "updated", timestamp(max((p.year for p in newest), default=1970)))
+    text_element(feed, "updated", max((updated(cards.paper(p)) for p in newest), default=timestamp(1970)))
     ET.SubElement(feed, "link", {"rel": "self", "type": "application/atom+xml", "href": feed_url})
     ET.SubElement(feed, "link", {"rel": "alternate", "type": "text/html", "href": urls.absolute(base, page)})
     text_element(ET.SubElement(feed, "author"), "name", config.title)

@@ -40,6 +40,22 @@ def json_script(data: Any) -> Markup:
     return Markup(safe)
 
 
+def identifiers(original: Card) -> dict[str, Any]:
+    """`identifier` (arXiv id, DOI as PropertyValue) and `sameAs` (abstract page, DOI link) of a
+    paper's original."""
+    ids = [
+        ("arXiv", original["arxiv_id"], original["abs_url"]),
+        ("DOI", original["doi"], original["doi_url"]),
+    ]
+    known = [(name, value, url) for name, value, url in ids if value]
+    return {
+        "identifier": [
+            {"@type": "PropertyValue", "propertyID": name, "value": value} for name, value, _ in known
+        ],
+        "sameAs": [url for _, _, url in known],
+    }
+
+
 class Metadata:
     """JSON-LD and absolute URLs; URLs are absolute only when `base_url` is configured."""
 
@@ -88,22 +104,28 @@ class Metadata:
             data["sameAs"] = same_as
         return self.with_url(data, path)
 
+    def person_ref(self, author: Card, path: str) -> dict[str, Any]:
+        """A paper's author as a Person, with the author's page when the collection has one."""
+        data = {"@type": "Person", "name": author["name"]}
+        return {**data, "url": self.link(path, author["path"])} if author["path"] else data
+
     def article(self, card: Card, path: str) -> dict[str, Any]:
-        """ScholarlyArticle for a paper page."""
-        data = {
+        """ScholarlyArticle for a paper page; with its original's identifiers, links and date
+        when sources.yaml knows them."""
+        original = card["original"] or {}
+        data: dict[str, Any] = {
             "@context": SCHEMA,
             "@type": "ScholarlyArticle",
             "headline": clip(card["title_plain"], 110),
             "name": card["title_plain"],
             "abstract": card["abstract_plain"],
-            "datePublished": str(card["year"]),
-            "author": [
-                {"@type": "Person", "name": a["name"], "url": self.link(path, a["path"])}
-                for a in card["authors"]
-            ],
+            "datePublished": original.get("published") or str(card["year"]),
+            "author": [self.person_ref(a, path) for a in card["all_authors"]],
             "about": [
                 {"@type": "Thing", "name": s["name"], "identifier": s["code"]} for s in card["subjects"]
             ],
             "publisher": {"@type": "Organization", "name": card["source"]},
         }
+        if original:
+            data.update(identifiers(original))
         return self.with_url(data, path)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from scholarsite.inputs.config import Config
 from scholarsite.inputs.content import Page
+from scholarsite.inputs.sources import Sources
 from scholarsite.model import related
 from scholarsite.model.cards import Cards
 from scholarsite.model.model import Paper, Site
@@ -36,22 +37,32 @@ def data_uri(media_type: str, text: str) -> str:
 
 
 def citation_records(site: Site, cards: Cards, config: Config) -> dict[str, citations.CitationRecord]:
-    """A CitationRecord per paper key, with unique, stable citation keys."""
-    items = [(p.authors[0].name, p.year, cards.paper(p)["title_plain"]) for p in site.papers]
+    """A CitationRecord per paper key, with unique, stable citation keys; a paper whose original
+    is known cites it (its authors, identifiers, date and abstract page), others their page here."""
+    items = [
+        (cards.paper(p)["all_authors"][0]["name"], p.year, cards.paper(p)["title_plain"]) for p in site.papers
+    ]
     keys = citations.make_citation_keys(items)
     records = {}
     for key, paper in zip(keys, site.papers, strict=True):
         card = cards.paper(paper)
+        original = card["original"] or {}
+        page = urls.absolute(config.base_url, card["path"]) if config.base_url else None
         records[paper.key] = citations.CitationRecord(
             key=key,
             title_tex=paper.title,
             title_plain=card["title_plain"],
-            authors=tuple(a.name for a in paper.authors),
+            authors=tuple(a["name"] for a in card["all_authors"]),
             year=paper.year,
             source=paper.source,
             subjects=tuple(s.code for s in paper.subjects),
             abstract_plain=card["abstract_plain"],
-            url=urls.absolute(config.base_url, card["path"]) if config.base_url else None,
+            url=original.get("abs_url") or page,
+            complete=card["complete"],
+            arxiv_id=original.get("arxiv_id", ""),
+            primary_category=original.get("primary_category", ""),
+            doi=original.get("doi", ""),
+            published=original.get("published", ""),
         )
     return records
 
@@ -67,11 +78,12 @@ class SiteData:
     templates: Templates
     assets: dict[str, bytes]
     memo: Memo = field(default_factory=Memo)
+    sources: Sources = field(default_factory=Sources)
 
     @cached_property
     def cards(self) -> Cards:
         """Plain-data views of every author, subject and paper."""
-        return Cards(self.site, self.memo)
+        return Cards(self.site, self.memo, self.sources)
 
     @cached_property
     def card_digests(self) -> dict[int, str]:
