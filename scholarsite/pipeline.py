@@ -28,7 +28,8 @@ from scholarsite.inputs.freshness import (
 from scholarsite.inputs.seeds import SeedParse, read_seeds
 from scholarsite.inputs.sources import SOURCES_FILE, Sources, read_sources
 from scholarsite.model.cards import published_dates
-from scholarsite.model.model import Site, build_model
+from scholarsite.model.identity import normalise
+from scholarsite.model.model import Identities, Site, build_model
 from scholarsite.outputs import exports, feeds, hosting, pages, search, urls
 from scholarsite.outputs.memo import MEMO_FILE, Memo
 from scholarsite.outputs.registry import Family, Produced
@@ -43,6 +44,7 @@ SITE_FAMILIES: tuple[Family, ...] = (
     pages.outputs,
     hosting.assets,
     hosting.outputs,
+    hosting.redirects,
     exports.citation_files,
     exports.data_files,
     feeds.outputs,
@@ -121,7 +123,42 @@ def model_of(project: Project) -> Site:
     """The cross-referenced model of a project's accepted seeds, ordered by the publication
     dates sources.yaml knows."""
     authors = (parse.author for parse in project.seeds if parse.author is not None)
-    return build_model(authors, published_dates(project.sources))
+    return build_model(authors, published_dates(project.sources), identities_of(project.author_pages)[0])
+
+
+def identities_of(author_pages: list[Page]) -> tuple[Identities, list[Diagnostic]]:
+    """Who is who, as author pages declare it (`seeds:` and `aliases:`); a seed file or an
+    alias declared by two pages is an error."""
+    claims: dict[str, str] = {}
+    aliases: dict[str, str] = {}
+    problems: list[Diagnostic] = []
+    for page in author_pages:
+        for table, items in (
+            (claims, [f"seeds/{s}" for s in page.meta.get("seeds", [])]),
+            (aliases, [normalise(a) for a in page.meta.get("aliases", [])]),
+        ):
+            for item in items:
+                if table.setdefault(item, page.name) != page.name:
+                    problems.append(
+                        error(page.path, 0, f"{item!r} is declared by content/authors/{table[item]}.md too")
+                    )
+    return Identities(claims, aliases), problems
+
+
+def claim_problems(project: Project) -> list[Diagnostic]:
+    """An author page claiming a seed file that is not among the accepted seeds."""
+    known = {parse.author.path for parse in project.seeds if parse.author is not None}
+    return [
+        error(
+            page.path,
+            0,
+            f"no accepted seed file 'seeds/{name}'",
+            "name a file of seeds/, as in seeds: [x.txt]",
+        )
+        for page in project.author_pages
+        for name in page.meta.get("seeds", [])
+        if f"seeds/{name}" not in known
+    ]
 
 
 def source_problems(site: Site, sources: Sources) -> list[Diagnostic]:
@@ -180,6 +217,7 @@ def prepare(project: Project, memo: Memo | None = None) -> tuple[SiteData, list[
     entries of no paper."""
     site = model_of(project)
     author_pages, problems = match_author_pages(site, project.author_pages)
+    problems += identities_of(project.author_pages)[1] + claim_problems(project)
     problems += reserved_page_problems(project.pages)
     problems += source_problems(site, project.sources)
     assets, refused = hosting.read_assets(project.root / "assets")

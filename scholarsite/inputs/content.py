@@ -28,7 +28,8 @@ ORCID_RE = re.compile(r"\d{4}-\d{4}-\d{4}-\d{3}[\dX]")
 PAGE_NAME_RE = re.compile(r"[a-z0-9][a-z0-9-]*")
 MAX_PAGE_BYTES = 4 * 2**20
 PAGE_KEYS = {"title", "description"}
-AUTHOR_KEYS = {"affiliation", "homepage", "orcid"}
+AUTHOR_KEYS = {"affiliation", "homepage", "orcid", "aliases", "seeds", "profiles"}
+LIST_KEYS = {"aliases", "seeds", "profiles"}  # lists of text: other spellings, seed files, profile URLs
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,16 @@ def orcid_checksum_ok(orcid: str) -> bool:
     return orcid[-1] == ("X" if check == 10 else str(check))
 
 
+def list_problems(key: str, value: Any, path: str, line: int) -> list[Diagnostic]:
+    """A list key must hold text items (and, for `profiles`, http(s) URLs)."""
+    if not isinstance(value, list) or not all(isinstance(item, str) and item.strip() for item in value):
+        return [error(path, line, f"'{key}' must be a list of text items, found {excerpt(value)}")]
+    if any(CONTROL_RE.search(item) for item in value):
+        return [error(path, line, f"'{key}' contains control characters")]
+    wrong = [item for item in value if key == "profiles" and not URL_RE.fullmatch(item)]
+    return [error(path, line, f"'profiles' must be http(s) URLs, found {excerpt(wrong[0])}")] if wrong else []
+
+
 def check_meta(settings: list[Setting], allowed: set[str], path: str) -> list[Diagnostic]:
     """Unknown keys, non-text values, invalid URLs and ORCIDs, and the PyYAML TAB pitfall."""
     problems: list[Diagnostic] = []
@@ -83,6 +94,8 @@ def check_meta(settings: list[Setting], allowed: set[str], path: str) -> list[Di
         if key not in allowed:
             known = ", ".join(sorted(allowed))
             problems.append(error(path, line, f"unknown front matter key {excerpt(key)}", f"known: {known}"))
+        elif key in LIST_KEYS:
+            problems += list_problems(key, value, path, line)
         elif not isinstance(value, str):
             problems.append(error(path, line, f"'{key}' must be text, found {excerpt(value)}"))
         elif CONTROL_RE.search(value):

@@ -103,6 +103,7 @@ class Site:
     papers: list[Paper]
     subjects: list[Subject]
     years: list[Year]
+    redirects: dict[str, str] = field(default_factory=dict)  # alias slug -> the author's slug
 
     @property
     def record_count(self) -> int:
@@ -115,13 +116,40 @@ class Site:
         return [p for p in self.papers if p.shared]
 
 
-def merge_authors(records: Iterable[AuthorRecord]) -> list[tuple[Author, list[SeedRecord]]]:
-    """One Author per normalised name, with every seed record of its files, in file order."""
+@dataclass(frozen=True)
+class Identities:
+    """What author pages declare about who is who (`content/authors/<slug>.md`).
+
+    `claims`: seed files (`seeds/x.txt`) that are the person of a page's slug, whatever name
+    they carry, so two people with one name stay apart. `aliases`: other spellings (normalised)
+    whose seeds are the person of a page's slug; their own URLs redirect there.
+    """
+
+    claims: Mapping[str, str] = field(default_factory=dict)
+    aliases: Mapping[str, str] = field(default_factory=dict)
+
+    def identity(self, record: AuthorRecord) -> tuple[str, str | None]:
+        """(author key, slug when a page decides it) of a seed file's person."""
+        if record.path in self.claims:
+            slug = self.claims[record.path]
+            return f"{slug}#page", slug
+        name = normalise(record.name)
+        slug = self.aliases.get(name) or slug_for(name, "author")
+        if slug in self.aliases.values():  # an alias, or the name of the page that lists aliases
+            return f"{slug}#page", slug
+        return name, None
+
+
+def merge_authors(
+    records: Iterable[AuthorRecord], identities: Identities
+) -> list[tuple[Author, list[SeedRecord]]]:
+    """One Author per person (normalised name, unless an author page says otherwise), with
+    every seed record of its files, in file order."""
     merged: dict[str, tuple[Author, list[SeedRecord]]] = {}
     for record in sorted(records, key=lambda r: r.path):
-        key = normalise(record.name)
+        key, slug = identities.identity(record)
         if key not in merged:
-            author = Author(key, slug_for(key, "author"), record.name, None, False, [])
+            author = Author(key, slug or slug_for(key, "author"), record.name, None, False, [])
             merged[key] = (author, [])
         author, seed_records = merged[key]
         author.seed_paths.append(record.path)
@@ -222,7 +250,9 @@ def author_counts(papers: list[Paper]) -> list[tuple[Author, int]]:
 
 
 def build_model(
-    records: Iterable[AuthorRecord], published: Mapping[str, datetime.date] | None = None
+    records: Iterable[AuthorRecord],
+    published: Mapping[str, datetime.date] | None = None,
+    identities: Identities | None = None,
 ) -> Site:
     """Merge author records into a cross-referenced Site; papers are ordered by year, then by
     their `published` date (by paper key) where it is known."""
@@ -231,7 +261,9 @@ def build_model(
     subjects: dict[str, Subject] = {}
     papers: dict[str, Paper] = {}
     authors: list[Author] = []
-    for author, seed_records in merge_authors(records):
+    records = list(records)
+    identities = identities or Identities()
+    for author, seed_records in merge_authors(records, identities):
         authors.append(author)
         for record in seed_records:
             paper = index.paper_for(record, author)
@@ -247,7 +279,14 @@ def build_model(
         fill_author_views(author, order)
     for group in (*subjects.values(), *years.values()):
         group.author_counts = author_counts(group.papers)
+    slugs = {a.slug for a in authors}
+    redirects = {
+        slug_for(normalise(r.name), "author"): identities.aliases[normalise(r.name)]
+        for r in records
+        if normalise(r.name) in identities.aliases and slug_for(normalise(r.name), "author") not in slugs
+    }
     return Site(
+        redirects=dict(sorted(redirects.items())),
         authors=sorted(authors, key=lambda a: a.key),
         papers=ordered_papers,
         subjects=sorted(subjects.values(), key=lambda s: s.code),

@@ -1,7 +1,8 @@
-"""Output families for hosting: `.nojekyll`, `robots.txt`, `sitemap.xml`, `CNAME`; and the assets."""
+"""Output families for hosting: `.nojekyll`, robots, sitemap, `CNAME`, redirects; and the assets."""
 
 from __future__ import annotations
 
+import html
 from collections.abc import Iterator
 from pathlib import Path
 from xml.sax.saxutils import escape
@@ -44,6 +45,28 @@ def outputs(data: SiteData) -> Iterator[Output]:
         yield fixed(urls.SITEMAP, sitemap(config.base_url, pages))
     if config.cname:
         yield fixed("CNAME", (config.cname + "\n").encode("ascii"))
+
+
+def redirect_page(language: str, name: str, target: str) -> bytes:
+    """A page that sends browsers (and search engines, via canonical) on to `target`."""
+    link = html.escape(target)
+    return (
+        f'<!DOCTYPE html>\n<html lang="{html.escape(language)}">\n<head>\n<meta charset="utf-8">\n'
+        f"<title>{html.escape(name)}</title>\n"
+        f'<meta http-equiv="refresh" content="0; url={link}">\n<link rel="canonical" href="{link}">\n'
+        f'<meta name="robots" content="noindex">\n</head>\n<body>\n'
+        f'<p>This page has moved: <a href="{link}">{html.escape(name)}</a>.</p>\n</body>\n</html>\n'
+    ).encode()
+
+
+def redirects(data: SiteData) -> Iterator[Output]:
+    """The URL of each author alias (another spelling declared on an author page) redirects
+    to the author's page."""
+    names = {author.slug: author.name for author in data.site.authors}
+    for alias, slug in data.site.redirects.items():
+        path = urls.author(alias)
+        target = urls.relative(path, urls.author(slug))
+        yield fixed(path, redirect_page(data.config.language, names[slug], target))
 
 
 def assets(data: SiteData) -> Iterator[Output]:

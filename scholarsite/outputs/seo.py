@@ -100,8 +100,11 @@ class Metadata:
             for k in ("homepage", "orcid")
             if meta.get(k)
         ]
+        same_as += meta.get("profiles", [])
         if same_as:
             data["sameAs"] = same_as
+        if meta.get("aliases"):
+            data["alternateName"] = list(meta["aliases"])
         return self.with_url(data, path)
 
     def person_ref(self, author: Card, path: str) -> dict[str, Any]:
