@@ -13,10 +13,11 @@ import shutil
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from scholarsite import pipeline
 from scholarsite.errors import Diagnostic, Severity, error
 from scholarsite.inputs.freshness import latest_possible_year
-from scholarsite.inputs.seeds import SEED_SUFFIX, AuthorRecord, is_seed_file, parse_seed, read_seeds
-from scholarsite.model.identity import normalise
+from scholarsite.inputs.seeds import SEED_SUFFIX, AuthorRecord, is_seed_file, parse_seed
+from scholarsite.model.identity import normalise, slug_for
 from scholarsite.model.model import Site, build_model
 
 
@@ -99,10 +100,8 @@ def compare(before: Site, after: Site) -> Changes:
 def plan(root: Path, paths: list[Path], force: bool) -> tuple[Changes, list[tuple[Path, Path]]]:
     """The change summary and the copies (source, target) adding `paths` would make."""
     year = latest_possible_year()
-    existing, _ = read_seeds(
-        root / "seeds", "seeds", lambda data, shown: parse_seed(data, shown, latest_year=year)
-    )
-    authors = [p.author for p in existing if p.author is not None]
+    project = pipeline.load_project(root)  # the seeds as the build reads them (its parse cache too)
+    authors = [p.author for p in project.seeds if p.author is not None]
     taken = {normalise(a.name): a.path for a in authors}
     problems: list[Diagnostic] = []
     new: list[AuthorRecord] = []
@@ -117,7 +116,7 @@ def plan(root: Path, paths: list[Path], force: bool) -> tuple[Changes, list[tupl
         warnings += [d.format() for d in parse.diagnostics if d.severity is Severity.WARNING]
         if parse.author is None:
             continue
-        target = root / "seeds" / (build_model([parse.author]).authors[0].slug + SEED_SUFFIX)
+        target = root / "seeds" / (slug_for(normalise(parse.author.name), "author") + SEED_SUFFIX)
         if target.exists() and not force:
             hint = "use --force to add it under another name"
             problems.append(error(str(source), 0, f"{target.relative_to(root)} already exists", hint))
@@ -133,7 +132,8 @@ def plan(root: Path, paths: list[Path], force: bool) -> tuple[Changes, list[tupl
         copies.append((source, target))
     if problems:
         raise Refused(problems)
-    changes = compare(build_model(authors), build_model([*authors, *new]))
+    before = build_model(authors, identities=project.identities)  # aliases merge, as in the build
+    changes = compare(before, build_model([*authors, *new], identities=project.identities))
     changes.added_files = [str(target.relative_to(root)) for _, target in copies]
     changes.warnings = warnings
     return changes, copies

@@ -69,6 +69,7 @@ class Project:
     cache: ParseCache
     diagnostics: list[Diagnostic] = field(default_factory=list)
     sources: Sources = field(default_factory=Sources)
+    identities: Identities = field(default_factory=Identities)  # who is who, from author pages
 
 
 @dataclass(frozen=True)
@@ -107,9 +108,13 @@ def load_project(root: Path, cache: ParseCache | None = None) -> Project:
     diagnostics += problems
     sources, problems = read_sources(root)
     diagnostics += problems
+    identities, problems = identities_of(author_pages)
+    diagnostics += problems
     if not config.base_url:
         diagnostics.append(note("site.yaml", 0, FEEDS_NEED_BASE_URL))
-    return Project(root, config, parses, content, author_pages, cache, sorted(diagnostics), sources)
+    return Project(
+        root, config, parses, content, author_pages, cache, sorted(diagnostics), sources, identities
+    )
 
 
 def validate(diagnostics: Iterable[Diagnostic], strict: bool) -> None:
@@ -123,7 +128,7 @@ def model_of(project: Project) -> Site:
     """The cross-referenced model of a project's accepted seeds, ordered by the publication
     dates sources.yaml knows."""
     authors = (parse.author for parse in project.seeds if parse.author is not None)
-    return build_model(authors, published_dates(project.sources), identities_of(project.author_pages)[0])
+    return build_model(authors, published_dates(project.sources), project.identities)
 
 
 def identities_of(author_pages: list[Page]) -> tuple[Identities, list[Diagnostic]]:
@@ -217,7 +222,7 @@ def prepare(project: Project, memo: Memo | None = None) -> tuple[SiteData, list[
     entries of no paper."""
     site = model_of(project)
     author_pages, problems = match_author_pages(site, project.author_pages)
-    problems += identities_of(project.author_pages)[1] + claim_problems(project)
+    problems += claim_problems(project)
     problems += reserved_page_problems(project.pages)
     problems += source_problems(site, project.sources)
     assets, refused = hosting.read_assets(project.root / "assets")

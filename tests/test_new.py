@@ -135,3 +135,19 @@ def test_add_refuses_a_broken_seed_and_copies_nothing(
     assert cli.main(["--project", str(project), "add", str(good), str(bad), "--no-build"]) == cli.FAILED
     assert "impossible year" in capsys.readouterr().err
     assert sorted(p.name for p in (project / "seeds").iterdir()) == ["example.txt"]
+
+
+def test_add_counts_a_declared_alias_as_the_same_author(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = tmp_path / "lab"
+    cli.main(["new", str(project)])
+    (project / "content/authors").mkdir(parents=True)
+    (project / "content/authors/ada-lovelace.md").write_text("---\naliases: [A. A. Lovelace]\n---\n")
+    alias = tmp_path / "alias.txt"
+    alias.write_text(BABBAGE.replace("Charles Babbage", "A. A. Lovelace"), encoding="utf-8")
+    capsys.readouterr()
+    assert cli.main(["--project", str(project), "add", str(alias), "--dry-run", "--json"]) == cli.OK
+    changes = json.loads(capsys.readouterr().out)
+    assert changes["new_authors"] == [] and changes["new_coauthor_pairs"] == []
+    assert changes["new_papers"] == ["On the economy of machinery and manufactures (2019)"]

@@ -200,28 +200,28 @@ def entry_lines(text: str) -> dict[str, int]:
     return found
 
 
-def load_sources(root: Path) -> tuple[dict[str, SourceEntry], list[Diagnostic]]:
-    """The project's `sources.yaml` (none: no entries); problems as diagnostics."""
+def read_sources(root: Path) -> tuple[Sources, list[Diagnostic]]:
+    """The project's `sources.yaml` (none: no entries) with each entry's line; problems as
+    diagnostics. The file is read once."""
     path = root / SOURCES_FILE
     if not path.is_file() and not path.is_symlink():
-        return {}, []
+        return Sources(), []
     if refused := refusal(path, root, SOURCES_FILE):
-        return {}, [refused]
+        return Sources(), [refused]
     text, problems = decode(path.read_bytes(), SOURCES_FILE)
     if text is None:
-        return {}, problems
+        return Sources(), problems
     try:
         entries, found = parse_sources(text, SOURCES_FILE)
     except BuildError as exc:
-        return {}, problems + list(exc.diagnostics)
-    return entries, problems + found
+        return Sources(), problems + list(exc.diagnostics)
+    return Sources(entries, entry_lines(text)), problems + found
 
 
-def read_sources(root: Path) -> tuple[Sources, list[Diagnostic]]:
-    """The project's sources as the build sees them (with each entry's line), and problems."""
-    entries, problems = load_sources(root)
-    text = (root / SOURCES_FILE).read_text(encoding="utf-8", errors="replace") if entries else ""
-    return Sources(entries, entry_lines(text)), problems
+def load_sources(root: Path) -> tuple[dict[str, SourceEntry], list[Diagnostic]]:
+    """The entries of the project's `sources.yaml` by paper key, and problems."""
+    sources, problems = read_sources(root)
+    return sources.entries, problems
 
 
 def dump_sources(entries: dict[str, SourceEntry]) -> str:
