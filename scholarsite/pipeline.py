@@ -226,15 +226,16 @@ def prepare(project: Project, memo: Memo | None = None) -> tuple[SiteData, list[
     problems += reserved_page_problems(project.pages)
     problems += source_problems(site, project.sources)
     assets, refused = hosting.read_assets(project.root / "assets")
+    memo = memo or Memo()
     urls.PORTABLE.on = project.config.portable
     data = SiteData(
         site=site,
         config=project.config,
         pages=project.pages,
         author_pages=author_pages,
-        templates=Templates(project.root / "templates"),
+        templates=Templates(project.root / "templates", memo),
         assets=assets,
-        memo=memo or Memo(),
+        memo=memo,
         sources=project.sources,
     )
     return data, sorted(project.diagnostics + problems + refused)

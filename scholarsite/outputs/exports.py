@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
 from scholarsite.model.cards import Card
 from scholarsite.model.model import Paper
 from scholarsite.outputs import urls
-from scholarsite.outputs.registry import Output, as_bytes, fixed
+from scholarsite.outputs.citations import CitationRecord
+from scholarsite.outputs.registry import Output, as_bytes, code_version, fixed, key_of
 from scholarsite.outputs.sitedata import SiteData
 
 DATA_SCHEMA_VERSION = 1
@@ -28,12 +30,22 @@ def json_lines(envelope: dict[str, Any], name: str, items: list[dict[str, Any]])
 
 
 def citation_files(data: SiteData) -> Iterator[Output]:
-    """papers.bib beside every author and subject page (entries separated by a blank line)."""
-    cards, bibtex = data.cards, data.bibtex
+    """papers.bib beside every author and subject page (entries separated by a blank line),
+    keyed by the citation records it is made from (made only when one of them changed)."""
+    cards, records = data.cards, data.records
     groups: list[tuple[str, list[Paper]]] = [(cards.author(a)["path"], a.papers) for a in data.site.authors]
     groups += [(cards.subject(s)["path"], s.papers) for s in data.site.subjects]
+    version = code_version()
     for page, papers in groups:
-        yield fixed(urls.beside(page, "papers.bib"), as_bytes("\n".join(bibtex[p.key] for p in papers)))
+        cited = [records[p.key] for p in papers]
+        yield Output(
+            urls.beside(page, "papers.bib"), key_of(version, cited), partial(bibliography, data, cited)
+        )
+
+
+def bibliography(data: SiteData, cited: list[CitationRecord]) -> bytes:
+    """The BibTeX entries of a list of papers, one blank line apart."""
+    return as_bytes("\n".join(data.bibtex_of(record) for record in cited))
 
 
 def with_original(item: dict[str, Any], card: Card) -> dict[str, Any]:

@@ -41,7 +41,7 @@ def outputs(data: SiteData) -> Iterator[Output]:
     yield fixed(".nojekyll", b"")
     yield fixed("robots.txt", robots(config.base_url))
     if config.base_url:
-        pages = [spec.path for spec in data.specs if spec.path != urls.NOT_FOUND]
+        pages = [plan.path for plan in data.plans if plan.path != urls.NOT_FOUND]
         yield fixed(urls.SITEMAP, sitemap(config.base_url, pages))
     if config.cname:
         yield fixed("CNAME", (config.cname + "\n").encode("ascii"))

@@ -1,4 +1,12 @@
-"""Plan the site: one `PageSpec` (output path, template, plain-data context) per HTML page."""
+"""Plan the site: one `PagePlan` per HTML page, its context made only when the page is rendered.
+
+A plan holds what its page reads (`reads`: cards, counts, a citation record, small values) and
+a function of those reads that makes the page's context. The page's key is a digest of the
+reads (each card as its digest), never of the context, so planning the whole site costs a few
+digests per page however heavy the pages are (JSON-LD, BibTeX, data: downloads), and a page
+whose reads are unchanged is neither given a context nor rendered. Soundness is by
+construction: `make` sees only `reads` and the settings, which are in every key.
+"""
 
 from __future__ import annotations
 
@@ -13,10 +21,11 @@ from markupsafe import Markup
 from scholarsite.inputs.content import Page
 from scholarsite.model.cards import Card
 from scholarsite.model.model import Author, Paper, Subject, Year
+from scholarsite.outputs import citations, urls
 from scholarsite.outputs import seo as metadata
-from scholarsite.outputs import urls
 from scholarsite.outputs.registry import Output, code_version, key_of
-from scholarsite.outputs.sitedata import SiteData
+from scholarsite.outputs.render import Templates
+from scholarsite.outputs.sitedata import SiteData, downloads
 
 AUTHORS_ON_ONE_PAGE = 2000  # beyond this the A-Z index gets one page per initial (pages < 1 MB)
 MORE_BY_AUTHORS = 5  # newest other papers of the same authors on a paper page
@@ -24,12 +33,17 @@ LISTED_AUTHORS = 100  # authors beside a subject's or year's papers (pages stay 
 
 
 @dataclass(frozen=True)
-class PageSpec:
-    """One HTML page to render."""
+class PagePlan:
+    """One HTML page to render: what it reads, and how its context is made from that."""
 
     path: str
     template: str
-    context: dict[str, Any]
+    reads: dict[str, Any]
+    make: Callable[..., dict[str, Any]]  # make(**reads) -> the template's context
+
+    def context(self) -> dict[str, Any]:
+        """The page's full context (computed now, dropped after rendering)."""
+        return self.make(**self.reads)
 
 
 def paginate(
@@ -93,13 +107,30 @@ class Planner:
             "has_feeds": inputs.has_feeds,
         }
 
+    @property
+    def settings(self) -> tuple[Any, ...]:
+        """Everything a page's context takes from the settings (in every page's key)."""
+        return (self.common, repr(self.config))
+
     def spec(
-        self, path: str, template: str, title: str, crumbs: list[tuple[str, str]], **context: Any
-    ) -> PageSpec:
-        """A PageSpec with the context every template expects."""
+        self,
+        path: str,
+        template: str,
+        title: str,
+        crumbs: list[tuple[str, str]],
+        make: Callable[..., dict[str, Any]] | None = None,
+        **reads: Any,
+    ) -> PagePlan:
+        """The plan of a page whose context `make` (by default `frame`) makes from `reads`."""
+        return PagePlan(
+            path, template, {"path": path, "title": title, "crumbs": crumbs, **reads}, make or self.frame
+        )
+
+    def frame(self, path: str, title: str, crumbs: list[tuple[str, str]], **context: Any) -> dict[str, Any]:
+        """A page's context with what every template expects."""
         description = context.pop("description", self.config.description)
         jsonld = context.pop("jsonld", None) or self.meta.collection(path, title, description)
-        full = {
+        return {
             **self.common,
             "page_path": path,
             "is_home": path == urls.HOME,
@@ -114,9 +145,8 @@ class Planner:
             "searchable": context.pop("searchable", False),
             **context,
         }
-        return PageSpec(path, template, full)
 
-    def all(self) -> list[PageSpec]:
+    def all(self) -> list[PagePlan]:
         """Every page, in a stable order."""
         specs = [self.home(), *self.authors_index(), self.subjects_index(), self.years_index()]
         specs += [self.search(), self.not_found()]
@@ -135,7 +165,7 @@ class Planner:
         """Breadcrumbs starting at home."""
         return [("Home", urls.HOME), *trail]
 
-    def home(self) -> PageSpec:
+    def home(self) -> PagePlan:
         """The home page: introduction, figures, authors, latest papers, subjects."""
         intro = next((p.body for p in self.inputs.pages if p.name == "index"), Markup(""))
         top_authors = sorted(self.site.authors, key=lambda a: (-len(a.papers), a.key))[:60]
@@ -167,7 +197,7 @@ class Planner:
             for name, group in groupby(ordered, key=lambda s: s.archive_name)
         ]
 
-    def authors_index(self) -> list[PageSpec]:
+    def authors_index(self) -> list[PagePlan]:
         """Authors A-Z with paper counts; one page per initial once the list is long."""
 
         def initial(author: Author) -> str:
@@ -209,7 +239,7 @@ class Planner:
             for group in letters
         ]
 
-    def author(self, author: Author) -> list[PageSpec]:
+    def author(self, author: Author) -> list[PagePlan]:
         """An author's pages: profile, co-authors, charts, papers by year."""
         first = urls.author(author.slug)
         card = self.cards.author(author)
@@ -243,7 +273,7 @@ class Planner:
             )
         return specs
 
-    def paper(self, paper: Paper) -> PageSpec:
+    def paper(self, paper: Paper) -> PagePlan:
         """A paper's page: abstract, authors, subjects, citation, related papers."""
         card = self.cards.paper(paper)
         path = card["path"]
@@ -260,19 +290,33 @@ class Planner:
             self.crumbs(
                 ("Papers", urls.PAPERS), (str(paper.year), urls.year(paper.year)), (card["title_plain"], path)
             ),
+            self.paper_page,
             paper=card,
             records=len(paper.provenance),
-            bibtex=self.inputs.bibtex[paper.key],
-            downloads=self.inputs.downloads(paper),
+            citation=self.inputs.records[paper.key],
             related=[self.cards.paper(p) for p in related],
             by_authors=[self.cards.paper(p) for p in by_authors],
-            description=card["abstract_plain"] or card["title_plain"],
-            og_type="article",
-            searchable=True,
-            jsonld=self.meta.article(card, path),
         )
 
-    def subjects_index(self) -> PageSpec:
+    def paper_page(
+        self, path: str, paper: Card, citation: citations.CitationRecord, **reads: Any
+    ) -> dict[str, Any]:
+        """A paper page's context: its citation in every format and its JSON-LD, made here
+        (when the page is rendered) from the card and the citation record it reads."""
+        bibtex = self.inputs.bibtex_of(citation)
+        return self.frame(
+            path,
+            paper=paper,
+            bibtex=bibtex,
+            downloads=downloads(citation, bibtex),
+            description=paper["abstract_plain"] or paper["title_plain"],
+            og_type="article",
+            searchable=True,
+            jsonld=self.meta.article(paper, path),
+            **reads,
+        )
+
+    def subjects_index(self) -> PagePlan:
         """Subjects grouped by archive, with counts."""
         return self.spec(
             urls.SUBJECTS,
@@ -291,7 +335,7 @@ class Planner:
         crumbs: list[tuple[str, str]],
         papers: list[Paper],
         **context: Any,
-    ) -> list[PageSpec]:
+    ) -> list[PagePlan]:
         """A paginated list of papers grouped by year."""
         return [
             self.spec(
@@ -306,7 +350,7 @@ class Planner:
             for path, pager, chunk in paginate(first, papers, self.config.papers_per_page)
         ]
 
-    def subject(self, subject: Subject) -> list[PageSpec]:
+    def subject(self, subject: Subject) -> list[PagePlan]:
         """A subject's papers by year and its authors."""
         card = self.cards.subject(subject)
         first = card["path"]
@@ -324,7 +368,7 @@ class Planner:
             description=f"{card['count']} papers in {subject.name} ({subject.code}) from the collection.",
         )
 
-    def years_index(self) -> PageSpec:
+    def years_index(self) -> PagePlan:
         """Years with paper counts."""
         years = [{"year": y.year, "path": urls.year(y.year), "count": len(y.papers)} for y in self.site.years]
         return self.spec(
@@ -337,7 +381,7 @@ class Planner:
             description="Papers of the collection by year.",
         )
 
-    def year(self, year: Year) -> list[PageSpec]:
+    def year(self, year: Year) -> list[PagePlan]:
         """A year's papers and authors."""
         first = urls.year(year.year)
         return self.listing(
@@ -356,7 +400,7 @@ class Planner:
         shown = [{"author": self.cards.author(a), "count": n} for a, n in counts[:LISTED_AUTHORS]]
         return {"authors": shown, "more_authors": len(counts) - len(shown)}
 
-    def papers_index(self) -> list[PageSpec]:
+    def papers_index(self) -> list[PagePlan]:
         """All papers, newest first, paginated."""
         return self.listing(
             urls.PAPERS,
@@ -367,7 +411,7 @@ class Planner:
             description=f"All {len(self.site.papers)} papers of the collection, newest first.",
         )
 
-    def content(self, page: Page) -> PageSpec:
+    def content(self, page: Page) -> PagePlan:
         """A hand-written Markdown page."""
         path = urls.content_page(page.name)
         return self.spec(
@@ -379,7 +423,7 @@ class Planner:
             description=str(page.meta.get("description", self.config.description)),
         )
 
-    def search(self) -> PageSpec:
+    def search(self) -> PagePlan:
         """The search page (Pagefind), with plain index links for readers without JavaScript."""
         return self.spec(
             urls.SEARCH,
@@ -389,7 +433,7 @@ class Planner:
             description="Search titles, abstracts, authors and subjects.",
         )
 
-    def not_found(self) -> PageSpec:
+    def not_found(self) -> PagePlan:
         """The 404 page, which GitHub Pages serves at any missing path (see the template)."""
         return self.spec(
             urls.NOT_FOUND,
@@ -402,15 +446,18 @@ class Planner:
         )
 
 
+def render(templates: Templates, plan: PagePlan) -> bytes:
+    """A page: its templates checked (once per process), its context made, rendered."""
+    templates.check(plan.template, plan.path)
+    return templates.render(plan.template, plan.context(), plan.path)
+
+
 def outputs(data: SiteData) -> Iterator[Output]:
-    """Every HTML page, keyed by the sources of its template and its context."""
-    templates = data.templates
-    checked: set[str] = set()
-    known = data.card_digests
-    for spec in data.specs:
-        if spec.template not in checked:
-            templates.check(spec.template, spec.path)
-            checked.add(spec.template)
-        parts = (code_version(), templates.digest(spec.template), spec.template, spec.path, spec.context)
-        key = key_of(*parts, known=known)
-        yield Output(spec.path, key, partial(templates.render, spec.template, spec.context, spec.path))
+    """Every HTML page, keyed by the sources of its template, the settings and what it reads."""
+    templates, known = data.templates, data.card_digests
+    settings = key_of(code_version(), data.planner.settings)
+    for plan in data.plans:
+        key = key_of(
+            settings, templates.digest(plan.template, plan.path), plan.template, plan.reads, known=known
+        )
+        yield Output(plan.path, key, partial(render, templates, plan))

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import traceback
 from collections.abc import Callable
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from scholarsite import theme
 from scholarsite.errors import BuildError, Diagnostic, error
 from scholarsite.inputs.files import refusal
 from scholarsite.outputs import urls
+from scholarsite.outputs.memo import Memo
 from scholarsite.outputs.seo import json_script
 
 SUMMARY_PARTIAL = "partials/paper_summary.html"  # rendered through the `paper_summary` global
@@ -134,15 +136,40 @@ TEMPLATE_ERRORS = (
 
 
 class Templates:
-    """The project's templates: rendering, and a digest of the sources each template uses."""
+    """The project's templates: rendering, and a digest of the sources each template uses.
 
-    def __init__(self, folder: Path):
+    Which templates a template uses (its closure) is found by parsing; with a memo, the closure
+    is kept by a digest of every template's source, so a build whose templates did not change
+    parses none of them (they are compiled only when a page of theirs is rendered).
+    """
+
+    def __init__(self, folder: Path, memo: Memo | None = None):
         self.folder = folder
         self.env = make_environment(folder)
+        self.memo = memo or Memo()
+        self.checked: set[str] = set()
+        self.digests: dict[str, str] = {}
+
+    @cached_property
+    def sources_digest(self) -> str:
+        """A digest of every template's name and source."""
+        summary = hashlib.sha256()
+        for name in sorted(self.env.list_templates()):
+            summary.update(name.encode() + b"\0" + self.source(name).encode() + b"\0")
+        return summary.hexdigest()
 
     @cache  # noqa: B019 (one instance per build)
     def uses(self, name: str) -> frozenset[str]:
         """The template and every template it extends, includes or imports, transitively."""
+        found = self.memo.text(
+            "template-uses",
+            lambda _: json.dumps(sorted(self.closure(name))),
+            f"{self.sources_digest}\0{name}",
+        )
+        return frozenset(json.loads(found))
+
+    def closure(self, name: str) -> set[str]:
+        """`uses`, found by parsing the templates."""
         seen: set[str] = set()
         pending = [name]
         while pending:
@@ -157,7 +184,7 @@ class Templates:
             if any(node.name == "paper_summary" for node in tree.find_all(nodes.Name)):
                 referenced.append(SUMMARY_PARTIAL)
             pending += [r for r in referenced if r]
-        return frozenset(seen)
+        return seen
 
     @cache  # noqa: B019
     def source(self, name: str) -> str:
@@ -170,21 +197,31 @@ class Templates:
         assert self.env.loader is not None
         return str(self.env.loader.get_source(self.env, name)[1])
 
-    @cache  # noqa: B019
-    def digest(self, name: str) -> str:
-        """A digest of the sources a template uses (what its pages' keys depend on)."""
-        summary = hashlib.sha256()
-        for used in sorted(self.uses(name)):
-            summary.update(used.encode() + b"\0" + self.source(used).encode() + b"\0")
-        return summary.hexdigest()
+    def digest(self, name: str, page: str) -> str:
+        """A digest of the sources a template uses (what its pages' keys depend on); a
+        BuildError naming the template and `page` when one of them is missing or unreadable."""
+        if name not in self.digests:
+            try:
+                used = sorted(self.uses(name))
+            except TEMPLATE_ERRORS as exc:
+                raise BuildError([describe(exc, page, str(self.folder))]) from None
+            summary = hashlib.sha256()
+            for item in used:
+                summary.update(item.encode() + b"\0" + self.source(item).encode() + b"\0")
+            self.digests[name] = summary.hexdigest()
+        return self.digests[name]
 
     def check(self, name: str, page: str) -> None:
-        """BuildError unless the template and those it uses exist and compile."""
+        """BuildError unless the template and those it uses exist and compile (checked once
+        per process)."""
+        if name in self.checked:
+            return
         try:
             for used in self.uses(name):
                 self.env.get_template(used)
         except TEMPLATE_ERRORS as exc:
             raise BuildError([describe(exc, page, str(self.folder))]) from None
+        self.checked.add(name)
 
     def render(self, name: str, context: dict[str, Any], page: str) -> bytes:
         """One page as UTF-8 bytes; BuildError naming the template and line on a problem."""

@@ -7,6 +7,8 @@ All of it is keyed by identity (`paper.key`, `author.key`, `subject.code`), neve
 from __future__ import annotations
 
 import base64
+import hashlib
+import json
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -22,7 +24,7 @@ from scholarsite.outputs.memo import Memo
 from scholarsite.outputs.render import Templates
 
 if TYPE_CHECKING:
-    from scholarsite.outputs.pages import PageSpec
+    from scholarsite.outputs.pages import PagePlan, Planner
 
 DOWNLOADS = (  # label, extension, media type
     ("BibTeX", "bib", "application/x-bibtex"),
@@ -67,6 +69,15 @@ def citation_records(site: Site, cards: Cards, config: Config) -> dict[str, cita
     return records
 
 
+def downloads(record: citations.CitationRecord, bibtex: str) -> list[dict[str, str]]:
+    """The citation downloads of a paper's page, as data: URLs (no file per format)."""
+    texts = {"bib": bibtex + "\n", "ris": citations.to_ris(record), "json": citations.csl_json_file([record])}
+    return [
+        {"label": label, "filename": f"{record.key}.{ext}", "href": data_uri(kind, texts[ext])}
+        for label, ext, kind in DOWNLOADS
+    ]
+
+
 @dataclass
 class SiteData:
     """The model with what every output family reads from it."""
@@ -95,43 +106,41 @@ class SiteData:
         """Citation records by paper key."""
         return citation_records(self.site, self.cards, self.config)
 
-    @cached_property
-    def bibtex(self) -> dict[str, str]:
-        """BibTeX by paper key, without the abstract (as DBLP and arXiv do; RIS and CSL carry it)."""
-
-        def entry(record: citations.CitationRecord) -> str:
-            return self.memo.text("bibtex", lambda _: citations.to_bibtex(record), repr(record))
-
-        return {key: entry(replace(rec, abstract_plain="")) for key, rec in self.records.items()}
-
-    def downloads(self, paper: Paper) -> list[dict[str, str]]:
-        """The citation downloads of a paper's page, as data: URLs (no file per format)."""
-        record = self.records[paper.key]
-        texts = {
-            "bib": self.bibtex[paper.key] + "\n",
-            "ris": citations.to_ris(record),
-            "json": citations.csl_json_file([record]),
-        }
-        return [
-            {"label": label, "filename": f"{record.key}.{ext}", "href": data_uri(kind, texts[ext])}
-            for label, ext, kind in DOWNLOADS
-        ]
+    def bibtex_of(self, record: citations.CitationRecord) -> str:
+        """A paper's BibTeX, without the abstract (as DBLP and arXiv do; RIS and CSL carry it)."""
+        cited = replace(record, abstract_plain="")
+        return self.memo.text("bibtex", lambda _: citations.to_bibtex(cited), repr(cited))
 
     @cached_property
     def related(self) -> dict[str, list[Paper]]:
-        """Each paper's most similar papers by title and abstract (TF-IDF), by paper key."""
+        """Each paper's most similar papers by title and abstract (TF-IDF), by paper key.
+
+        The lists depend on every paper's text (term weights are collection-wide), so they are
+        kept in the memo by a digest of all texts and computed again only when a text changed.
+        """
         papers = self.site.papers
         titles = [self.cards.paper(p)["title_plain"] for p in papers]
         docs = [f"{t} {self.cards.paper(p)['abstract_plain']}" for t, p in zip(titles, papers, strict=True)]
-        nearest = related.related_papers(docs, self.config.related_papers, titles=titles)
+        k = self.config.related_papers
+
+        def compute(_: str) -> str:
+            return json.dumps(related.related_papers(docs, k, titles=titles), separators=(",", ":"))
+
+        texts = hashlib.sha256("\0".join([str(k), *titles, *docs]).encode("utf-8", "surrogatepass"))
+        nearest = json.loads(self.memo.text("related", compute, texts.hexdigest()))
         return {paper.key: [papers[j] for j in found] for paper, found in zip(papers, nearest, strict=True)}
 
     @cached_property
-    def specs(self) -> list[PageSpec]:
-        """Every HTML page of the site, planned."""
+    def planner(self) -> Planner:
+        """The planner of the site's HTML pages."""
         from scholarsite.outputs.pages import Planner
 
-        return Planner(self).all()
+        return Planner(self)
+
+    @cached_property
+    def plans(self) -> list[PagePlan]:
+        """Every HTML page of the site, planned (contexts are made only when rendered)."""
+        return self.planner.all()
 
     @property
     def has_feeds(self) -> bool:
