@@ -67,13 +67,14 @@ class CorruptManifest(WriteConflict):
 
 @dataclass(frozen=True)
 class SyncReport:
-    """What one sync did, as sorted relative POSIX paths (`produced` counts renders)."""
+    """What one sync did, as sorted relative POSIX paths (`produced`: the outputs made, written
+    or not, because their key changed)."""
 
     written: tuple[str, ...]
     unchanged: tuple[str, ...]
     removed: tuple[str, ...]
     foreign: tuple[str, ...]
-    produced: int = 0
+    produced: tuple[str, ...] = ()
 
     def summary(self, seconds: float) -> str:
         """One line such as "12 written, 310 unchanged, 2 removed in 0.41 s"."""
@@ -92,7 +93,7 @@ class SyncReport:
             tuple(sorted(self.unchanged + other.unchanged)),
             tuple(sorted(self.removed + other.removed)),
             tuple(sorted(set(self.foreign) | set(other.foreign))),
-            self.produced + other.produced,
+            tuple(sorted(self.produced + other.produced)),
         )
 
 
@@ -535,7 +536,8 @@ class _Sync:
         unchanged = sorted(new_paths - set(staged))
         foreign = sorted(p for p in unowned if p not in strays and self.scope(p))
         removed = tuple(early + late)
-        return SyncReport(tuple(staged), tuple(unchanged), removed, tuple(foreign), len(done))
+        produced = tuple(sorted(path for path, _, _ in done))
+        return SyncReport(tuple(staged), tuple(unchanged), removed, tuple(foreign), produced)
 
     def check_foreign(
         self, staged: list[str], folders: set[str], owned: Iterable[str], disk: _Disk
