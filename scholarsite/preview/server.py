@@ -403,7 +403,7 @@ def listen(host: str, port: int) -> list[socket.socket]:
     """Listening sockets on host:port (port 0: a free port, the same for every address of
     `host`); CannotListen naming why not (the port taken, an unknown or foreign address)."""
     try:
-        return bind_sockets(port, host or None)
+        return bind_sockets(port, host or "127.0.0.1")  # as livereload did with an empty host
     except (socket.gaierror, UnicodeError) as exc:
         raise CannotListen(NOT_HERE.format(host=host, port=port, reason=exc)) from None
     except OSError as exc:
