@@ -32,7 +32,7 @@ class Changes:
     new_coauthor_pairs: list[list[str]] = field(default_factory=list)
     new_subjects: list[str] = field(default_factory=list)
     new_years: list[int] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # 'seeds/x.txt:7: warning: ...'
 
     def as_dict(self) -> dict[str, object]:
         """The summary as JSON data."""
@@ -50,8 +50,7 @@ class Changes:
         out += [f"new co-authors: {a} and {b}" for a, b in self.new_coauthor_pairs]
         out += [f"new subject: {code}" for code in self.new_subjects]
         out += [f"new year: {year}" for year in self.new_years]
-        out += [f"warning: {text}" for text in self.warnings]
-        return out
+        return out + self.warnings  # formatted diagnostics, which name their severity already
 
 
 class Refused(Exception):

@@ -1,7 +1,9 @@
 """The command line's grammar: commands, options with their defaults, and helpful mistakes.
 
 `build` is the default command (`python build.py --strict`). An unknown command gets a
-"did you mean"; `--project` is accepted before or after the command.
+"did you mean"; `--project` is accepted before or after the command. Options are never
+abbreviated (`--sit` is an error, not `--site`), and numbers are checked where they are read,
+so a mistake is a usage error (exit 2) naming the option.
 """
 
 from __future__ import annotations
@@ -9,8 +11,9 @@ from __future__ import annotations
 import argparse
 import difflib
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from scholarsite.sources import API_URL, MAX_AGE_DAYS
 
@@ -21,6 +24,7 @@ TAKES_VALUE = {
     *("--max-age", "--limit", "--only", "--api-url"),
 }
 USAGE = 2
+MAX_PORT = 65535
 
 
 class DefaultsShown(argparse.HelpFormatter):
@@ -33,10 +37,38 @@ class DefaultsShown(argparse.HelpFormatter):
         return f"{text} (default: %(default)s)"
 
 
+def whole_number(low: int, high: int | None, expected: str) -> Callable[[str], int]:
+    """An argparse type: an integer from `low` to `high` (no upper bound when None); anything
+    else is 'argument --flag: expected EXPECTED, not 'TEXT''."""
+
+    def convert(text: str) -> int:
+        try:
+            number = int(text)
+        except ValueError:
+            number = None
+        if number is None or number < low or (high is not None and number > high):
+            raise argparse.ArgumentTypeError(f"expected {expected}, not {text!r}")
+        return number
+
+    return convert
+
+
+PORT = whole_number(0, MAX_PORT, f"a port from 1 to {MAX_PORT}, or 0 for any free port")
+PROCESSES = whole_number(1, None, "a number of processes, 1 or more")
+
+
+class StrictParser(argparse.ArgumentParser):
+    """An argument parser that never takes an abbreviation for an option (its subcommands'
+    parsers are StrictParsers too)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **{**kwargs, "allow_abbrev": False})
+
+
 def parser() -> argparse.ArgumentParser:
     """The argument parser for all commands, with every default shown in `--help`."""
     helpful = DefaultsShown
-    project = argparse.ArgumentParser(add_help=False)
+    project = StrictParser(add_help=False)
     project.add_argument(
         "--project", type=Path, default=argparse.SUPPRESS, help="project folder (default: current folder)"
     )
@@ -49,24 +81,28 @@ def parser() -> argparse.ArgumentParser:
         default=argparse.SUPPRESS,
         help="also list every file written or removed",
     )
-    main = argparse.ArgumentParser(
+    main = StrictParser(
         prog="scholarsite",
         parents=[project],
         description="Build a static site of publication records (default command: build).",
     )
     commands = main.add_subparsers(dest="command")
-    addressed = argparse.ArgumentParser(add_help=False, parents=[project])
+    addressed = StrictParser(add_help=False, parents=[project])
     addressed.add_argument(
         "--base-url",
         default=None,
         metavar="URL",
         help="the site's public address, overriding site.yaml's base_url (also: SCHOLARSITE_BASE_URL)",
     )
-    shared = argparse.ArgumentParser(add_help=False, parents=[addressed])
+    shared = StrictParser(add_help=False, parents=[addressed])
     shared.add_argument("--site", type=Path, default=None, help="output folder (default: PROJECT/site)")
     shared.add_argument("--strict", action="store_true", help="fail on warnings too")
     shared.add_argument(
-        "--jobs", type=int, default=None, metavar="N", help="rendering processes (default: one per core)"
+        "--jobs",
+        type=PROCESSES,
+        default=None,
+        metavar="N",
+        help="rendering processes (default: one per core)",
     )
     build = commands.add_parser(
         "build", parents=[shared], formatter_class=helpful, help="build site/ from seeds/ (the default)"
@@ -90,7 +126,7 @@ def parser() -> argparse.ArgumentParser:
         help="build, serve on 127.0.0.1 and rebuild on changes",
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    serve.add_argument("--port", type=int, default=8000, help="port to listen on")
+    serve.add_argument("--port", type=PORT, default=8000, help="port to listen on (0: any free port)")
     serve.add_argument("--open", action="store_true", help="open a browser")
     serve.add_argument("--base-path", default="/", help="serve under a sub-path, e.g. /scholarsite/")
     new = commands.add_parser(
@@ -164,6 +200,15 @@ def first_word(argv: Sequence[str]) -> str | None:
     return None
 
 
+def refuse_unknown_option(words: list[str]) -> None:
+    """Exit 2 naming the option when the word taken for a command follows an option nobody
+    knows (`--sit x` is 'unrecognized arguments: --sit x', not "unknown command 'x'")."""
+    whole = parser()
+    extra = whole.parse_known_args(["build", *words])[1]
+    if extra and extra[0].startswith("-"):
+        whole.error(f"unrecognized arguments: {' '.join(extra)}")
+
+
 def parse(argv: Sequence[str]) -> argparse.Namespace:
     """The parsed arguments; `build` when no command is named; exit 2 with a suggestion for
     an unknown command."""
@@ -173,6 +218,7 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
         if not any(word in ("-h", "--help") for word in words):
             words = ["build", *words]
     elif command not in COMMANDS:
+        refuse_unknown_option(words)
         close = difflib.get_close_matches(command, COMMANDS, n=1, cutoff=0.4)
         hint = f"; did you mean '{close[0]}'?" if close else f"; commands: {', '.join(COMMANDS)}"
         print(f"scholarsite: unknown command '{command}'{hint}", file=sys.stderr)

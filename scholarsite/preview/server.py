@@ -10,7 +10,9 @@ read-only disk, site/ deleted mid-write, a conflict in site/) shows there, and s
 scholarsite, whose traceback goes to the terminal. Warnings of the last build show in a banner.
 
 The server only ever redirects to a path on itself, never lists a folder, and binds
-127.0.0.1 unless told otherwise (with a warning when other machines can reach it).
+127.0.0.1 unless told otherwise (with a warning when other machines can reach it). It speaks
+HTTP as a file server should: HEAD is GET without the body, every other method is 405 with an
+`Allow` header, and a request target over 8 KiB is 414.
 """
 
 from __future__ import annotations
@@ -28,12 +30,17 @@ import traceback
 import webbrowser
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any, NamedTuple
 from urllib.parse import quote
 
 from livereload import Server
-from livereload.handlers import LiveReloadHandler
+from livereload.handlers import ForceReloadHandler, LiveReloadHandler, LiveReloadJSHandler
 from livereload.watcher import Watcher
+from tornado import httputil, web
+from tornado.escape import url_unescape
+from tornado.httpserver import HTTPServer
 from tornado.ioloop import IOLoop
+from tornado.netutil import bind_sockets
 
 from scholarsite import pipeline, write
 from scholarsite.errors import BuildError, Diagnostic, Severity, printable
@@ -43,6 +50,25 @@ from scholarsite.preview.watch import InputWatcher
 
 Respond = Callable[[str, list[tuple[str, str]]], object]
 HTML = ("Content-Type", "text/html; charset=utf-8")
+ALLOWED_METHODS = "GET, HEAD"
+MAX_TARGET = 8 * 1024  # a longer request target (path and query) is 414 URI Too Long
+MAX_HEAD = 1024 * 1024  # tornado reads a request head up to this size (its default, 64 KiB, would
+# drop a 100 KB request line without an answer); a longer head closes the connection
+HEAD_END = b"</head>"
+# livereload's script (as its own server injects it): loads livereload.js from this server,
+# which opens the websocket that tells the page to reload.
+LIVE_SCRIPT = (
+    b'<script type="text/javascript">(function(){'
+    b'var s=document.createElement("script");'
+    b"var port=(window.location.port || (window.location.protocol == 'https:' ? 443: 80));"
+    b's.src="//"+window.location.hostname+":"+port'
+    b'+ "/livereload.js?port=" + port;'
+    b"document.head.appendChild(s);"
+    b"})();</script>"
+)
+NOT_HERE = (
+    "error: cannot listen on {host}:{port}: not an address of this machine ({reason})\n    hint: check --host"
+)
 PORT_IN_USE = "error: port {port} on {host} is already in use\n    hint: choose another with --port"
 EXPOSED = (
     "warning: serving on {host}: the preview is reachable from other machines; it is meant for local use"
@@ -208,57 +234,117 @@ def wsgi_path(environ: dict) -> str:
     return environ.get("PATH_INFO", "/").encode("latin-1").decode("utf-8", "replace")
 
 
+class Answer(NamedTuple):
+    """A response: status line ('404 Not Found'), headers and body."""
+
+    status: str
+    headers: list[tuple[str, str]]
+    body: bytes
+
+
 class PreviewApp:
-    """A WSGI app serving site/ under a base path, or the error page after a failed build."""
+    """Serves site/ under a base path, or the error page after a failed build: as a WSGI app,
+    and through `answer` for the preview's own HTTP handler."""
 
     def __init__(self, preview: Preview, base_path: str):
         self.preview = preview
         self.base_path = base_path
 
     def __call__(self, environ: dict, respond: Respond) -> Iterable[bytes]:
-        path = wsgi_path(environ)
+        status, headers, body = self.answer(wsgi_path(environ))
+        respond(status, headers)
+        return [body]
+
+    def answer(self, path: str) -> Answer:
+        """The response to a GET of the decoded URL path `path`."""
         if not path.startswith(self.base_path):
             if path in ("/", self.base_path.rstrip("/")):
-                return self.reply(respond, "302 Found", b"", [("Location", quote(self.base_path))])
-            return self.not_found(respond)
+                return self.reply("302 Found", b"", [("Location", quote(self.base_path))])
+            return self.not_found()
         problems = self.preview.problems
         if problems and path.endswith(("/", ".html")):
-            return self.reply(respond, "500 Internal Server Error", error_page(problems), [HTML])
+            return self.reply("500 Internal Server Error", error_page(problems), [HTML])
         relative = path[len(self.base_path) :]
         file = resolve(self.preview.site_dir, relative)
         if file is None:
-            return self.not_found(respond)
+            return self.not_found()
         if file.name == "index.html" and not path.endswith(("/", ".html")):
-            return self.redirect(respond, folder_location(self.base_path, relative))
-        return self.send_file(respond, file)
+            return self.redirect(folder_location(self.base_path, relative))
+        return self.send_file(file)
 
-    def send_file(self, respond: Respond, file: Path) -> list[bytes]:
+    def send_file(self, file: Path) -> Answer:
         """A file of the site; HTML pages with the last build's warnings."""
         body = read(file)
         if body is None:
-            return self.not_found(respond)
+            return self.not_found()
         kind = mimetypes.guess_type(file.name)[0] or "application/octet-stream"
         warnings = self.preview.warnings
         if kind == "text/html" and warnings:
             body = with_banner(body, warnings)
-        return self.reply(respond, "200 OK", body, [("Content-Type", kind)])
+        return self.reply("200 OK", body, [("Content-Type", kind)])
 
-    def redirect(self, respond: Respond, location: str | None) -> list[bytes]:
+    def redirect(self, location: str | None) -> Answer:
         """A permanent redirect to a path on this server; a 404 without one."""
         if location is None:
-            return self.not_found(respond)
-        return self.reply(respond, "301 Moved Permanently", b"", [("Location", location)])
+            return self.not_found()
+        return self.reply("301 Moved Permanently", b"", [("Location", location)])
 
-    def not_found(self, respond: Respond) -> list[bytes]:
+    def not_found(self) -> Answer:
         """The site's own 404 page (a plain one when the site has none)."""
         body = read(self.preview.site_dir / "404.html") or b"<!doctype html><title>Not found</title>"
-        return self.reply(respond, "404 Not Found", body, [HTML])
+        return self.reply("404 Not Found", body, [HTML])
 
     @staticmethod
-    def reply(respond: Respond, status: str, body: bytes, headers: list[tuple[str, str]]) -> list[bytes]:
-        """Send a response that browsers never cache (the preview changes all the time)."""
-        respond(status, [*headers, ("Cache-Control", "no-store")])
-        return [body]
+    def reply(status: str, body: bytes, headers: list[tuple[str, str]]) -> Answer:
+        """A response that browsers never cache (the preview changes all the time)."""
+        return Answer(status, [*headers, ("Cache-Control", "no-store")], body)
+
+
+def with_live_script(body: bytes, headers: list[tuple[str, str]]) -> bytes:
+    """An HTML page with livereload's script before its `</head>`; anything else as it is."""
+    html_page = any(name == "Content-Type" and "html" in value for name, value in headers)
+    return body.replace(HEAD_END, LIVE_SCRIPT + HEAD_END, 1) if html_page else body
+
+
+def request_path(request: httputil.HTTPServerRequest) -> str:
+    """The request's path, percent-decoded as UTF-8 (invalid bytes replaced)."""
+    return url_unescape(request.path, encoding=None, plus=False).decode("utf-8", "replace")
+
+
+class SiteHandler(web.RequestHandler):
+    """The site over HTTP: GET; HEAD, which is GET's status and headers without its body; any
+    other method is 405 with `Allow: GET, HEAD`; a request target over MAX_TARGET is 414."""
+
+    def initialize(self, site: PreviewApp) -> None:
+        self.site = site
+
+    def set_default_headers(self) -> None:
+        """Error responses (405, 414) are not cached either."""
+        self.set_header("Cache-Control", "no-store")
+
+    def compute_etag(self) -> None:
+        """No ETag: every answer is fresh (and never a 304)."""
+        return None
+
+    def prepare(self) -> None:
+        if len(self.request.uri or "") > MAX_TARGET:
+            raise web.HTTPError(414)
+
+    def get(self) -> None:
+        status, headers, body = self.site.answer(request_path(self.request))
+        code, _, reason = status.partition(" ")
+        self.set_status(int(code), reason)
+        for name, value in headers:
+            self.set_header(name, value)
+        self.finish(with_live_script(body, headers))  # tornado leaves the body out for HEAD
+
+    head = get  # the other methods are tornado's: 405 (see write_error)
+
+    def write_error(self, status_code: int, **kwargs: Any) -> None:
+        """Tornado's error page, with the `Allow` header a 405 must carry."""
+        if status_code == 405:
+            self.set_header("Allow", ALLOWED_METHODS)
+        super().write_error(status_code, **kwargs)
 
 
 def normalise_base_path(base_path: str) -> str:
@@ -277,35 +363,70 @@ def exposed(host: str) -> bool:
     return not all(ipaddress.ip_address(address).is_loopback for address in addresses)
 
 
-class QuietServer(Server):
-    """livereload's server without its log lines (`[I 261201 …] Serving on`, `Browser
-    Connected`): the preview prints its own, shorter ones."""
+class CannotListen(Exception):
+    """The preview cannot listen where asked; the message says why, for the terminal."""
+
+
+class PreviewServer(Server):
+    """livereload's server on sockets bound already, serving the site through SiteHandler
+    (livereload's own WSGI bridge answers HEAD with a broken reply and every method with the
+    page), and without its log lines (`[I 261201 …] Serving on`, `Browser Connected`): the
+    preview prints its own, shorter ones."""
+
+    def __init__(self, site: PreviewApp, watcher: Watcher, sockets: list[socket.socket]):
+        super().__init__(app=site, watcher=watcher)
+        self.site = site
+        self.sockets = sockets
 
     def _setup_logging(self) -> None:
         logging.getLogger("livereload").setLevel(logging.WARNING)
         logging.getLogger("tornado").addHandler(logging.NullHandler())  # keeps tornado's own setup off
 
+    def application(
+        self, port: int, host: str, liveport: int | None = None, debug: Any = None, live_css: bool = True
+    ) -> None:
+        """Called by `serve`: the live-reload endpoints and the site, on our sockets."""
+        LiveReloadHandler.watcher = self.watcher
+        LiveReloadHandler.live_css = live_css
+        app = web.Application(
+            [
+                (r"/livereload", LiveReloadHandler),
+                (r"/forcereload", ForceReloadHandler),
+                (r"/livereload.js", LiveReloadJSHandler),
+                (r".*", SiteHandler, {"site": self.site}),
+            ]
+        )
+        HTTPServer(app, max_header_size=MAX_HEAD).add_sockets(self.sockets)
+
+
+def listen(host: str, port: int) -> list[socket.socket]:
+    """Listening sockets on host:port (port 0: a free port, the same for every address of
+    `host`); CannotListen naming why not (the port taken, an unknown or foreign address)."""
+    try:
+        return bind_sockets(port, host or "127.0.0.1")  # as livereload did with an empty host
+    except (socket.gaierror, UnicodeError) as exc:
+        raise CannotListen(NOT_HERE.format(host=host, port=port, reason=exc)) from None
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            raise CannotListen(PORT_IN_USE.format(host=host, port=port)) from None
+        raise CannotListen(f"error: cannot listen on {host}:{port}: {exc.strerror}") from None
+
 
 def listen_problem(host: str, port: int) -> str | None:
-    """Why the preview cannot listen on host:port (the port taken, an unknown or foreign
-    address), or None when it can."""
+    """Why the preview cannot listen on host:port, or None when it can (checked before the
+    first build, so a mistake is reported at once)."""
     try:
-        family, kind, _, _, address = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM)[0]
-    except (OSError, UnicodeError) as exc:
-        return f"error: cannot listen on {host}:{port}: not an address of this machine ({exc})"
-    with socket.socket(family, kind) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            probe.bind(address)
-        except OSError as exc:
-            if exc.errno == errno.EADDRINUSE:
-                return PORT_IN_USE.format(host=host, port=port)
-            return f"error: cannot listen on {host}:{port}: {exc.strerror}"
+        sockets = listen(host, port)
+    except CannotListen as exc:
+        return str(exc)
+    for probe in sockets:
+        probe.close()
     return None
 
 
 def run(root: Path, host: str, port: int, base_path: str, open_browser: bool) -> int:
-    """Serve until Ctrl-C; 1 with a message when it cannot listen where asked."""
+    """Serve until Ctrl-C; 1 with a message when it cannot listen where asked. Port 0 is any
+    free port; the one chosen is in the printed URL."""
     if problem := listen_problem(host, port):
         print(problem, flush=True)
         return 1
@@ -315,9 +436,15 @@ def run(root: Path, host: str, port: int, base_path: str, open_browser: bool) ->
     reload = ReloadSignal()
     preview = Preview(root, reload.send)
     preview.rebuild()
+    try:  # the port can have been taken while the site was built
+        sockets = listen(host, port)
+    except CannotListen as exc:
+        print(exc, flush=True)
+        return 1
+    port = sockets[0].getsockname()[1]
     watcher = InputWatcher(root, preview.rebuild, preview.site_gone)
     watcher.start()
-    server = QuietServer(app=PreviewApp(preview, base), watcher=reload)
+    server = PreviewServer(PreviewApp(preview, base), reload, sockets)
     url = f"http://{host}:{port}{base}"
     print(f"Serving {preview.site_dir} at {url} (Ctrl-C to stop)", flush=True)
     if open_browser:
@@ -328,11 +455,6 @@ def run(root: Path, host: str, port: int, base_path: str, open_browser: bool) ->
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         server.serve(port=port, host=host, debug=False, restart_delay=0)
-    except OSError as exc:
-        if exc.errno != errno.EADDRINUSE:
-            raise
-        print(PORT_IN_USE.format(host=host, port=port), flush=True)
-        return 1
     finally:
         watcher.stop()
     return 0
