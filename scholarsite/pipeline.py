@@ -72,6 +72,31 @@ class Project:
     identities: Identities = field(default_factory=Identities)  # who is who, from author pages
 
 
+@dataclass
+class Caches:
+    """What a build keeps for the next: seed parses, derived text and, in a process that builds
+    again (the preview), the compiled templates."""
+
+    parses: ParseCache
+    memo: Memo
+    templates: Templates | None = None
+
+    @classmethod
+    def of(cls, root: Path) -> Caches:
+        """The project's caches, in `.scholarsite-cache/`."""
+        return cls(ParseCache(root / CACHE_FILE), Memo(root / MEMO_FILE))
+
+    @classmethod
+    def empty(cls) -> Caches:
+        """Caches that start empty and are never saved (a clean build)."""
+        return cls(ParseCache(None), Memo(None))
+
+    def save(self) -> None:
+        """Write what changed."""
+        self.parses.save()
+        self.memo.save()
+
+
 @dataclass(frozen=True)
 class BuildResult:
     """What a build did."""
@@ -216,7 +241,7 @@ def reserved_page_problems(content: list[Page]) -> list[Diagnostic]:
     ]
 
 
-def prepare(project: Project, memo: Memo | None = None) -> tuple[SiteData, list[Diagnostic]]:
+def prepare(project: Project, caches: Caches | None = None) -> tuple[SiteData, list[Diagnostic]]:
     """The data every output family reads, and every problem found before rendering: those
     of the inputs, author pages without an author, pages taking a reserved name and sources.yaml
     entries of no paper."""
@@ -226,16 +251,17 @@ def prepare(project: Project, memo: Memo | None = None) -> tuple[SiteData, list[
     problems += reserved_page_problems(project.pages)
     problems += source_problems(site, project.sources)
     assets, refused = hosting.read_assets(project.root / "assets")
-    memo = memo or Memo()
+    caches = caches or Caches(project.cache, Memo())
     urls.PORTABLE.on = project.config.portable
+    templates = caches.templates = Templates(project.root / "templates", caches.memo, caches.templates)
     data = SiteData(
         site=site,
         config=project.config,
         pages=project.pages,
         author_pages=author_pages,
-        templates=Templates(project.root / "templates", memo),
+        templates=templates,
         assets=assets,
-        memo=memo,
+        memo=caches.memo,
         sources=project.sources,
     )
     return data, sorted(project.diagnostics + problems + refused)
@@ -261,7 +287,7 @@ def check(
     then the pages are rendered in memory (those `site_dir` holds from the same key excepted)."""
     progress("read", 0, 0)
     project = load_project(root)
-    data, diagnostics = prepare(project, Memo(root / MEMO_FILE))
+    data, diagnostics = prepare(project, Caches(project.cache, Memo(root / MEMO_FILE)))
     if not fails(diagnostics, strict):
         progress("model", 0, 0)
         count = write.default_workers() if workers is None else workers
@@ -287,8 +313,7 @@ def build(
     site_dir: Path | None = None,
     *,
     strict: bool = False,
-    cache: ParseCache | None = None,
-    memo: Memo | None = None,
+    caches: Caches | None = None,
     workers: int | None = None,
     search_after: SearchAfter | None = None,
     progress: Progress = lambda stage, done, total: None,
@@ -307,8 +332,7 @@ def build(
             site_dir,
             fingerprint,
             strict=strict,
-            cache=cache,
-            memo=memo,
+            caches=caches,
             workers=workers,
             search_after=search_after,
             progress=progress,
@@ -326,8 +350,7 @@ def rebuild(
     fingerprint: str,
     *,
     strict: bool = False,
-    cache: ParseCache | None = None,
-    memo: Memo | None = None,
+    caches: Caches | None = None,
     workers: int | None = None,
     search_after: SearchAfter | None = None,
     progress: Progress = lambda stage, done, total: None,
@@ -337,11 +360,12 @@ def rebuild(
     started = time.perf_counter()
     site_dir = site_dir or root / "site"
     progress("read", 0, 0)
-    project = load_project(root, cache)
-    project.cache.save()
-    memo = memo or Memo(root / MEMO_FILE)
-    data, diagnostics = prepare(project, memo)
-    validate(diagnostics, strict)
+    caches = caches or Caches.of(root)
+    project = load_project(root, caches.parses)
+    data, diagnostics = prepare(project, caches)
+    if fails(diagnostics, strict):
+        caches.parses.save()  # the seeds that parsed need not be parsed again once fixed
+        raise BuildError(diagnostics)
     count = write.default_workers() if workers is None else workers
     progress("model", 0, 0)
     search = list(outputs(data, SEARCH_FAMILIES))
@@ -361,7 +385,7 @@ def rebuild(
             report = pages.merged(found)
     except BuildError as exc:  # rendering or writing failed: report it with what was found before
         raise BuildError([*diagnostics, *exc.diagnostics]) from None
-    memo.save()
+    caches.save()  # after the pages: the preview has reloaded browsers by now
     lasting = [d for d in diagnostics if d != project.cache.problem]  # said once, not per build
     save_last_build(root, site_dir, fingerprint, lasting)
     return BuildResult(report, time.perf_counter() - started, tuple(diagnostics))

@@ -20,10 +20,8 @@ import pytest
 
 from benchmarks.corpus import generate
 from scholarsite import pipeline
-from scholarsite.inputs.cache import ParseCache
 from scholarsite.inputs.freshness import fingerprint_of, unchanged_since_last_build
 from scholarsite.outputs import urls
-from scholarsite.outputs.memo import Memo
 from scholarsite.write import MANIFEST
 
 from .conftest import BASE_URL_YAML, make_project
@@ -161,7 +159,7 @@ EDITS: list[Callable[[Path, random.Random], str]] = [
 def clean_build(project: Path, site: Path) -> None:
     """A build into `site` with caches of its own, empty (the project's are never read), so a
     stale cache cannot hide on both sides of a comparison."""
-    pipeline.build(project, site, cache=ParseCache(None), memo=Memo(None))
+    pipeline.build(project, site, caches=pipeline.Caches.empty())
 
 
 @pytest.fixture

@@ -97,7 +97,6 @@ def make_environment(templates_dir: Path) -> jinja2.Environment:
     env.filters["rel"] = rel
     env.filters["from_root"] = from_root
     env.globals["link"] = link
-    env.globals["paper_summary"] = Fragments(env).paper_summary
     env.filters["json_script"] = json_script
     env.filters["percent"] = lambda share: f"{share * 100:.1f}"
     return env
@@ -140,15 +139,28 @@ class Templates:
 
     Which templates a template uses (its closure) is found by parsing; with a memo, the closure
     is kept by a digest of every template's source, so a build whose templates did not change
-    parses none of them (they are compiled only when a page of theirs is rendered).
+    parses none of them (they are compiled only when a page of theirs is rendered). Given the
+    Templates of the build before (the preview's), their compiled templates are kept when no
+    template changed.
     """
 
-    def __init__(self, folder: Path, memo: Memo | None = None):
+    def __init__(self, folder: Path, memo: Memo | None = None, warm: Templates | None = None):
         self.folder = folder
         self.env = make_environment(folder)
         self.memo = memo or Memo()
+        if warm is not None and warm.folder == folder and self.same_sources(warm):
+            self.env = warm.env  # no template changed: keep the compiled ones
+        self.env.globals["paper_summary"] = Fragments(self.env).paper_summary  # this build's cards
         self.checked: set[str] = set()
         self.digests: dict[str, str] = {}
+
+    def same_sources(self, other: Templates) -> bool:
+        """Whether both see the same templates with the same sources (False when one of them
+        cannot be read: the build reports it)."""
+        try:
+            return self.sources_digest == other.sources_digest
+        except TEMPLATE_ERRORS:
+            return False
 
     @cached_property
     def sources_digest(self) -> str:

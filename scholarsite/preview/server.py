@@ -44,8 +44,6 @@ from tornado.netutil import bind_sockets
 
 from scholarsite import pipeline, write
 from scholarsite.errors import BuildError, Diagnostic, Severity, printable
-from scholarsite.inputs.cache import CACHE_FILE, ParseCache
-from scholarsite.outputs.memo import MEMO_FILE, Memo
 from scholarsite.preview.watch import InputWatcher
 
 Respond = Callable[[str, list[tuple[str, str]]], object]
@@ -110,8 +108,7 @@ class Preview:
         self.site_dir = root / "site"
         self.problems: list[str] = []
         self.warnings: list[str] = []
-        self.cache = ParseCache(root / CACHE_FILE)
-        self.memo = Memo(root / MEMO_FILE)
+        self.caches = pipeline.Caches.of(root)  # warm: parses, derived text, compiled templates
         self.reload = reload
         self.lock = threading.Lock()  # one build at a time
 
@@ -125,7 +122,7 @@ class Preview:
             if changed:
                 print(f"rebuilding after {len(set(changed))} change(s)…", flush=True)
             try:
-                result = pipeline.build(self.root, cache=self.cache, memo=self.memo, search_after=self.done)
+                result = pipeline.build(self.root, caches=self.caches, search_after=self.done)
             except BuildError as exc:
                 self.fail([d.format() for d in exc.diagnostics])
             except (write.WriteConflict, OSError) as exc:
