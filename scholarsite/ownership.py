@@ -77,9 +77,9 @@ def claim(site_dir: Path, project: Path) -> None:
     names = entries(site_dir)
     if names:
         raise FolderRefused(
-            f"{site_dir} is not a folder scholarsite built: it holds {a_few(names)} and no "
-            f"{MANIFEST}; the site is written only into a new or empty folder, or one it built "
-            "before; nothing was written or removed; choose another --site"
+            f"{site_dir} is not empty and not a folder scholarsite built (it has no {MANIFEST}): "
+            f"it holds {a_few(names)}; the site is written only into a new or empty folder, or "
+            "one it built before; nothing was written or removed; choose another --site"
         )
 
 
