@@ -19,7 +19,7 @@ from scholarsite.sources import API_URL, MAX_AGE_DAYS
 
 COMMANDS = ("build", "check", "serve", "new", "add", "deploy", "link-sources")
 TAKES_VALUE = {
-    *("--project", "--site", "--jobs", "--base-url", "--host", "--port", "--base-path"),
+    *("--project", "--site", "--publish-dir", "--jobs", "--base-url", "--host", "--port", "--base-path"),
     *("--remote", "--branch", "--message"),
     *("--max-age", "--limit", "--only", "--api-url"),
 }
@@ -112,6 +112,14 @@ def parser() -> argparse.ArgumentParser:
         action="store_true",
         help="link pages as folder/index.html: the site works opened from disk (or portable: true)",
     )
+    build.add_argument(
+        "--publish-dir",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="then copy exactly the files the build wrote (no bookkeeping, no stray files) into "
+        "DIR, a new or empty folder, to upload",
+    )
     check = commands.add_parser(
         "check",
         parents=[shared],
@@ -137,7 +145,7 @@ def parser() -> argparse.ArgumentParser:
         "deploy",
         parents=[shared],
         formatter_class=helpful,
-        help="build, then publish site/ to a gh-pages branch with ghp-import (no Actions needed)",
+        help="build, then publish the files it wrote to a gh-pages branch (ghp-import; no Actions needed)",
     )
     deploy.add_argument("--remote", default="origin", help="the git remote to push to")
     deploy.add_argument("--branch", default="gh-pages", help="the branch GitHub Pages serves")

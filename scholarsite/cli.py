@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from scholarsite import arguments, write
+from scholarsite import arguments, ownership, write
 from scholarsite.errors import BuildError, Diagnostic, Severity, count, fails
 from scholarsite.inputs.config import BASE_URL_VARIABLE, PORTABLE_VARIABLE
 from scholarsite.inputs.freshness import fingerprint_of, unchanged_since_last_build
@@ -104,6 +104,7 @@ def build_or_skip(
     """(report, seconds, diagnostics) of a build; when the inputs are those of the last build
     and the site is intact, without loading the build at all (its imports take 0.4 s)."""
     started = time.perf_counter()
+    ownership.claim(site_dir or root / "site", root)
     fingerprint = fingerprint_of(root)
     unchanged = unchanged_since_last_build(root, site_dir or root / "site", fingerprint)
     if unchanged is not None:
@@ -185,6 +186,8 @@ def run(argv: Sequence[str] | None) -> int:
         from scholarsite.preview import server as serve
 
         return serve.run(root, args.host, args.port, args.base_path, args.open)
+    if getattr(args, "publish_dir", None) is not None:
+        return run_publish(root, args)
     return run_build(root, args.site, args.strict, VOICE.quiet, args.jobs)
 
 
@@ -211,20 +214,56 @@ def run_add(root: Path, args: argparse.Namespace) -> int:
         return run_build(root, None, False, VOICE.quiet or args.json, None)
 
 
-def run_deploy(root: Path, args: argparse.Namespace) -> int:
-    """Build (a failing build is not deployed), then publish site/ to the gh-pages branch."""
-    from scholarsite.deploy import DeployError, publish
+def note_left_out(left_out: Sequence[str], where: str) -> None:
+    """A note for each file of site/ that is not published (not the build's)."""
+    for path in left_out if not VOICE.quiet else ():
+        print(f"site/{path}: note: not produced by the build, left out of {where}", file=sys.stderr)
 
+
+def run_publish(root: Path, args: argparse.Namespace) -> int:
+    """Build, then copy exactly the files the build wrote into `--publish-dir`."""
+    from scholarsite.publish import export
+
+    site = args.site or root / "site"
+    try:
+        ownership.claim_empty(args.publish_dir, root, site)
+    except write.WriteConflict as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return FAILED
+    code = run_build(root, args.site, args.strict, VOICE.quiet, args.jobs)
+    if code != OK:
+        return code
+    try:
+        exported = export(site, args.publish_dir)
+    except write.WriteConflict as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return FAILED
+    note_left_out(exported.left_out, str(args.publish_dir))
+    print(f"{len(exported.files)} files of the site copied to {args.publish_dir}")
+    return OK
+
+
+def run_deploy(root: Path, args: argparse.Namespace) -> int:
+    """Build (a failing build is not deployed), then publish the files it wrote to the
+    gh-pages branch; outside a git repository or without the remote, say what to run."""
+    from scholarsite.deploy import DeployError, preflight, publish
+
+    try:
+        preflight(root, args.remote)
+    except DeployError as exc:
+        print(f"error: not deployed: {exc}", file=sys.stderr)
+        return FAILED
     if run_build(root, args.site, args.strict, VOICE.quiet, args.jobs) != OK:
         print("not deployed: the build failed", file=sys.stderr)
         return FAILED
     site = (args.site or root / "site").resolve()
     try:
-        publish(root, site, args.remote, args.branch, args.message)
-    except DeployError as exc:
+        exported = publish(root, site, args.remote, args.branch, args.message)
+    except (DeployError, write.WriteConflict) as exc:
         print(f"error: not deployed: {exc}", file=sys.stderr)
         return FAILED
-    print(f"deployed site/ to {args.remote} {args.branch}")
+    note_left_out(exported.left_out, "the deployment")
+    print(f"deployed the {len(exported.files)} files of the site to {args.remote} {args.branch}")
     return OK
 
 

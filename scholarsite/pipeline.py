@@ -10,11 +10,11 @@ from __future__ import annotations
 import difflib
 import itertools
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
-from scholarsite import write
+from scholarsite import ownership, write
 from scholarsite.errors import BuildError, Diagnostic, error, fails, note, warning
 from scholarsite.inputs.cache import CACHE_FILE, ParseCache
 from scholarsite.inputs.config import Config, load_config
@@ -32,10 +32,11 @@ from scholarsite.model.identity import normalise
 from scholarsite.model.model import Identities, Site, build_model
 from scholarsite.outputs import exports, feeds, hosting, pages, search, urls
 from scholarsite.outputs.memo import MEMO_FILE, Memo
-from scholarsite.outputs.registry import Family, Produced
+from scholarsite.outputs.registry import Bundle, Family, Produced
 from scholarsite.outputs.render import Templates
 from scholarsite.outputs.sitedata import SiteData
 
+STATIC_HINT = "rename or move it in static/"
 FEEDS_NEED_BASE_URL = "no base_url: Atom feeds, sitemap and canonical links are not written"
 
 Progress = Callable[[str, int, int], None]  # stage, done, total
@@ -251,6 +252,7 @@ def prepare(project: Project, caches: Caches | None = None) -> tuple[SiteData, l
     problems += reserved_page_problems(project.pages)
     problems += source_problems(site, project.sources)
     assets, refused = hosting.read_assets(project.root / "assets")
+    static, refused_static = hosting.read_static(project.root)
     caches = caches or Caches(project.cache, Memo())
     urls.PORTABLE.on = project.config.portable
     templates = caches.templates = Templates(project.root / "templates", caches.memo, caches.templates)
@@ -263,8 +265,9 @@ def prepare(project: Project, caches: Caches | None = None) -> tuple[SiteData, l
         assets=assets,
         memo=caches.memo,
         sources=project.sources,
+        static=static,
     )
-    return data, sorted(project.diagnostics + problems + refused)
+    return data, sorted(project.diagnostics + problems + refused + refused_static)
 
 
 @dataclass(frozen=True)
@@ -284,7 +287,10 @@ def check(
     progress: Progress = lambda stage, done, total: None,
 ) -> CheckResult:
     """Everything a build would find, writing nothing: the build's problems in the same order,
-    then the pages are rendered in memory (those `site_dir` holds from the same key excepted)."""
+    then the pages are rendered in memory (those `site_dir` holds from the same key excepted).
+    An output folder the build would refuse is refused (`ownership.claim`)."""
+    site_dir = site_dir or root / "site"
+    ownership.claim(site_dir, root)
     progress("read", 0, 0)
     project = load_project(root)
     data, diagnostics = prepare(project, Caches(project.cache, Memo(root / MEMO_FILE)))
@@ -292,8 +298,8 @@ def check(
         progress("model", 0, 0)
         count = write.default_workers() if workers is None else workers
         diagnostics += write.rehearse(
-            outputs(data, SITE_FAMILIES),
-            site_dir or root / "site",
+            site_outputs(data),
+            site_dir,
             workers=count,
             progress=lambda done, total: progress("pages", done, total),
         )
@@ -303,6 +309,51 @@ def check(
 def outputs(data: SiteData, families: Iterable[Family]) -> Iterable[Produced]:
     """Every output of the given families, lazily, in family order."""
     return itertools.chain.from_iterable(family(data) for family in families)
+
+
+def site_outputs(data: SiteData) -> Iterator[Produced]:
+    """The outputs of SITE_FAMILIES, lazily, then the files of `static/`; BuildError, before
+    anything is written, when a static file is where the build puts its own (see
+    `static_problems`)."""
+    made: list[str] = [search.FOLDER + "/"]  # a folder the search index owns whole
+    for item in outputs(data, SITE_FAMILIES):
+        made.append(item.folder + "/" if isinstance(item, Bundle) else item.path)
+        yield item
+    problems = static_problems(data.static, made)
+    if problems:
+        raise BuildError(problems)
+    yield from hosting.static(data)
+
+
+def static_problems(static: Iterable[str], made: Iterable[str]) -> list[Diagnostic]:
+    """An error for each file of `static/` (by site path) that is where the build writes a
+    file or a folder, is inside a folder a bundle owns whole ("x/" in `made`), or has a name
+    no site path may have."""
+    made = list(made)
+    files = {path for path in made if not path.endswith("/")}
+    folders = {str(parent) for path in made for parent in PurePosixPath(path).parents}
+    whole = tuple(path for path in made if path.endswith("/"))
+    problems = []
+    for path in static:
+        if clash := static_clash(path, files, folders, whole):
+            message = f"cannot be copied to site/{path}: {clash}"
+            problems.append(error(f"static/{path}", 0, message, STATIC_HINT))
+    return problems
+
+
+def static_clash(path: str, files: set[str], folders: set[str], whole: tuple[str, ...]) -> str | None:
+    """Why the static file for site path `path` cannot be copied, or None."""
+    try:
+        write.check_path(path)
+    except ValueError:
+        return "the site cannot hold that name"
+    if path in files:
+        return "the build writes that file itself"
+    if path in folders or path + "/" in whole:
+        return "the build writes a folder there"
+    if path.startswith(whole):
+        return f"site/{path.split('/')[0]}/ is made whole by the build"
+    return None
 
 
 SearchAfter = Callable[[write.SyncReport, tuple[Diagnostic, ...]], None]
@@ -324,6 +375,7 @@ def build(
     `search_after` in between (the preview reloads browsers there, before indexing).
     """
     started = time.perf_counter()
+    ownership.claim(site_dir or root / "site", root)
     fingerprint = fingerprint_of(root)
     unchanged = unchanged_since_last_build(root, site_dir or root / "site", fingerprint)
     if unchanged is None:
@@ -359,6 +411,7 @@ def rebuild(
     `freshness.fingerprint_of` gives it) is recorded when the build is complete."""
     started = time.perf_counter()
     site_dir = site_dir or root / "site"
+    ownership.claim(site_dir, root)
     progress("read", 0, 0)
     caches = caches or Caches.of(root)
     project = load_project(root, caches.parses)
@@ -373,11 +426,11 @@ def rebuild(
         search = write.start_bundles(search, site_dir)
     try:
         if search_after is None:  # one sync: the pages and their search index switch together
-            everything = itertools.chain(outputs(data, SITE_FAMILIES), search)
+            everything = itertools.chain(site_outputs(data), search)
             report = sync_outputs(everything, site_dir, count, progress, None, "pages", fingerprint)
         else:  # the preview reloads browsers as soon as the pages are in place
             pages = sync_outputs(
-                outputs(data, SITE_FAMILIES), site_dir, count, progress, lambda p: not in_search(p), "pages"
+                site_outputs(data), site_dir, count, progress, lambda p: not in_search(p), "pages"
             )
             search_after(pages, tuple(diagnostics))
             progress("search", 0, 1)

@@ -366,7 +366,6 @@ class _Plan:
     todo: list[Output] = field(default_factory=list)
     bundles: list[Bundle] = field(default_factory=list)
     kept: dict[str, Entry] = field(default_factory=dict)  # unchanged, by key
-    folders: list[str] = field(default_factory=list)  # the bundles' folders, owned whole
 
 
 def _plan(items: Iterable[Produced], previous: dict[str, Entry], disk: _Disk) -> _Plan:
@@ -377,7 +376,6 @@ def _plan(items: Iterable[Produced], previous: dict[str, Entry], disk: _Disk) ->
         by_bundle.setdefault(key, []).append(path)
     for item in items:
         if isinstance(item, Bundle):
-            plan.folders.append(item.folder)
             owned = [p for p in by_bundle.get(item.key, []) if p.startswith(item.folder + "/")]
             if owned and all(disk.files.get(p) is False for p in owned):
                 plan.kept.update({p: previous[p] for p in owned})
@@ -514,11 +512,10 @@ class _Sync:
         staged = [path for path in staged if path not in adopted]
         stale = sorted(p for p in previous.keys() - new_paths if p in disk.files)
         unowned = [p for p in disk.files if p not in owned and p not in new_paths]
-        strays = [p for p in unowned if _in_folders(p, plan.folders)]  # left by a killed build
         early = [p for p in stale if p in folders or any(a in new_paths for a in _ancestors(p))]
-        late = [p for p in stale if p not in set(early)] + sorted(strays)
+        late = [p for p in stale if p not in set(early)]
         final = {**outside, **plan.kept, **{path: (plan.keys[path], sha) for path, sha, _ in done}}
-        changed = bool(staged or stale or strays)
+        changed = bool(staged or stale)
         inputs = self.inputs if self.inputs is not None else ("" if changed else self.recorded)
         manifest = _manifest_bytes(final, inputs)
         if changed or disk.temps or not _same_file(os.path.join(self.root, MANIFEST), manifest):
@@ -527,14 +524,14 @@ class _Sync:
                 "early": [*disk.temps, *early],
                 "moves": staged,
                 "late": late,
-                "prune": sorted({*(previous.keys() - new_paths), *disk.temps, *strays}),
+                "prune": sorted({*(previous.keys() - new_paths), *disk.temps}),
             }
             temporary = os.path.join(self.root, TMP_PREFIX + JOURNAL)
             _write_file(temporary, json.dumps(journal).encode(), self.mode)
             os.replace(temporary, os.path.join(self.root, JOURNAL))  # the commit
             replay(self.root)
         unchanged = sorted(new_paths - set(staged))
-        foreign = sorted(p for p in unowned if p not in strays and self.scope(p))
+        foreign = sorted(p for p in unowned if self.scope(p))
         removed = tuple(early + late)
         produced = tuple(sorted(path for path, _, _ in done))
         return SyncReport(tuple(staged), tuple(unchanged), removed, tuple(foreign), produced)
@@ -605,11 +602,6 @@ def _move_into_place(staged: str, target: str) -> None:
         os.replace(staged, target)
 
 
-def _in_folders(path: str, folders: Iterable[str]) -> bool:
-    """Whether `path` is inside one of `folders`."""
-    return any(path.startswith(folder + "/") for folder in folders)
-
-
 def _check_free_space(root: str) -> None:
     """BuildError when the site's disk has less than MIN_FREE_BYTES free."""
     stats = os.statvfs(root)
@@ -655,3 +647,11 @@ def unchanged(site_dir: Path, inputs: str) -> SyncReport | None:
         return None
     foreign = tuple(sorted(disk.files.keys() - entries.keys()))
     return SyncReport((), tuple(sorted(entries)), (), foreign)
+
+
+def inventory(site_dir: Path) -> tuple[list[str], list[str]]:
+    """The files the manifest of `site_dir` owns and the files there it does not own (the
+    build's bookkeeping left out), sorted; CorruptManifest if it cannot be trusted."""
+    entries = _read_manifest(str(site_dir))[0]
+    disk = _scan(str(site_dir))
+    return sorted(entries), sorted(disk.files.keys() - entries.keys())

@@ -111,20 +111,30 @@ def test_the_workflow_build_step_for_a_project_site(tmp_path: Path) -> None:
     run(tmp_path, "new", "lab")
     lab = tmp_path / "lab"
     workflow = yaml.safe_load((lab / ".github/workflows/pages.yml").read_text())
-    (build,) = [step for step in workflow["jobs"]["build"]["steps"] if step.get("name") == "Build"]
-    env = {
-        key: value.replace("${{ steps.pages.outputs.base_url }}", f"https://{HOST}/lab")
-        for key, value in build["env"].items()
+    steps = workflow["jobs"]["build"]["steps"]
+    (build,) = [step for step in steps if step.get("name") == "Build"]
+    (upload,) = [step for step in steps if step.get("uses", "").startswith("actions/upload-pages-artifact")]
+    expressions = {
+        "${{ steps.pages.outputs.base_url }}": f"https://{HOST}/lab",
+        "${{ runner.temp }}": str(tmp_path),
     }
+
+    def expanded(text: str) -> str:
+        for expression, value in expressions.items():
+            text = text.replace(expression, value)
+        return text
+
+    env = {key: expanded(value) for key, value in build["env"].items()}
     path = f"{Path(sys.executable).parent}:{os.environ['PATH']}"  # `python` is this interpreter
     subprocess.run(
-        ["bash", "-c", build["run"]],
+        ["bash", "-c", expanded(build["run"])],
         cwd=lab,
         check=True,
         env={**os.environ, **env, "PATH": path},
         capture_output=True,
     )
-    site = lab / "site"
+    site = Path(expanded(upload["with"]["path"]))  # what the workflow uploads
+    assert site != lab / "site" and not (site / ".scholarsite-manifest.json").exists()
     assert f"https://{HOST}/lab/authors/ada-lovelace/" in (site / "sitemap.xml").read_text()
     assert any(site.rglob("*.xml")) and (site / "feed.xml").is_file()
     with pages_server(site) as port, open_browser(f"--host-resolver-rules=MAP {HOST} 127.0.0.1") as browser:

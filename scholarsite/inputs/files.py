@@ -44,6 +44,21 @@ def visible_files(folder: Path) -> Iterator[Path]:
     yield from sorted(found)
 
 
+def read_files(root: Path, folder: str) -> tuple[dict[str, bytes], list[Diagnostic]]:
+    """The visible files of the project folder `root/folder` (none if it is missing), by path
+    inside it; and an error for each one `refusal` refuses, which is never opened."""
+    base = root / folder
+    found: dict[str, bytes] = {}
+    problems: list[Diagnostic] = []
+    for path in visible_files(base) if base.is_dir() else ():
+        rel = path.relative_to(base).as_posix()
+        if refused := refusal(path, root, f"{folder}/{rel}"):
+            problems.append(refused)
+        else:
+            found[rel] = path.read_bytes()
+    return found, problems
+
+
 def fingerprint_bytes(path: Path, root: Path) -> bytes:
     """What a fingerprint of the inputs hashes for `path`: its bytes if it may be read,
     otherwise only where it points (a refused file is never opened)."""

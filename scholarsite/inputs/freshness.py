@@ -20,7 +20,10 @@ from scholarsite.inputs.config import BASE_URL_VARIABLE, PORTABLE_VARIABLE
 from scholarsite.inputs.files import fingerprint_bytes, visible_files
 from scholarsite.outputs.registry import code_version
 
-INPUTS = ("seeds", "content", "templates", "assets", "site.yaml", "sources.yaml")  # everything a build reads
+INPUTS = (  # everything a build reads (visible files only, so static/'s one hidden folder is named)
+    *("seeds", "content", "templates", "assets", "static", "static/.well-known"),
+    *("site.yaml", "sources.yaml"),
+)
 LAST_BUILD_FILE = Path(".scholarsite-cache") / "last-build.json"
 
 

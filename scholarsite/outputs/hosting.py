@@ -9,7 +9,7 @@ from xml.sax.saxutils import escape
 
 from scholarsite import theme
 from scholarsite.errors import Diagnostic
-from scholarsite.inputs.files import refusal, visible_files
+from scholarsite.inputs.files import read_files, visible_files
 from scholarsite.outputs import urls
 from scholarsite.outputs.registry import Output, fixed
 from scholarsite.outputs.sitedata import SiteData
@@ -83,11 +83,26 @@ def read_assets(assets_dir: Path) -> tuple[dict[str, bytes], list[Diagnostic]]:
         f"assets/{p.relative_to(theme.ASSETS).as_posix()}": p.read_bytes()
         for p in visible_files(theme.ASSETS)
     }
-    problems: list[Diagnostic] = []
-    for path in visible_files(assets_dir) if assets_dir.is_dir() else ():
-        rel = path.relative_to(assets_dir).as_posix()
-        if refused := refusal(path, assets_dir.parent, f"assets/{rel}"):
-            problems.append(refused)
-        else:
-            assets[f"assets/{rel}"] = path.read_bytes()
+    own, problems = read_files(assets_dir.parent, assets_dir.name)
+    assets.update({f"assets/{rel}": content for rel, content in own.items()})
     return dict(sorted(assets.items())), problems
+
+
+STATIC = "static"  # the project's pass-through folder
+WELL_KNOWN = ".well-known"  # the one hidden folder of static/ that is copied (security.txt, ...)
+
+
+def read_static(root: Path) -> tuple[dict[str, bytes], list[Diagnostic]]:
+    """The files of the project's `static/`, by site path (`static/keybase.txt` is
+    `keybase.txt`): its visible files and those of `static/.well-known/`; and the files
+    refused (links to outside the project, pipes)."""
+    files, problems = read_files(root, STATIC)
+    hidden, refused = read_files(root, f"{STATIC}/{WELL_KNOWN}")
+    files.update({f"{WELL_KNOWN}/{rel}": content for rel, content in hidden.items()})
+    return dict(sorted(files.items())), sorted(problems + refused)
+
+
+def static(data: SiteData) -> Iterator[Output]:
+    """Every file of `static/`, copied as it is to the same place in the site."""
+    for path, content in data.static.items():
+        yield fixed(path, content)

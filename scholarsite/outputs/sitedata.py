@@ -90,6 +90,7 @@ class SiteData:
     assets: dict[str, bytes]
     memo: Memo = field(default_factory=Memo)
     sources: Sources = field(default_factory=Sources)
+    static: dict[str, bytes] = field(default_factory=dict)  # static/'s files, by site path
 
     @cached_property
     def cards(self) -> Cards:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import watchfiles
 
-WATCHED = ("seeds", "content", "templates", "assets", "site.yaml", "sources.yaml")
+WATCHED = ("seeds", "content", "templates", "assets", "static", "site.yaml", "sources.yaml")
 DEBOUNCE_MS = 150  # a burst of saves (an editor writing a backup, then the file) is one change
 POLL_MS = 500  # how often to look for inputs that appeared, vanished or were replaced
 
