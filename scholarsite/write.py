@@ -179,7 +179,7 @@ def _scan(root: str) -> _Disk:
                 if entry.is_dir(follow_symlinks=False):
                     disk.dirs.add(rel)
                     stack.append(rel)
-                elif entry.name.startswith(TMP_PREFIX):
+                elif rel == TMP_PREFIX + JOURNAL:  # the one temporary file the build makes here
                     disk.temps.append(rel)
                 else:
                     disk.files[rel] = entry.is_symlink()

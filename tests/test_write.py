@@ -238,16 +238,18 @@ def test_owned_symlink_is_replaced_not_followed(tmp_path: Path) -> None:
     assert not (site / "index.html").is_symlink() and outside.read_bytes() == b"precious"
 
 
-def test_leftover_temporary_files_cleaned(tmp_path: Path) -> None:
+def test_the_builds_own_leftover_temporary_file_is_cleaned_and_no_other(tmp_path: Path) -> None:
+    """A killed build can leave its journal's temporary file at the root: it is removed. Any
+    other `.tmp-` file is someone else's, so it is named and kept."""
     site = tmp_path / "site"
     sync(OUTPUTS, site)
-    (site / ".tmp-abc").write_bytes(b"half")
-    (site / "authors" / ".tmp-def").write_bytes(b"half")
-    (site / "gone").mkdir()
-    (site / "gone" / ".tmp-ghi").write_bytes(b"half")
+    (site / (write.TMP_PREFIX + write.JOURNAL)).write_bytes(b"half")
+    (site / ".tmp-abc").write_bytes(b"mine")
+    (site / "authors" / ".tmp-def").write_bytes(b"mine too")
     report = sync(OUTPUTS, site)
-    assert report.foreign == () and report.written == ()
-    assert not list(site.rglob(".tmp-*")) and not (site / "gone").exists()
+    assert report.written == () and report.removed == ()
+    assert report.foreign == (".tmp-abc", "authors/.tmp-def")
+    assert sorted(p.name for p in site.rglob(".tmp-*")) == [".tmp-abc", ".tmp-def"]
 
 
 def test_manifest_bytes_deterministic(tmp_path: Path) -> None:
