@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-
 from itertools import groupby
 
 from slugify import slugify
@@ -54,7 +53,9 @@ IGNORABLE_RE = re.compile("[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in DEFAULT
 # Scripts that mix inside one word in ordinary writing (Japanese mixes kanji, kana and Latin
 # letters without spaces; Korean mixes Hangul and Hanja); named by the first word of Unicode
 # character names.
-EAST_ASIAN = frozenset({"CJK", "IDEOGRAPHIC", "HIRAGANA", "KATAKANA", "KATAKANA-HIRAGANA", "HANGUL", "BOPOMOFO"})
+EAST_ASIAN = frozenset(
+    {"CJK", "IDEOGRAPHIC", "HIRAGANA", "KATAKANA", "KATAKANA-HIRAGANA", "HANGUL", "BOPOMOFO"}
+)
 
 
 def strip_ignorable(text: str) -> str:
