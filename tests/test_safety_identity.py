@@ -21,6 +21,7 @@ from scholarsite.model.identity import (
     strip_ignorable,
 )
 from scholarsite.model.model import Site, build_model
+from scholarsite.outputs.citations import make_citation_keys
 
 ROOT = Path(__file__).resolve().parent.parent
 LATEST = 2027
@@ -268,3 +269,13 @@ def test_shipped_seeds_have_no_new_warnings_and_keep_their_paper_keys() -> None:
     for paper in site.papers:
         assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", paper.slug)
         assert strip_ignorable(paper.title) == paper.title
+
+
+def test_abstracts_differing_by_an_invisible_character_are_one_paper_in_one_seed() -> None:
+    second = f"\narXiv2025\n\n{TITLE}\n\nWe learn on very large gr\u200baphs.\n\ncs.LG↗\n"
+    assert len(model(seed() + second).papers) == 1  # not two variants of one title
+
+
+def test_citation_keys_ignore_invisible_characters() -> None:
+    hidden = make_citation_keys([("Ada Love\u200blace", 2025, "Gr\u200baph Learning at Scale")])
+    assert hidden == make_citation_keys([("Ada Lovelace", 2025, TITLE)]) == ["lovelace2025graph"]
