@@ -25,10 +25,10 @@ MAX_SLUG = 80
 HASHED_PREFIX = 60
 NON_WORD_RE = re.compile(r"[\W_]+")
 
-# Unicode's Default_Ignorable_Code_Point property (DerivedCoreProperties.txt, Unicode 15.1; the
-# list is stable across versions): characters that are invisible unless a font chooses to show
-# them. Python's unicodedata has no such property, hence the table (tests check it against the
-# `regex` module's \p{Default_Ignorable_Code_Point} when that is installed).
+# Unicode's Default_Ignorable_Code_Point property (DerivedCoreProperties.txt; it has hardly
+# changed in years, the reserved ranges are already in): characters that are invisible unless a
+# font chooses to show them. Python's unicodedata has no such property, hence the table (a test
+# checks it against the `regex` module's \p{Default_Ignorable_Code_Point} when installed).
 DEFAULT_IGNORABLE: tuple[tuple[int, int], ...] = (
     (0x00AD, 0x00AD),  # soft hyphen
     (0x034F, 0x034F),  # combining grapheme joiner
