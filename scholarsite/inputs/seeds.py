@@ -17,6 +17,8 @@ A seed is a sequence of blocks separated by blank lines::
 from __future__ import annotations
 
 import re
+import unicodedata
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -25,7 +27,7 @@ from scholarsite.errors import Diagnostic, Severity, error, note, warning
 from scholarsite.inputs import taxonomy
 from scholarsite.inputs.files import refusal
 from scholarsite.inputs.text import decode
-from scholarsite.model.identity import normalise
+from scholarsite.model.identity import letter_script, mixed_script_words, normalise
 from scholarsite.tex import render as tex
 
 SEED_SUFFIX = ".txt"
@@ -50,10 +52,12 @@ MAX_SEED_BYTES = 16 * 2**20
 
 @dataclass(frozen=True)
 class Block:
-    """A run of non-blank lines, joined by single spaces, with the line it starts on."""
+    """A run of non-blank lines, joined by single spaces, with the line it starts on (and the
+    lines themselves, each cleaned as in `text`)."""
 
     line: int
     text: str
+    lines: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -106,10 +110,10 @@ def split_blocks(text: str) -> list[Block]:
             start = start if current else number
             current.append(line)
         elif current:
-            blocks.append(Block(start, " ".join(current)))
+            blocks.append(Block(start, " ".join(current), tuple(current)))
             current = []
     if current:
-        blocks.append(Block(start, " ".join(current)))
+        blocks.append(Block(start, " ".join(current), tuple(current)))
     return blocks
 
 
@@ -197,6 +201,7 @@ class SeedParser:
         if looks_structural and not attributed_next:
             self.report(error(self.path, block.line, "no author name before this line", hint))
             return None
+        self.check_lookalikes(block, "author")
         return self.take()
 
     def parse_attribution(self, name: Block) -> None:
@@ -335,6 +340,7 @@ class SeedParser:
             )
             self.report(warning(self.path, block.line, message))
         self.check_tex(block)
+        self.check_lookalikes(block, "paper")
         return block
 
     def parse_abstract(self, title: Block) -> str:
@@ -342,6 +348,7 @@ class SeedParser:
         paragraphs: list[str] = []
         while (block := self.peek()) is not None and not self.ends_abstract(self.position):
             self.check_tex(self.take())
+            self.check_run_together(block)
             paragraphs.append(block.text)
         if not paragraphs:
             self.report(warning(self.path, title.line, f"record '{shorten(title.text)}' has no abstract"))
@@ -401,11 +408,70 @@ class SeedParser:
                 )
         return tuple(dict.fromkeys(codes))
 
+    def check_run_together(self, block: Block) -> None:
+        """Warn where a record seems to begin inside an abstract block: a source-and-year line
+        after the block's first line, followed (in the block or as the next block) by what
+        reads as a title. The grammar is unchanged: the lines stay in the abstract."""
+        following = self.peek()
+        after = [*block.lines[2:], following.text if following else ""]
+        for offset, (line, next_text) in enumerate(zip(block.lines[1:], after, strict=False), start=1):
+            if self.is_record_head(line) and reads_as_title(next_text):
+                message = f"'{shorten(line)}' reads as the start of a record inside an abstract"
+                hint = "a blank line may be missing before this record"
+                self.report(warning(self.path, block.line + offset, f"{message}; {hint}"))
+
+    def is_record_head(self, line: str) -> bool:
+        """A plausible source-and-year line: a possible year, and a source this file used or
+        written as the scrape writes it (`bioRxiv2023`), not a phrase such as `results in 2023`."""
+        source_year = parse_source_year(line)
+        if source_year is None:
+            return False
+        source, digits = source_year
+        plausible = len(digits) == 4 and EARLIEST_YEAR <= int(digits) <= self.latest_year
+        written_together = not line[len(source)].isspace()
+        return plausible and (source.casefold() in self.sources or written_together)
+
+    def check_lookalikes(self, block: Block, kind: str) -> None:
+        """Warn about words mixing scripts (a Cyrillic `а` among Latin letters) in a title or
+        name: the look-alike makes a different identity, so a different paper or author."""
+        mixed = mixed_script_words(block.text)
+        if not mixed:
+            return
+        word, scripts = mixed[0]
+        names = [script.title() for script in scripts]
+        listed = ", ".join(names[:-1]) + " and " + names[-1]
+        more = f" (and {len(mixed) - 1} more such words)" if len(mixed) > 1 else ""
+        message = (
+            f"the word '{shorten(word)}' mixes {listed} letters{more}; "
+            f"a look-alike character may make this a different {kind}"
+        )
+        self.report(warning(self.path, block.line, message, lookalike_hint(word)))
+
     def check_tex(self, block: Block) -> None:
         """Warn about unbalanced TeX; note what is shown as TeX source (unknown macros)."""
         for problem in tex.tex_problems(block.text):
             report = warning if problem.startswith("unbalanced") else note
             self.report(report(self.path, block.line, f"TeX: {problem}"))
+
+
+def reads_as_title(text: str) -> bool:
+    """Text that could be a title: some letters, not too long, neither a subject line nor a
+    source-and-year line."""
+    return (
+        any(char.isalpha() for char in text)
+        and len(text) <= LONG_TITLE
+        and parse_subjects(text) is None
+        and parse_source_year(text) is None
+    )
+
+
+def lookalike_hint(word: str) -> str:
+    """Names the letters of `word` outside its most frequent script, so the user can find them."""
+    scripts = Counter(s for s in map(letter_script, word) if s is not None)
+    main_script = scripts.most_common(1)[0][0]
+    foreign = dict.fromkeys(c for c in word if letter_script(c) not in (main_script, None))
+    shown = ", ".join(f"'{c}' is U+{ord(c):04X} {unicodedata.name(c, '?')}" for c in list(foreign)[:3])
+    return f"{shown}; retype the word in one script if that was not meant"
 
 
 def parse_seed(data: bytes, path: str, *, latest_year: int) -> SeedParse:

@@ -15,7 +15,7 @@ from typing import TypeVar
 
 from scholarsite.inputs import taxonomy
 from scholarsite.inputs.seeds import AuthorRecord, SeedRecord
-from scholarsite.model.identity import normalise, short_hash, slug_for
+from scholarsite.model.identity import normalise, short_hash, slug_for, strip_ignorable
 
 T = TypeVar("T")
 
@@ -169,7 +169,7 @@ class PaperIndex:
     def paper_for(self, record: SeedRecord, author: Author) -> Paper:
         """Same (year, title) merges; in one author's records a different abstract is a new paper."""
         title_key = normalise(record.title)
-        abstract_key = short_hash(" ".join(record.abstract.split()), 16)
+        abstract_key = short_hash(" ".join(strip_ignorable(record.abstract).split()), 16)
         variants = self.variants.setdefault((record.year, title_key), [])
         same_text = [p for p in variants if p.abstract_key == abstract_key]
         not_mine = [p for p in variants if author not in p.authors]

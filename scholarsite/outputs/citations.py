@@ -19,6 +19,7 @@ from urllib.parse import quote
 
 from slugify import slugify
 
+from scholarsite.model.identity import strip_ignorable
 from scholarsite.tex.bibtex import escape_specials, tex_to_bibtex
 
 INCOMPLETE_NOTE = "Author list incomplete: it names only the authors in this collection."
@@ -127,7 +128,7 @@ def make_citation_keys(items: Sequence[tuple[str, int, str]]) -> list[str]:
 def _base_key(author: str, year: int, title: str) -> str:
     """Family name, year and first significant title word, lowercased ASCII."""
     family = _ascii_word(split_name(author).family) or "anon"
-    words = slugify(title, separator=" ").split()
+    words = slugify(strip_ignorable(title), separator=" ").split()  # `Gr\u200baph` is one word
     word = next((w for w in words if w not in _KEY_STOPWORDS and not w.isdigit()), "")
     return f"{family}{year}{word}"
 
