@@ -22,6 +22,7 @@ from benchmarks.corpus import generate
 from scholarsite import pipeline
 from scholarsite.inputs.freshness import fingerprint_of, unchanged_since_last_build
 from scholarsite.outputs import urls
+from scholarsite.preview.server import Preview
 from scholarsite.write import MANIFEST
 
 from .conftest import BASE_URL_YAML, make_project
@@ -183,6 +184,26 @@ def test_incremental_builds_equal_clean_builds(project: Path, tmp_path: Path) ->
         assert differing == [], f"step {step} ({change}) differs from a clean build"
         assert manifest_keys(project / "site") == manifest_keys(clean), f"step {step}: {change}"
         shutil.rmtree(clean)
+
+
+def test_preview_rebuilds_equal_clean_builds(project: Path, tmp_path: Path) -> None:
+    """The warm preview's in-memory path (one Preview for the whole sequence: its parse cache,
+    memo and compiled templates kept between saves; pages synced, browsers told, then search)
+    gives, after every edit, the site a clean build gives."""
+    rng = random.Random(1201)
+    reloads: list[int] = []
+    preview = Preview(project, reload=lambda: reloads.append(1))
+    preview.rebuild()
+    for step in range(STEPS // 2):
+        change = rng.choice(EDITS)(project, rng)
+        preview.rebuild([change])
+        assert preview.problems == [], f"step {step}: {change}"
+        clean = tmp_path / f"clean-{step}"
+        clean_build(project, clean)
+        assert site_files(project / "site") == site_files(clean), f"step {step}: {change}"
+        assert manifest_keys(project / "site") == manifest_keys(clean), f"step {step}: {change}"
+        shutil.rmtree(clean)
+    assert len(reloads) == STEPS // 2 + 1
 
 
 def test_parallel_build_equals_serial_build(tmp_path: Path) -> None:
