@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from scholarsite.errors import BuildError, Diagnostic, error
+from scholarsite.inputs.files import present, read_input
 from scholarsite.inputs.text import CONTROL_RE, decode
 from scholarsite.inputs.yamlmap import excerpt, read_settings
 
@@ -109,9 +110,9 @@ def parse_config(source: str, path: str) -> Config:
 
 def load_config(path: Path, display: str) -> tuple[Config, list[Diagnostic]]:
     """Read `site.yaml` (a missing file means the defaults), with warnings about its text."""
-    if not path.exists():
+    if not present(path):
         return with_overrides(Config()), []
-    text, problems = decode(path.read_bytes(), display)
+    text, problems = decode(read_input(path, path.parent, display), display)
     if text is None:
         raise BuildError(problems)
     try:

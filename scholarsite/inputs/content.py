@@ -16,7 +16,7 @@ from markupsafe import Markup
 
 from scholarsite.errors import BuildError, Diagnostic, error, warning
 from scholarsite.inputs.config import URL_RE
-from scholarsite.inputs.files import refusal
+from scholarsite.inputs.files import read_input
 from scholarsite.inputs.text import CONTROL_RE, decode
 from scholarsite.inputs.yamlmap import Setting, excerpt, read_settings
 from scholarsite.tex import render as tex
@@ -123,13 +123,22 @@ def check_meta(settings: list[Setting], allowed: set[str], path: str) -> list[Di
     return problems
 
 
-def read_page(file: Path, display: str, allowed: set[str]) -> tuple[Page | None, list[Diagnostic]]:
-    """One Markdown file as a Page, or the problems that stop it."""
-    if file.stat().st_size > MAX_PAGE_BYTES:
-        return None, [
-            error(display, 0, f"the page is over {MAX_PAGE_BYTES // 2**20} MiB; pages may have at most that")
-        ]
-    decoded, cleaned = decode(file.read_bytes(), display)
+def page_size_problem(size: int, display: str) -> Diagnostic | None:
+    """An error for a page over `MAX_PAGE_BYTES`."""
+    if size <= MAX_PAGE_BYTES:
+        return None
+    return error(display, 0, f"the page is over {MAX_PAGE_BYTES // 2**20} MiB; pages may have at most that")
+
+
+def read_page(
+    file: Path, root: Path, display: str, allowed: set[str]
+) -> tuple[Page | None, list[Diagnostic]]:
+    """One Markdown file of the project in `root` as a Page, or the problems that stop it."""
+    try:
+        data = read_input(file, root, display, page_size_problem)
+    except BuildError as exc:
+        return None, list(exc.diagnostics)
+    decoded, cleaned = decode(data, display)
     if decoded is None:
         return None, cleaned
     try:
@@ -155,10 +164,7 @@ def read_pages(content_dir: Path, display_dir: str) -> tuple[list[Page], list[Pa
             if not PAGE_NAME_RE.fullmatch(file.stem):
                 problems.append(error(display, 0, "page names use a-z, 0-9 and '-' only"))
                 continue
-            if refused := refusal(file, content_dir.parent, display):
-                problems.append(refused)
-                continue
-            page, found = read_page(file, display, allowed)
+            page, found = read_page(file, content_dir.parent, display, allowed)
             problems.extend(found)
             if page:
                 pages.append(page)

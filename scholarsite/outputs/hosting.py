@@ -8,8 +8,8 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 from scholarsite import theme
-from scholarsite.errors import Diagnostic
-from scholarsite.inputs.files import refusal, visible_files
+from scholarsite.errors import BuildError, Diagnostic
+from scholarsite.inputs.files import read_input, visible_files
 from scholarsite.outputs import urls
 from scholarsite.outputs.registry import Output, fixed
 from scholarsite.outputs.sitedata import SiteData
@@ -86,8 +86,8 @@ def read_assets(assets_dir: Path) -> tuple[dict[str, bytes], list[Diagnostic]]:
     problems: list[Diagnostic] = []
     for path in visible_files(assets_dir) if assets_dir.is_dir() else ():
         rel = path.relative_to(assets_dir).as_posix()
-        if refused := refusal(path, assets_dir.parent, f"assets/{rel}"):
-            problems.append(refused)
-        else:
-            assets[f"assets/{rel}"] = path.read_bytes()
+        try:
+            assets[f"assets/{rel}"] = read_input(path, assets_dir.parent, f"assets/{rel}")
+        except BuildError as exc:
+            problems += exc.diagnostics
     return dict(sorted(assets.items())), problems
