@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from scholarsite.inputs.config import setting_problem
 from scholarsite.sources import API_URL, MAX_AGE_DAYS
 
 COMMANDS = ("build", "check", "serve", "new", "add", "deploy", "link-sources")
@@ -21,6 +22,13 @@ TAKES_VALUE = {
     *("--max-age", "--limit", "--only", "--api-url"),
 }
 USAGE = 2
+
+
+def base_url(value: str) -> str:
+    """`--base-url`'s value, checked as `site.yaml`'s `base_url` is (empty: no override)."""
+    if value.strip() and (problem := setting_problem("base_url", value.strip())):
+        raise argparse.ArgumentTypeError(problem)
+    return value
 
 
 class DefaultsShown(argparse.HelpFormatter):
@@ -58,6 +66,7 @@ def parser() -> argparse.ArgumentParser:
     addressed = argparse.ArgumentParser(add_help=False, parents=[project])
     addressed.add_argument(
         "--base-url",
+        type=base_url,
         default=None,
         metavar="URL",
         help="the site's public address, overriding site.yaml's base_url (also: SCHOLARSITE_BASE_URL)",
