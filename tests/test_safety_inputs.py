@@ -158,6 +158,20 @@ def test_a_long_title_is_an_error(project: Path) -> None:
     failed_with(scholarsite(project, "build"), "site.yaml:1: error:", "'title'", "300")
 
 
+LONG_FRONT_MATTER = {
+    "content/about.md": "title: T\ndescription: " + "d" * 2_001,
+    "content/authors/ziheng-jiang.md": "orcid: 0000-0002-1825-0097\naffiliation: " + "a" * 2_001,
+    "content/authors/ningxin-zheng.md": "orcid: 0000-0002-1825-0097\naliases: [" + "b" * 2_001 + "]",
+}
+
+
+@pytest.mark.parametrize("name", sorted(LONG_FRONT_MATTER))
+def test_a_long_front_matter_value_is_an_error_at_its_line(project: Path, name: str) -> None:
+    (project / name).parent.mkdir(exist_ok=True)
+    (project / name).write_text(f"---\n{LONG_FRONT_MATTER[name]}\n---\nBody\n")
+    failed_with(scholarsite(project, "check"), f"{name}:3: error:", "2,000")
+
+
 def test_a_python_tag_is_reported_at_its_own_line(project: Path) -> None:
     lines = [f"# comment {n}" for n in range(1, 14)]
     (project / "site.yaml").write_text(

@@ -15,7 +15,7 @@ import markdown
 from markupsafe import Markup
 
 from scholarsite.errors import BuildError, Diagnostic, error, warning
-from scholarsite.inputs.config import URL_RE
+from scholarsite.inputs.config import MAX_LENGTHS, MAX_TEXT, URL_RE
 from scholarsite.inputs.files import read_input
 from scholarsite.inputs.text import CONTROL_RE, decode
 from scholarsite.inputs.yamlmap import Setting, excerpt, read_settings
@@ -81,6 +81,8 @@ def list_problems(key: str, value: Any, path: str, line: int) -> list[Diagnostic
     """A list key must hold text items (and, for `profiles`, http(s) URLs)."""
     if not isinstance(value, list) or not all(isinstance(item, str) and item.strip() for item in value):
         return [error(path, line, f"'{key}' must be a list of text items, found {excerpt(value)}")]
+    if any(len(item) > MAX_TEXT for item in value):
+        return [error(path, line, f"'{key}' items may have at most {MAX_TEXT:,} characters")]
     if any(CONTROL_RE.search(item) for item in value):
         return [error(path, line, f"'{key}' contains control characters")]
     wrong = [item for item in value if key == "profiles" and not URL_RE.fullmatch(item)]
@@ -98,6 +100,8 @@ def check_meta(settings: list[Setting], allowed: set[str], path: str) -> list[Di
             problems += list_problems(key, value, path, line)
         elif not isinstance(value, str):
             problems.append(error(path, line, f"'{key}' must be text, found {excerpt(value)}"))
+        elif len(value) > (limit := MAX_LENGTHS.get(key, MAX_TEXT)):
+            problems.append(error(path, line, f"'{key}' may have at most {limit:,} characters"))
         elif CONTROL_RE.search(value):
             problems.append(error(path, line, f"'{key}' contains control characters, found {excerpt(value)}"))
         elif "\t" in value:
