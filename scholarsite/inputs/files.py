@@ -51,7 +51,7 @@ def read_input(path: Path, root: Path, shown: str, too_large: SizeCheck | None =
     """
     if refused := refusal(path, root, shown):
         raise BuildError([refused])
-    handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
     with os.fdopen(handle, "rb") as file:
         status = os.fstat(file.fileno())
         problem = None if stat.S_ISREG(status.st_mode) else error(shown, 0, NOT_REGULAR)
