@@ -74,10 +74,11 @@ def test_a_pipe_as_site_yaml_is_refused_without_hanging(project: Path) -> None:
     failed_with(scholarsite(project, "check"), "site.yaml", "not a regular file")
 
 
-def test_a_pipe_as_a_template_is_refused_not_skipped(project: Path) -> None:
-    (project / "templates/base.html").unlink()
-    os.mkfifo(project / "templates/base.html")
-    failed_with(scholarsite(project, "build"), "templates/base.html", "not a regular file")
+@pytest.mark.parametrize("name", ["templates/base.html", "sources.yaml", "content/about.md"])
+def test_a_pipe_as_an_input_is_refused_not_skipped(project: Path, name: str) -> None:
+    (project / name).unlink(missing_ok=True)
+    os.mkfifo(project / name)
+    failed_with(scholarsite(project, "build"), f"{name}: error: not a regular file")
     assert not (project / "site").exists()
 
 
