@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from scholarsite.inputs.config import setting_problem
 from scholarsite.sources import API_URL, MAX_AGE_DAYS
 
 COMMANDS = ("build", "check", "serve", "new", "add", "deploy", "link-sources")
@@ -25,6 +26,13 @@ TAKES_VALUE = {
 }
 USAGE = 2
 MAX_PORT = 65535
+
+
+def base_url(value: str) -> str:
+    """`--base-url`'s value, checked as `site.yaml`'s `base_url` is (empty: no override)."""
+    if value.strip() and (problem := setting_problem("base_url", value.strip())):
+        raise argparse.ArgumentTypeError(problem)
+    return value
 
 
 class DefaultsShown(argparse.HelpFormatter):
@@ -90,6 +98,7 @@ def parser() -> argparse.ArgumentParser:
     addressed = StrictParser(add_help=False, parents=[project])
     addressed.add_argument(
         "--base-url",
+        type=base_url,
         default=None,
         metavar="URL",
         help="the site's public address, overriding site.yaml's base_url (also: SCHOLARSITE_BASE_URL)",

@@ -1,4 +1,9 @@
-"""Site settings from `site.yaml`: every key checked, every problem reported at once."""
+"""Site settings from `site.yaml`: every key checked, every problem reported at once.
+
+Text settings are bounded in length (`MAX_LENGTHS`, `MAX_TEXT`), as seed fields are, since
+they are copied into every page; `base_url` is a plain address (http or https, a host, no
+user name or password, query or fragment), since it is published in every canonical link.
+"""
 
 from __future__ import annotations
 
@@ -8,14 +13,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from scholarsite.errors import BuildError, Diagnostic, error
+from scholarsite.inputs.files import present, read_input
 from scholarsite.inputs.text import CONTROL_RE, decode
 from scholarsite.inputs.yamlmap import excerpt, read_settings
 
 LANGUAGE_RE = re.compile(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*")
 URL_RE = re.compile(r"https?://[^\s/$.?#][^\s<>\"']*")
 HOST_RE = re.compile(r"(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}", re.I)
+CREDENTIALS_RE = re.compile(r"(?<=//)[^/?#]*@")
+MAX_LENGTHS = {"title": 300, "description": 2_000, "language": 35}  # characters
+MAX_TEXT = 2_000  # characters, for any other text setting
 
 
 @dataclass(frozen=True)
@@ -57,6 +67,24 @@ def positive_int(value: Any) -> str | None:
     return None if ok else "expected a whole number from 1 to 100000"
 
 
+def address(value: Any) -> str | None:
+    """An absolute http(s) URL with a host, and no credentials, query or fragment."""
+    if not (isinstance(value, str) and URL_RE.fullmatch(value)):
+        return "expected an absolute http(s) URL such as 'https://example.org/'"
+    parts = urlsplit(value)
+    if "@" in parts.netloc:
+        return "expected no user name or password in the URL (it would be published in every link)"
+    if "?" in value or "#" in value:
+        return "expected no query ('?') or fragment ('#'): the address of the site's folder"
+    try:
+        port_ok = parts.port is None or parts.port > 0
+    except ValueError:
+        port_ok = False
+    if not parts.hostname or not port_ok:
+        return "expected a host name (and a port from 1 to 65535, if any) such as 'https://example.org/'"
+    return None
+
+
 def matching(pattern: re.Pattern[str], expected: str) -> Check:
     """A string matching `pattern` entirely."""
     return lambda value: None if isinstance(value, str) and pattern.fullmatch(value) else expected
@@ -66,7 +94,7 @@ CHECKS: dict[str, Check] = {
     "title": text,
     "description": text,
     "language": matching(LANGUAGE_RE, "expected a language tag such as 'en' or 'en-GB'"),
-    "base_url": matching(URL_RE, "expected an absolute http(s) URL such as 'https://example.org/'"),
+    "base_url": address,
     "cname": matching(HOST_RE, "expected a domain name such as 'papers.example.org'"),
     "papers_per_page": positive_int,
     "latest_papers": positive_int,
@@ -75,6 +103,20 @@ CHECKS: dict[str, Check] = {
     "portable": boolean,
 }
 assert set(CHECKS) == {f.name for f in fields(Config)}
+
+
+def setting_problem(key: str, value: Any) -> str | None:
+    """Why `value` is not acceptable for the known setting `key`, with an excerpt of it."""
+    limit = MAX_LENGTHS.get(key, MAX_TEXT)
+    if isinstance(value, str) and len(value) > limit:
+        return f"expected at most {limit:,} characters, found {len(value):,}"
+    problem = CHECKS[key](value)
+    return f"{problem}, found {shown(value)}" if problem else None
+
+
+def shown(value: Any) -> str:
+    """A short excerpt of a value for a message, a password in a URL masked."""
+    return excerpt(CREDENTIALS_RE.sub("…@", value) if isinstance(value, str) else value)
 
 
 def normalise_value(key: str, value: Any) -> Any:
@@ -97,9 +139,8 @@ def parse_config(source: str, path: str) -> Config:
             continue
         if value is None:
             continue
-        problem = CHECKS[key](value)
-        if problem:
-            problems.append(error(path, line, f"'{key}': {problem}, found {excerpt(value)}"))
+        if problem := setting_problem(key, value):
+            problems.append(error(path, line, f"'{key}': {problem}"))
         else:
             values[key] = normalise_value(key, value)
     if problems:
@@ -109,9 +150,9 @@ def parse_config(source: str, path: str) -> Config:
 
 def load_config(path: Path, display: str) -> tuple[Config, list[Diagnostic]]:
     """Read `site.yaml` (a missing file means the defaults), with warnings about its text."""
-    if not path.exists():
+    if not present(path):
         return with_overrides(Config()), []
-    text, problems = decode(path.read_bytes(), display)
+    text, problems = decode(read_input(path, path.parent, display), display)
     if text is None:
         raise BuildError(problems)
     try:
@@ -129,6 +170,6 @@ def with_overrides(config: Config) -> Config:
     value = os.environ.get(BASE_URL_VARIABLE, "").strip()
     if not value:
         return config
-    if problem := CHECKS["base_url"](value):
-        raise BuildError([error(BASE_URL_VARIABLE, 0, f"{problem}, found {excerpt(value)}")])
+    if problem := setting_problem("base_url", value):
+        raise BuildError([error(BASE_URL_VARIABLE, 0, problem)])
     return replace(config, base_url=normalise_value("base_url", value))

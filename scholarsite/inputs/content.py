@@ -15,8 +15,8 @@ import markdown
 from markupsafe import Markup
 
 from scholarsite.errors import BuildError, Diagnostic, error, warning
-from scholarsite.inputs.config import URL_RE
-from scholarsite.inputs.files import refusal
+from scholarsite.inputs.config import MAX_LENGTHS, MAX_TEXT, URL_RE
+from scholarsite.inputs.files import read_input
 from scholarsite.inputs.text import CONTROL_RE, decode
 from scholarsite.inputs.yamlmap import Setting, excerpt, read_settings
 from scholarsite.tex import render as tex
@@ -81,6 +81,8 @@ def list_problems(key: str, value: Any, path: str, line: int) -> list[Diagnostic
     """A list key must hold text items (and, for `profiles`, http(s) URLs)."""
     if not isinstance(value, list) or not all(isinstance(item, str) and item.strip() for item in value):
         return [error(path, line, f"'{key}' must be a list of text items, found {excerpt(value)}")]
+    if any(len(item) > MAX_TEXT for item in value):
+        return [error(path, line, f"'{key}' items may have at most {MAX_TEXT:,} characters")]
     if any(CONTROL_RE.search(item) for item in value):
         return [error(path, line, f"'{key}' contains control characters")]
     wrong = [item for item in value if key == "profiles" and not URL_RE.fullmatch(item)]
@@ -98,6 +100,8 @@ def check_meta(settings: list[Setting], allowed: set[str], path: str) -> list[Di
             problems += list_problems(key, value, path, line)
         elif not isinstance(value, str):
             problems.append(error(path, line, f"'{key}' must be text, found {excerpt(value)}"))
+        elif len(value) > (limit := MAX_LENGTHS.get(key, MAX_TEXT)):
+            problems.append(error(path, line, f"'{key}' may have at most {limit:,} characters"))
         elif CONTROL_RE.search(value):
             problems.append(error(path, line, f"'{key}' contains control characters, found {excerpt(value)}"))
         elif "\t" in value:
@@ -123,13 +127,22 @@ def check_meta(settings: list[Setting], allowed: set[str], path: str) -> list[Di
     return problems
 
 
-def read_page(file: Path, display: str, allowed: set[str]) -> tuple[Page | None, list[Diagnostic]]:
-    """One Markdown file as a Page, or the problems that stop it."""
-    if file.stat().st_size > MAX_PAGE_BYTES:
-        return None, [
-            error(display, 0, f"the page is over {MAX_PAGE_BYTES // 2**20} MiB; pages may have at most that")
-        ]
-    decoded, cleaned = decode(file.read_bytes(), display)
+def page_size_problem(size: int, display: str) -> Diagnostic | None:
+    """An error for a page over `MAX_PAGE_BYTES`."""
+    if size <= MAX_PAGE_BYTES:
+        return None
+    return error(display, 0, f"the page is over {MAX_PAGE_BYTES // 2**20} MiB; pages may have at most that")
+
+
+def read_page(
+    file: Path, root: Path, display: str, allowed: set[str]
+) -> tuple[Page | None, list[Diagnostic]]:
+    """One Markdown file of the project in `root` as a Page, or the problems that stop it."""
+    try:
+        data = read_input(file, root, display, page_size_problem)
+    except BuildError as exc:
+        return None, list(exc.diagnostics)
+    decoded, cleaned = decode(data, display)
     if decoded is None:
         return None, cleaned
     try:
@@ -155,10 +168,7 @@ def read_pages(content_dir: Path, display_dir: str) -> tuple[list[Page], list[Pa
             if not PAGE_NAME_RE.fullmatch(file.stem):
                 problems.append(error(display, 0, "page names use a-z, 0-9 and '-' only"))
                 continue
-            if refused := refusal(file, content_dir.parent, display):
-                problems.append(refused)
-                continue
-            page, found = read_page(file, display, allowed)
+            page, found = read_page(file, content_dir.parent, display, allowed)
             problems.extend(found)
             if page:
                 pages.append(page)

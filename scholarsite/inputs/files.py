@@ -3,19 +3,22 @@
 A symlink in `seeds/` to `/proc/self/environ` would otherwise publish the build's environment
 as an author page. A file whose real path is outside the project (through a symlinked file or
 folder), a broken or looping link, and anything that is not a regular file (a pipe, a device)
-is refused with an error naming it, and is never opened.
+is refused with an error naming it, and is never opened. Every input file of a project
+(`site.yaml`, `sources.yaml`, seeds, content, templates, assets) is read through `read_input`.
 """
 
 from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from scholarsite.errors import Diagnostic, error
+from scholarsite.errors import BuildError, Diagnostic, error
 
 OUTSIDE_HINT = "copy the file into the project instead of linking to it"
+NOT_REGULAR = "not a regular file (a pipe, socket or device): refused"
+SizeCheck = Callable[[int, str], Diagnostic | None]  # (size in bytes, shown path) -> why it is too large
 
 
 def refusal(path: Path, root: Path, shown: str) -> Diagnostic | None:
@@ -29,8 +32,33 @@ def refusal(path: Path, root: Path, shown: str) -> Diagnostic | None:
     if not real.is_relative_to(root.resolve()):
         return error(shown, 0, "links to a file outside the project: refused, it was not read", OUTSIDE_HINT)
     if not stat.S_ISREG(mode):
-        return error(shown, 0, "not a regular file (a pipe, socket or device): refused")
+        return error(shown, 0, NOT_REGULAR)
     return None
+
+
+def present(path: Path) -> bool:
+    """Whether anything is at `path`: a file, a folder, a pipe, or a link (even a broken one)."""
+    return os.path.lexists(path)
+
+
+def read_input(path: Path, root: Path, shown: str, too_large: SizeCheck | None = None) -> bytes:
+    """The bytes of the input file `path` (shown in messages as `shown`).
+
+    BuildError with one diagnostic naming it when it is not a regular file inside `root` (it is
+    then never opened), or when `too_large(size, shown)` objects to its size (it is then not
+    read). It is opened without blocking and checked again once open, so a file swapped for a
+    pipe between the check and the read cannot hang the build.
+    """
+    if refused := refusal(path, root, shown):
+        raise BuildError([refused])
+    handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+    with os.fdopen(handle, "rb") as file:
+        status = os.fstat(file.fileno())
+        problem = None if stat.S_ISREG(status.st_mode) else error(shown, 0, NOT_REGULAR)
+        problem = problem or (too_large(status.st_size, shown) if too_large else None)
+        if problem:
+            raise BuildError([problem])
+        return file.read()
 
 
 def visible_files(folder: Path) -> Iterator[Path]:
@@ -46,22 +74,23 @@ def visible_files(folder: Path) -> Iterator[Path]:
 
 def read_files(root: Path, folder: str) -> tuple[dict[str, bytes], list[Diagnostic]]:
     """The visible files of the project folder `root/folder` (none if it is missing), by path
-    inside it; and an error for each one `refusal` refuses, which is never opened."""
+    inside it, read through `read_input`; and an error for each one it refuses."""
     base = root / folder
     found: dict[str, bytes] = {}
     problems: list[Diagnostic] = []
     for path in visible_files(base) if base.is_dir() else ():
         rel = path.relative_to(base).as_posix()
-        if refused := refusal(path, root, f"{folder}/{rel}"):
-            problems.append(refused)
-        else:
-            found[rel] = path.read_bytes()
+        try:
+            found[rel] = read_input(path, root, f"{folder}/{rel}")
+        except BuildError as exc:
+            problems += exc.diagnostics
     return found, problems
 
 
 def fingerprint_bytes(path: Path, root: Path) -> bytes:
     """What a fingerprint of the inputs hashes for `path`: its bytes if it may be read,
     otherwise only where it points (a refused file is never opened)."""
-    if refusal(path, root, "") is None:
-        return path.read_bytes()
-    return b"refused:" + os.fsencode(os.readlink(path) if path.is_symlink() else path.name)
+    try:
+        return read_input(path, root, "")
+    except BuildError:
+        return b"refused:" + os.fsencode(os.readlink(path) if path.is_symlink() else path.name)

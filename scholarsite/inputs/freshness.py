@@ -17,7 +17,7 @@ from pathlib import Path
 from scholarsite import theme, write
 from scholarsite.errors import Diagnostic, Severity
 from scholarsite.inputs.config import BASE_URL_VARIABLE, PORTABLE_VARIABLE
-from scholarsite.inputs.files import fingerprint_bytes, visible_files
+from scholarsite.inputs.files import fingerprint_bytes, present, visible_files
 from scholarsite.outputs.registry import code_version
 
 INPUTS = (  # everything a build reads (visible files only, so static/'s one hidden folder is named)
@@ -36,7 +36,7 @@ def inputs_fingerprint(root: Path, *settings: str) -> str:
     summary = hashlib.sha256("\0".join([code_version(), *settings]).encode())
     for name in INPUTS:
         path = root / name
-        files = [path] if path.is_file() else visible_files(path) if path.is_dir() else []
+        files = visible_files(path) if path.is_dir() else [path] if present(path) else []  # a pipe too
         for file in files:
             summary.update(file.relative_to(root).as_posix().encode() + b"\0")
             summary.update(hashlib.sha256(fingerprint_bytes(file, root)).digest())

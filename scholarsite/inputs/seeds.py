@@ -23,9 +23,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from scholarsite.errors import Diagnostic, Severity, error, note, warning
+from scholarsite.errors import BuildError, Diagnostic, Severity, error, note, warning
 from scholarsite.inputs import taxonomy
-from scholarsite.inputs.files import refusal
+from scholarsite.inputs.files import read_input
 from scholarsite.inputs.text import decode
 from scholarsite.model.identity import letter_script, mixed_script_words, normalise
 from scholarsite.tex import render as tex
@@ -503,7 +503,7 @@ def read_seeds(
     seed_dir: Path, display_dir: str, parse: Callable[[bytes, str], SeedParse]
 ) -> tuple[list[SeedParse], list[Diagnostic]]:
     """Parse every seed in `seed_dir` (sorted by name) with `parse(bytes, shown path)`;
-    a note for each file skipped, an error for each refused (see `files.refusal`)."""
+    a note for each file skipped, an error for each refused (see `files.read_input`)."""
     parses: list[SeedParse] = []
     skipped: list[Diagnostic] = []
     if not seed_dir.is_dir():
@@ -513,8 +513,11 @@ def read_seeds(
         shown = f"{display_dir}/{path.name}"
         if not is_seed_file(path) or (path.is_dir() and not path.is_symlink()):
             skipped.append(note(shown, 0, "skipped: not a seed file (seeds are visible .txt files)"))
-        elif refused := refusal(path, seed_dir.parent, shown) or size_problem(path.stat().st_size, shown):
-            skipped.append(refused)
-        else:
-            parses.append(parse(path.read_bytes(), shown))
+            continue
+        try:
+            data = read_input(path, seed_dir.parent, shown, size_problem)
+        except BuildError as exc:
+            skipped += exc.diagnostics
+            continue
+        parses.append(parse(data, shown))
     return parses, skipped

@@ -36,7 +36,7 @@ from typing import Any
 import yaml
 
 from scholarsite.errors import BuildError, Diagnostic, error
-from scholarsite.inputs.files import refusal
+from scholarsite.inputs.files import present, read_input
 from scholarsite.inputs.text import decode
 from scholarsite.inputs.yamlmap import excerpt, read_settings
 
@@ -204,11 +204,12 @@ def read_sources(root: Path) -> tuple[Sources, list[Diagnostic]]:
     """The project's `sources.yaml` (none: no entries) with each entry's line; problems as
     diagnostics. The file is read once."""
     path = root / SOURCES_FILE
-    if not path.is_file() and not path.is_symlink():
+    if not present(path):
         return Sources(), []
-    if refused := refusal(path, root, SOURCES_FILE):
-        return Sources(), [refused]
-    text, problems = decode(path.read_bytes(), SOURCES_FILE)
+    try:
+        text, problems = decode(read_input(path, root, SOURCES_FILE), SOURCES_FILE)
+    except BuildError as exc:
+        return Sources(), list(exc.diagnostics)
     if text is None:
         return Sources(), problems
     try:

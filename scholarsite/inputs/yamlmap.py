@@ -1,9 +1,11 @@
-"""`key: value` settings in YAML (`site.yaml`, front matter), read defensively.
+"""`key: value` settings in YAML (`site.yaml`, front matter, `sources.yaml`), read defensively.
 
-Only PyYAML's safe loader is used, on a node tree composed first, so that before any value is
-built: keys must be plain text and appear once, explicit tags are refused, and a value may
-not expand (through aliases) beyond `MAX_NODES` nodes, which stops "billion laughs" documents.
-Every problem is a diagnostic with its line; no message shows more than a short excerpt.
+Only PyYAML's safe loader is used, composing a node tree first, so that before any value is
+built: nesting is at most `MAX_DEPTH` levels (checked while composing, whose recursion would
+otherwise overflow), explicit tags (`!custom`, `!!python/...`, even `!!int`) are refused,
+keys must be plain text and appear once, and a value may not expand (through aliases) beyond
+`MAX_NODES` nodes, which stops "billion laughs" documents. Every problem is a diagnostic at
+the line it is on; no message shows more than a short excerpt.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import yaml
 from scholarsite.errors import BuildError, Diagnostic, error
 
 MAX_NODES = 10_000
+MAX_DEPTH = 64
 EXCERPT = 60
 
 
@@ -36,13 +39,49 @@ def excerpt(value: Any) -> str:
     return text if len(text) <= EXCERPT else text[: EXCERPT - 1] + "…"
 
 
+class Refused(yaml.MarkedYAMLError):
+    """YAML that is well formed but not accepted here (too deep, an explicit tag)."""
+
+
+class BoundedLoader(yaml.SafeLoader):
+    """The safe loader, refusing while it composes what it would not survive or should not
+    build: nesting deeper than `MAX_DEPTH` and explicit tags."""
+
+    def __init__(self, stream: str):
+        super().__init__(stream)
+        self.depth = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node:
+        """One node, refused at its line when it is tagged or nested too deep."""
+        event = self.peek_event()
+        tag = getattr(event, "tag", None)
+        if tag not in (None, "!"):
+            shown = tag.replace("tag:yaml.org,2002:", "!!")[:EXCERPT]
+            raise Refused(
+                problem=f"YAML tags such as '{shown}' are not allowed", problem_mark=event.start_mark
+            )
+        self.depth += 1
+        try:
+            if self.depth > MAX_DEPTH:
+                raise Refused(
+                    problem=f"nested too deeply (over {MAX_DEPTH} levels of lists and mappings)",
+                    problem_mark=event.start_mark,
+                )
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+
+
 def read_settings(text: str, path: str, first_line: int = 1) -> list[Setting]:
     """The top-level settings of a YAML mapping whose first line is `first_line` of `path`;
     BuildError listing every problem."""
+    loader = BoundedLoader(text)
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        root = loader.get_single_node()
     except yaml.YAMLError as exc:
         raise BuildError([_syntax_error(exc, path, first_line)]) from None
+    finally:
+        loader.dispose()
     if root is None:
         return []
     line = root.start_mark.line + first_line
@@ -57,7 +96,7 @@ def read_settings(text: str, path: str, first_line: int = 1) -> list[Setting]:
             continue
         seen.add(key_node.value)
         try:
-            value = yaml.safe_load(yaml.serialize(value_node))
+            value = loader.construct_document(value_node)
         except yaml.YAMLError as exc:
             problems.append(_syntax_error(exc, path, first_line))
             continue
@@ -68,10 +107,13 @@ def read_settings(text: str, path: str, first_line: int = 1) -> list[Setting]:
 
 
 def _syntax_error(exc: yaml.YAMLError, path: str, first_line: int) -> Diagnostic:
-    """A diagnostic for YAML the safe loader rejects (syntax, an unknown tag)."""
+    """A diagnostic at the line of the problem for YAML the loader rejects (syntax, a tag,
+    nesting)."""
     mark = getattr(exc, "problem_mark", None)
     line = mark.line + first_line if mark else first_line
     problem = str(getattr(exc, "problem", None) or "invalid")
+    if isinstance(exc, Refused):
+        return error(path, line, problem)
     return error(path, line, f"not valid YAML: {problem[:EXCERPT]}")
 
 
@@ -85,12 +127,10 @@ def _key_problem(node: yaml.Node, seen: set[str]) -> str | None:
 
 
 def _value_problem(node: yaml.Node) -> str | None:
-    """Why a value is not acceptable: a custom tag, or too large once aliases are expanded."""
-    for count, current in enumerate(_expanded(node), start=1):
+    """Why a value is not acceptable: too large once aliases are expanded."""
+    for count, _ in enumerate(_expanded(node), start=1):
         if count > MAX_NODES:
             return f"the value is too large (over {MAX_NODES} items once aliases are expanded)"
-        if current.tag.startswith("!"):
-            return f"YAML tags such as '{current.tag[:EXCERPT]}' are not allowed"
     return None
 
 

@@ -12,11 +12,12 @@ from typing import Any
 
 import jinja2
 from jinja2 import meta, nodes
+from jinja2.loaders import split_template_path
 from markupsafe import Markup
 
 from scholarsite import theme
 from scholarsite.errors import BuildError, Diagnostic, error
-from scholarsite.inputs.files import refusal
+from scholarsite.inputs.files import present, read_input, visible_files
 from scholarsite.outputs import urls
 from scholarsite.outputs.memo import Memo
 from scholarsite.outputs.seo import json_script
@@ -64,22 +65,52 @@ class Fragments:
         return self.cache[key]
 
 
-class ProjectLoader(jinja2.FileSystemLoader):
-    """Templates from the project's folder; a link to a file outside the project is refused."""
+def unchanged_since(path: Path) -> Callable[[], bool]:
+    """Whether `path` still has the modification time it has now (Jinja's `uptodate`)."""
+    mtime = path.stat().st_mtime
+
+    def uptodate() -> bool:
+        try:
+            return path.stat().st_mtime == mtime
+        except OSError:
+            return False
+
+    return uptodate
+
+
+class RefusedTemplate(jinja2.TemplateError):
+    """A project template that may not be read (see `files.read_input`), with its diagnostic."""
+
+    def __init__(self, diagnostic: Diagnostic):
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+class ProjectLoader(jinja2.BaseLoader):
+    """Templates from the project's folder, read as every input file is: a pipe, or a link
+    to a file outside the project, is refused (never opened) rather than skipped."""
 
     def __init__(self, folder: Path):
-        super().__init__(str(folder))
         self.folder = folder
 
     def get_source(
         self, environment: jinja2.Environment, template: str
     ) -> tuple[str, str, Callable[[], bool]]:
-        """The template's source, unless it is not a regular file inside the project."""
-        source, filename, uptodate = super().get_source(environment, template)
-        refused = refusal(Path(filename), self.folder.parent, f"{self.folder.name}/{template}")
-        if refused:
-            raise jinja2.TemplateError(f"{refused.path}: {refused.message}")
-        return source, filename, uptodate
+        """The template's source; TemplateNotFound when the project has no such file (the
+        built-in theme's is used), RefusedTemplate when it may not be read."""
+        path = self.folder.joinpath(*split_template_path(template))
+        if not present(path) or path.is_dir() and not path.is_symlink():
+            raise jinja2.TemplateNotFound(template)
+        shown = f"{self.folder.name}/{template}"
+        try:
+            data = read_input(path, self.folder.parent, shown)
+        except BuildError as exc:
+            raise RefusedTemplate(exc.diagnostics[0]) from None
+        return data.decode("utf-8"), str(path), unchanged_since(path)
+
+    def list_templates(self) -> list[str]:
+        """Every visible file under the folder, as a template name."""
+        return [f.relative_to(self.folder).as_posix() for f in visible_files(self.folder)]
 
 
 def make_environment(templates_dir: Path) -> jinja2.Environment:
@@ -115,6 +146,8 @@ def template_location(exc: BaseException, templates: str) -> tuple[str, int]:
 
 def describe(exc: Exception, page: str, templates: str) -> Diagnostic:
     """A diagnostic for a template problem, naming the template, line and page."""
+    if isinstance(exc, RefusedTemplate):
+        return exc.diagnostic
     path, line = template_location(exc, templates)
     if isinstance(exc, jinja2.TemplateNotFound):
         return error(templates, 0, f"template '{exc.name}' not found (needed for {page})")
