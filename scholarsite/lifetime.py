@@ -1,4 +1,5 @@
-"""Child processes never outlive the build: each asks Linux to kill it when its parent dies.
+"""Child processes: how many the machine gives us, and they never outlive the build (each asks
+Linux to kill it when its parent dies).
 
 A build killed with SIGKILL cannot clean up, so its worker processes, the search-index
 process and Pagefind's service process each set a parent-death signal as they start.
@@ -22,3 +23,8 @@ def die_with_parent(parent: int) -> None:
         return
     if os.getppid() != parent:  # the parent died before the request was made
         os._exit(1)
+
+
+def cores() -> int:
+    """The cores this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from scholarsite.errors import BuildError, Diagnostic, error
-from scholarsite.lifetime import die_with_parent
+from scholarsite.lifetime import cores, die_with_parent
 from scholarsite.outputs.registry import Bundle, Output, Produced, digest
 
 MANIFEST = ".scholarsite-manifest.json"
@@ -278,8 +278,8 @@ def _fork_pool(workers: int) -> ProcessPoolExecutor:
 
 
 def default_workers() -> int:
-    """The cores this process may use."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    """One worker process per core."""
+    return cores()
 
 
 Progress = Callable[[int, int], None]  # outputs produced so far, outputs to produce

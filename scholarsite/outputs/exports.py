@@ -58,10 +58,10 @@ def with_original(item: dict[str, Any], card: Card) -> dict[str, Any]:
     return {**item, "original": {**original, "authors": authors}}
 
 
-def data_files(data: SiteData) -> Iterator[Output]:
-    """data/papers.json, data/authors.json (schema in the README) and llms.txt."""
-    site, cards, records = data.site, data.cards, data.records
-    papers = [
+def paper_items(data: SiteData) -> list[dict[str, Any]]:
+    """Every paper as `data/papers.json` lists it."""
+    cards, records = data.cards, data.records
+    return [
         with_original(
             {
                 "id": paper.key,
@@ -78,9 +78,13 @@ def data_files(data: SiteData) -> Iterator[Output]:
             },
             cards.paper(paper),
         )
-        for paper in site.papers
+        for paper in data.site.papers
     ]
-    authors = [
+
+
+def author_items(data: SiteData) -> list[dict[str, Any]]:
+    """Every author as `data/authors.json` lists it."""
+    return [
         {
             "id": author.slug,
             "name": author.name,
@@ -88,14 +92,41 @@ def data_files(data: SiteData) -> Iterator[Output]:
             "claimed_at_least": author.at_least,
             "papers": [p.key for p in author.papers],
             "coauthors": [{"id": a.slug, "shared": n} for a, n in author.coauthors],
-            "page": cards.author(author)["path"],
+            "page": data.cards.author(author)["path"],
             "seed_files": author.seed_paths,
         }
-        for author in site.authors
+        for author in data.site.authors
     ]
+
+
+def papers_read(data: SiteData) -> list[Any]:
+    """What `data/papers.json` is made from, paper by paper (each card by its digest)."""
+    records = data.records
+    return [
+        (
+            data.cards.paper(p),
+            p.key,
+            p.title,
+            p.abstract,
+            records[p.key].key,
+            [a.slug for a in p.authors],
+            p.provenance,
+        )
+        for p in data.site.papers
+    ]
+
+
+def data_files(data: SiteData) -> Iterator[Output]:
+    """data/papers.json, data/authors.json (schema in the README) and llms.txt; the JSON files
+    are keyed by what they are made from and encoded only when it changed."""
     envelope = {"schema_version": DATA_SCHEMA_VERSION}
-    yield fixed(urls.PAPERS_JSON, json_lines(envelope, "papers", papers))
-    yield fixed(urls.AUTHORS_JSON, json_lines(envelope, "authors", authors))
+    version = code_version()
+    papers_key = key_of(version, papers_read(data), known=data.card_digests)
+    authors = author_items(data)
+    yield Output(urls.PAPERS_JSON, papers_key, lambda: json_lines(envelope, "papers", paper_items(data)))
+    yield Output(
+        urls.AUTHORS_JSON, key_of(version, authors), lambda: json_lines(envelope, "authors", authors)
+    )
     yield fixed(urls.LLMS_TXT, llms_txt(data))
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from scholarsite.inputs.config import Config
 from scholarsite.inputs.content import Page
 from scholarsite.inputs.sources import Sources
+from scholarsite.lifetime import cores
 from scholarsite.model import related
 from scholarsite.model.cards import Cards
 from scholarsite.model.model import Paper, Site
@@ -125,7 +126,8 @@ class SiteData:
         k = self.config.related_papers
 
         def compute(_: str) -> str:
-            return json.dumps(related.related_papers(docs, k, titles=titles), separators=(",", ":"))
+            found = related.related_papers(docs, k, titles=titles, workers=cores())
+            return json.dumps(found, separators=(",", ":"))
 
         texts = hashlib.sha256("\0".join([str(k), *titles, *docs]).encode("utf-8", "surrogatepass"))
         nearest = json.loads(self.memo.text("related", compute, texts.hexdigest()))
