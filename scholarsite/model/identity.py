@@ -69,8 +69,11 @@ def normalise(text: str) -> str:
 
     Text made only of symbols (`∑`) keeps its symbols, so it never collapses to nothing.
     """
-    folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", strip_ignorable(text)))
-    bare = unicodedata.normalize("NFKC", "".join(c for c in folded if not unicodedata.combining(c)))
+    if text.isascii():  # nothing to fold (most titles and names): the same result, faster
+        bare = text
+    else:
+        folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", strip_ignorable(text)))
+        bare = unicodedata.normalize("NFKC", "".join(c for c in folded if not unicodedata.combining(c)))
     words = NON_WORD_RE.sub(" ", bare.casefold()).strip()
     return words or " ".join(bare.casefold().split())
 

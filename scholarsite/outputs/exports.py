@@ -35,12 +35,11 @@ def citation_files(data: SiteData) -> Iterator[Output]:
     cards, records = data.cards, data.records
     groups: list[tuple[str, list[Paper]]] = [(cards.author(a)["path"], a.papers) for a in data.site.authors]
     groups += [(cards.subject(s)["path"], s.papers) for s in data.site.subjects]
-    version = code_version()
+    version, known = code_version(), data.card_digests
     for page, papers in groups:
         cited = [records[p.key] for p in papers]
-        yield Output(
-            urls.beside(page, "papers.bib"), key_of(version, cited), partial(bibliography, data, cited)
-        )
+        key = key_of(version, cited, known=known)
+        yield Output(urls.beside(page, "papers.bib"), key, partial(bibliography, data, cited))
 
 
 def bibliography(data: SiteData, cited: list[CitationRecord]) -> bytes:

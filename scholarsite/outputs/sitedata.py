@@ -22,6 +22,7 @@ from scholarsite.model.cards import Cards
 from scholarsite.model.model import Paper, Site
 from scholarsite.outputs import citations, urls
 from scholarsite.outputs.memo import Memo
+from scholarsite.outputs.registry import key_of
 from scholarsite.outputs.render import Templates
 
 if TYPE_CHECKING:
@@ -100,8 +101,10 @@ class SiteData:
 
     @cached_property
     def card_digests(self) -> dict[int, str]:
-        """The digest of every card by its identity, for keys of outputs that show cards."""
-        return self.cards.digests()
+        """The digest of every card and citation record by its identity, for keys of outputs
+        that show them (each is encoded once per build, not once per page showing it)."""
+        records = {id(record): key_of(record) for record in self.records.values()}
+        return {**self.cards.digests(), **records}
 
     @cached_property
     def records(self) -> dict[str, citations.CitationRecord]:
