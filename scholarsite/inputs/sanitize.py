@@ -1,0 +1,130 @@
+"""What HTML a content page may carry, and what was dropped from it.
+
+Content pages are Markdown written by people, so, like Hugo (Goldmark's `unsafe: false`), the
+HTML Markdown renders is cleaned with nh3 (ammonia) before it reaches a page: only the elements
+and attributes Markdown itself produces (and the MathML of the TeX renderer) are kept by
+default, and link and image targets keep only ammonia's list of harmless URL schemes (http,
+https, mailto, ...; never `javascript:`, `vbscript:` or `data:`). With `unsafe_html: true` the
+site trusts its authors: every HTML element and attribute is kept, but the URL schemes are still
+checked. What the cleaning removed is found by comparing the tags and attributes before and after,
+so a warning can name it instead of losing content silently.
+"""
+
+from __future__ import annotations
+
+from difflib import SequenceMatcher
+from html.parser import HTMLParser
+from string import ascii_lowercase
+from typing import NamedTuple
+
+import nh3
+
+from scholarsite.tex.mathml import MATHML_ATTRIBUTES, MATHML_TAGS
+
+MARKDOWN_TAGS = frozenset({
+    "a", "abbr", "blockquote", "br", "code", "dd", "del", "div", "dl", "dt", "em", "h1", "h2",
+    "h3", "h4", "h5", "h6", "hr", "img", "li", "ol", "p", "pre", "strong", "sup", "table",
+    "tbody", "td", "th", "thead", "tr", "ul",
+})  # fmt: skip
+MARKDOWN_ATTRIBUTES = {
+    "*": {"id", "class", "title"},  # footnotes, fenced code's language, attr_list
+    "a": {"href"},
+    "img": {"src", "alt"},
+    "ol": {"start"},
+}
+HTML_TAGS = frozenset("""
+    a abbr address area article aside audio b bdi bdo blockquote br button canvas caption cite
+    code col colgroup data datalist dd del details dfn dialog div dl dt em embed fieldset
+    figcaption figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr i iframe img input ins kbd
+    label legend li link main map mark menu meter nav noscript object ol optgroup option output
+    p picture pre progress q rp rt ruby s samp script search section select slot small source
+    span strong style sub summary sup table tbody td template textarea tfoot th thead time tr
+    track u ul var video wbr
+""".split())
+ANY_ATTRIBUTE = set(ascii_lowercase)  # nh3 has no wildcard: every name starts with a letter
+URL_ATTRIBUTES = frozenset({"href", "src", "action", "formaction", "cite", "poster", "data", "srcset"})
+
+
+class Token(NamedTuple):
+    """A start tag with its attributes, or a run of text (`tag` is None)."""
+
+    tag: str | None
+    attributes: frozenset[tuple[str, str]] = frozenset()
+
+
+class Tokens(HTMLParser):
+    """The start tags and text of an HTML fragment, in order, ignoring how it is spelled."""
+
+    def __init__(self, html: str):
+        super().__init__(convert_charrefs=True)
+        self.tokens: list[Token] = []
+        self.feed(html)
+        self.close()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        """`<img src=x>` and `<img src="x" />` alike."""
+        self.tokens.append(Token(tag, frozenset((name, value or "") for name, value in attrs)))
+
+    handle_startendtag = handle_starttag
+
+    def handle_data(self, data: str) -> None:
+        """Text, as one token per run."""
+        self.tokens.append(Token(None, frozenset({("", data)})))
+
+
+class Dropped(NamedTuple):
+    """One thing the cleaning removed: what to call it, and what to look for in the source."""
+
+    description: str
+    needle: str
+
+
+def sanitize(html: str, trusted: bool) -> str:
+    """`html` with what a content page may not carry removed (see the module's docstring)."""
+    if trusted:
+        return nh3.clean(
+            html,
+            tags=set(HTML_TAGS | MATHML_TAGS),
+            clean_content_tags=set(),
+            generic_attribute_prefixes=ANY_ATTRIBUTE,
+            strip_comments=False,
+            link_rel=None,
+        )
+    attributes = {tag: set(names) for tag, names in MARKDOWN_ATTRIBUTES.items()}
+    attributes |= {tag: set(MATHML_ATTRIBUTES) for tag in MATHML_TAGS}
+    return nh3.clean(html, tags=set(MARKDOWN_TAGS | MATHML_TAGS), attributes=attributes, link_rel=None)
+
+
+def describe(tag: str, name: str, value: str) -> Dropped:
+    """An attribute the cleaning removed: a link target, or an attribute such as `onclick`."""
+    if name in URL_ATTRIBUTES:
+        shown = value if len(value) <= 40 else value[:39] + "…"
+        return Dropped(f"link target {shown!r} (in <{tag} {name}>)", value[:40])
+    return Dropped(f"attribute {name!r} on <{tag}>", name)
+
+
+def dropped(before: str, after: str) -> list[Dropped]:
+    """The elements and attributes of `before` missing from `after`, in order, each once."""
+    old, new = Tokens(before).tokens, Tokens(after).tokens
+    found: list[Dropped] = []
+    matcher = SequenceMatcher(None, old, new, autojunk=False)
+    for operation, start, end, new_start, new_end in matcher.get_opcodes():
+        if operation not in ("delete", "replace"):
+            continue
+        kept = [token for token in new[new_start:new_end] if token.tag]
+        for token in old[start:end]:
+            if token.tag is None:
+                continue
+            twin = next((other for other in kept if other.tag == token.tag), None)
+            if twin is None:
+                found.append(Dropped(f"raw HTML <{token.tag}>", f"<{token.tag}"))
+                continue
+            kept.remove(twin)
+            found += [describe(token.tag, name, value) for name, value in sorted(token.attributes - twin.attributes)]
+    return list(dict.fromkeys(found))
+
+
+def line_of(source: str, needle: str) -> int:
+    """The 1-based line of `source` where `needle` first appears (case-insensitive), or 0."""
+    index = source.lower().find(needle.lower())
+    return source.count("\n", 0, index) + 1 if index >= 0 else 0
