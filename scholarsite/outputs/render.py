@@ -17,6 +17,7 @@ from scholarsite import theme
 from scholarsite.errors import BuildError, Diagnostic, error
 from scholarsite.inputs.files import refusal
 from scholarsite.outputs import urls
+from scholarsite.outputs.policy import content_security_policy
 from scholarsite.outputs.seo import json_script
 
 SUMMARY_PARTIAL = "partials/paper_summary.html"  # rendered through the `paper_summary` global
@@ -95,6 +96,7 @@ def make_environment(templates_dir: Path) -> jinja2.Environment:
     env.filters["rel"] = rel
     env.filters["from_root"] = from_root
     env.globals["link"] = link
+    env.globals["content_security_policy"] = content_security_policy
     env.globals["paper_summary"] = Fragments(env).paper_summary
     env.filters["json_script"] = json_script
     env.filters["percent"] = lambda share: f"{share * 100:.1f}"

@@ -28,6 +28,7 @@ import traceback
 import webbrowser
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from livereload import Server
@@ -43,6 +44,13 @@ from scholarsite.preview.watch import InputWatcher
 
 Respond = Callable[[str, list[tuple[str, str]]], object]
 HTML = ("Content-Type", "text/html; charset=utf-8")
+# The warnings banner's look, served as a file (the pages' Content-Security-Policy refuses
+# style attributes and inline styles), at a path outside any base path.
+BANNER_STYLESHEET = "/.scholarsite-preview.css"
+BANNER_CSS = (
+    "#build-warnings{position:sticky;bottom:0;background:#fff8e1;color:#222;"
+    "border-top:3px solid #b26a00;padding:.5rem 1rem;max-height:30vh;overflow:auto}"
+).encode()
 PORT_IN_USE = "error: port {port} on {host} is already in use\n    hint: choose another with --port"
 EXPOSED = (
     "warning: serving on {host}: the preview is reachable from other machines; it is meant for local use"
@@ -155,8 +163,7 @@ def with_banner(page: bytes, warnings: list[str]) -> bytes:
     """A page with the last build's warnings shown at its foot (preview only)."""
     items = "".join(f"<li><pre>{html.escape(w)}</pre></li>" for w in warnings)
     banner = (
-        '<aside id="build-warnings" style="position:sticky;bottom:0;background:#fff8e1;color:#222;'
-        'border-top:3px solid #b26a00;padding:.5rem 1rem;max-height:30vh;overflow:auto">'
+        f'<link rel="stylesheet" href="{BANNER_STYLESHEET}"><aside id="build-warnings">'
         f"<strong>Build warnings</strong><ul>{items}</ul></aside>"
     ).encode()
     head, found, tail = page.rpartition(b"</body>")
@@ -217,6 +224,8 @@ class PreviewApp:
 
     def __call__(self, environ: dict, respond: Respond) -> Iterable[bytes]:
         path = wsgi_path(environ)
+        if path == BANNER_STYLESHEET:
+            return self.reply(respond, "200 OK", BANNER_CSS, [("Content-Type", "text/css")])
         if not path.startswith(self.base_path):
             if path in ("/", self.base_path.rstrip("/")):
                 return self.reply(respond, "302 Found", b"", [("Location", quote(self.base_path))])
@@ -284,6 +293,16 @@ class QuietServer(Server):
     def _setup_logging(self) -> None:
         logging.getLogger("livereload").setLevel(logging.WARNING)
         logging.getLogger("tornado").addHandler(logging.NullHandler())  # keeps tornado's own setup off
+
+    def serve(self, port: int = 5500, **options: Any) -> None:
+        """livereload's `serve`, remembering the port for the reload script."""
+        self.port = port
+        super().serve(port=port, **options)
+
+    def get_web_handlers(self, script: bytes) -> list:
+        """livereload's handlers, injecting `<script src>` instead of its inline snippet, which
+        the pages' Content-Security-Policy (`script-src 'self'`) would refuse."""
+        return super().get_web_handlers(f'<script src="/livereload.js?port={self.port}" defer></script>'.encode())
 
 
 def listen_problem(host: str, port: int) -> str | None:
