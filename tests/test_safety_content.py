@@ -22,7 +22,7 @@ HOSTILE = {  # what a hostile author writes, and what must not be in the page
     "img onerror": ('<img src="x.png" onerror="alert(\'img\')">', "onerror"),
     "javascript link": ("[click](javascript:alert('link'))", "javascript:"),
     "iframe": ('<iframe src="https://evil.example/"></iframe>', "<iframe"),
-    "onclick": ('<p onclick="alert(\'p\')">text</p>', "onclick"),
+    "onclick": ("<p onclick=\"alert('p')\">text</p>", "onclick"),
     "data link": ("[file](data:text/html;base64,PHNjcmlwdD4=)", "data:text/html"),
     "vbscript link": ("[vb](vbscript:msgbox)", "vbscript:"),
 }
@@ -108,7 +108,7 @@ def test_unsafe_html_must_be_true_or_false(tmp_path: Path) -> None:
 
 def test_markdown_output_is_kept_whole(tmp_path: Path) -> None:
     body = (
-        "# Title {: #top }\n\nA [link](https://example.org/?a=1&b=2 \"t\"), ![logo](logo.png), "
+        '# Title {: #top }\n\nA [link](https://example.org/?a=1&b=2 "t"), ![logo](logo.png), '
         "`<code>` and a note[^1].\n\n| a | b |\n|:-|-:|\n| 1 | 2 |\n\n*[HTML]: HyperText\n\n"
         "HTML\n\n```python\nx < y\n```\n\n[^1]: The note.\n"
     )
@@ -188,7 +188,7 @@ def csp_preview(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path
     (project / "content/authors").mkdir(exist_ok=True)
     (project / f"content/authors/{AUTHOR}.md").write_text(
         "---\naffiliation: Lab\n---\nCost $O(n^2)$.\n\n| a | b |\n|:-|-:|\n| 1 | 2 |\n\n"
-        "<p onclick=\"alert(1)\" style=\"color:red\">hi</p><script>alert(2)</script>\n",
+        '<p onclick="alert(1)" style="color:red">hi</p><script>alert(2)</script>\n',
         encoding="utf-8",
     )
     process, port = start_preview(project, "--base-path", "/scholarsite/")
@@ -251,7 +251,8 @@ def test_the_preview_still_reloads_under_the_policy(csp_preview, browser) -> Non
         page.goto(base + "about/")
         page.wait_for_function("() => window.LiveReload !== undefined", timeout=30_000)
         about = project / "content/about.md"
-        about.write_text(about.read_text(encoding="utf-8") + "\nReloaded under the policy.\n", encoding="utf-8")
+        edited = about.read_text(encoding="utf-8") + "\nReloaded under the policy.\n"
+        about.write_text(edited, encoding="utf-8")
         page.wait_for_function(
             "() => document.body.innerText.includes('Reloaded under the policy')", timeout=60_000
         )

@@ -7,10 +7,10 @@ and `content/authors/<slug>.md` adds affiliation, homepage, ORCID and a bio to a
 from __future__ import annotations
 
 import re
-from xml.etree import ElementTree
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import markdown
 from markdown.treeprocessors import Treeprocessor
@@ -34,8 +34,8 @@ PAGE_KEYS = {"title", "description"}
 AUTHOR_KEYS = {"affiliation", "homepage", "orcid", "aliases", "seeds", "profiles"}
 LIST_KEYS = {"aliases", "seeds", "profiles"}  # lists of text: other spellings, seed files, profile URLs
 ALIGNMENT_RE = re.compile(r"text-align: (left|center|right);")
-UNSAFE_HINT = "content pages may not carry raw HTML; set 'unsafe_html: true' in site.yaml if you trust their authors"
-LINK_HINT = "javascript:, vbscript: and data: links are never kept; link to http(s) addresses or files of the site"
+UNSAFE_HINT = "content pages carry no raw HTML; set 'unsafe_html: true' in site.yaml if you trust the authors"
+LINK_HINT = "javascript:, vbscript: and data: links are never kept; link to web addresses or the site's files"
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,8 @@ def dropped_warnings(items: list[Dropped], body: str, first_line: int, path: str
         found = line_of(body, item.needle)
         line = found + first_line - 1 if found else 0
         link = item.description.startswith("link")
-        problems.append(warning(path, line, f"{item.description} dropped", LINK_HINT if link else UNSAFE_HINT))
+        hint = LINK_HINT if link else UNSAFE_HINT
+        problems.append(warning(path, line, f"{item.description} dropped", hint))
     return problems
 
 
@@ -184,7 +185,8 @@ def read_page(
     meta = {key: value for key, value, _ in settings}
     html, removed = render_markdown(body, trusted)
     first_line = text.count("\n", 0, len(text) - len(body)) + 1
-    return Page(display, file.stem, meta, html), problems + dropped_warnings(removed, body, first_line, display)
+    problems += dropped_warnings(removed, body, first_line, display)
+    return Page(display, file.stem, meta, html), problems
 
 
 def read_pages(

@@ -48,9 +48,9 @@ HTML = ("Content-Type", "text/html; charset=utf-8")
 # style attributes and inline styles), at a path outside any base path.
 BANNER_STYLESHEET = "/.scholarsite-preview.css"
 BANNER_CSS = (
-    "#build-warnings{position:sticky;bottom:0;background:#fff8e1;color:#222;"
-    "border-top:3px solid #b26a00;padding:.5rem 1rem;max-height:30vh;overflow:auto}"
-).encode()
+    b"#build-warnings{position:sticky;bottom:0;background:#fff8e1;color:#222;"
+    b"border-top:3px solid #b26a00;padding:.5rem 1rem;max-height:30vh;overflow:auto}"
+)
 PORT_IN_USE = "error: port {port} on {host} is already in use\n    hint: choose another with --port"
 EXPOSED = (
     "warning: serving on {host}: the preview is reachable from other machines; it is meant for local use"
@@ -302,7 +302,8 @@ class QuietServer(Server):
     def get_web_handlers(self, script: bytes) -> list:
         """livereload's handlers, injecting `<script src>` instead of its inline snippet, which
         the pages' Content-Security-Policy (`script-src 'self'`) would refuse."""
-        return super().get_web_handlers(f'<script src="/livereload.js?port={self.port}" defer></script>'.encode())
+        reload_script = f'<script src="/livereload.js?port={self.port}" defer></script>'
+        return super().get_web_handlers(reload_script.encode())
 
 
 def listen_problem(host: str, port: int) -> str | None:
