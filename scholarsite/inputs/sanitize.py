@@ -12,7 +12,6 @@ so a warning can name it instead of losing content silently.
 
 from __future__ import annotations
 
-from difflib import SequenceMatcher
 from html.parser import HTMLParser
 from string import ascii_lowercase
 from typing import NamedTuple
@@ -48,14 +47,14 @@ URL_ATTRIBUTES = frozenset({"href", "src", "action", "formaction", "cite", "post
 
 
 class Token(NamedTuple):
-    """A start tag with its attributes, or a run of text (`tag` is None)."""
+    """A start tag with its attributes."""
 
-    tag: str | None
+    tag: str
     attributes: frozenset[tuple[str, str]] = frozenset()
 
 
-class Tokens(HTMLParser):
-    """The start tags and text of an HTML fragment, in order, ignoring how it is spelled."""
+class StartTags(HTMLParser):
+    """The start tags of an HTML fragment, in order, ignoring how they are spelled."""
 
     def __init__(self, html: str):
         super().__init__(convert_charrefs=True)
@@ -68,10 +67,6 @@ class Tokens(HTMLParser):
         self.tokens.append(Token(tag, frozenset((name, value or "") for name, value in attrs)))
 
     handle_startendtag = handle_starttag
-
-    def handle_data(self, data: str) -> None:
-        """Text, as one token per run."""
-        self.tokens.append(Token(None, frozenset({("", data)})))
 
 
 class Dropped(NamedTuple):
@@ -106,24 +101,24 @@ def describe(tag: str, name: str, value: str) -> Dropped:
 
 
 def dropped(before: str, after: str) -> list[Dropped]:
-    """The elements and attributes of `before` missing from `after`, in order, each once."""
-    old, new = Tokens(before).tokens, Tokens(after).tokens
+    """The elements and attributes of `before` missing from `after`, in order, each once.
+
+    Cleaning only removes, so the start tags of `after` are those of `before` in order, some
+    missing and some with fewer attributes: one pass pairs them by name (a tag the HTML parser
+    added, such as `<tbody>`, is skipped)."""
+    old = [token for token in StartTags(before).tokens if token.tag]
+    names = {token.tag for token in old}
+    new = [token for token in StartTags(after).tokens if token.tag in names]
     found: list[Dropped] = []
-    matcher = SequenceMatcher(None, old, new, autojunk=False)
-    for operation, start, end, new_start, new_end in matcher.get_opcodes():
-        if operation not in ("delete", "replace"):
+    position = 0
+    for token in old:
+        twin = new[position] if position < len(new) else None
+        if twin is None or twin.tag != token.tag:
+            found.append(Dropped(f"raw HTML <{token.tag}>", f"<{token.tag}"))
             continue
-        kept = [token for token in new[new_start:new_end] if token.tag]
-        for token in old[start:end]:
-            if token.tag is None:
-                continue
-            twin = next((other for other in kept if other.tag == token.tag), None)
-            if twin is None:
-                found.append(Dropped(f"raw HTML <{token.tag}>", f"<{token.tag}"))
-                continue
-            kept.remove(twin)
-            lost = sorted(token.attributes - twin.attributes)
-            found += [describe(token.tag, name, value) for name, value in lost]
+        position += 1
+        lost = sorted(token.attributes - twin.attributes)
+        found += [describe(token.tag, name, value) for name, value in lost]
     return list(dict.fromkeys(found))
 
 
