@@ -42,6 +42,7 @@ class Config:
     feed_entries: int = 20
     related_papers: int = 5
     portable: bool = False
+    unsafe_html: bool = False  # keep raw HTML in content pages (their authors are trusted)
 
 
 BASE_URL_VARIABLE = "SCHOLARSITE_BASE_URL"
@@ -101,6 +102,7 @@ CHECKS: dict[str, Check] = {
     "feed_entries": positive_int,
     "related_papers": positive_int,
     "portable": boolean,
+    "unsafe_html": boolean,
 }
 assert set(CHECKS) == {f.name for f in fields(Config)}
 

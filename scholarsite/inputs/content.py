@@ -10,13 +10,16 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import markdown
+from markdown.treeprocessors import Treeprocessor
 from markupsafe import Markup
 
 from scholarsite.errors import BuildError, Diagnostic, error, warning
 from scholarsite.inputs.config import MAX_LENGTHS, MAX_TEXT, URL_RE
 from scholarsite.inputs.files import read_input
+from scholarsite.inputs.sanitize import Dropped, dropped, line_of, sanitize
 from scholarsite.inputs.text import CONTROL_RE, decode
 from scholarsite.inputs.yamlmap import Setting, excerpt, read_settings
 from scholarsite.tex import render as tex
@@ -30,6 +33,9 @@ MAX_PAGE_BYTES = 4 * 2**20
 PAGE_KEYS = {"title", "description"}
 AUTHOR_KEYS = {"affiliation", "homepage", "orcid", "aliases", "seeds", "profiles"}
 LIST_KEYS = {"aliases", "seeds", "profiles"}  # lists of text: other spellings, seed files, profile URLs
+ALIGNMENT_RE = re.compile(r"text-align: (left|center|right);")
+UNSAFE_HINT = "content pages carry no raw HTML; set 'unsafe_html: true' in site.yaml if you trust the authors"
+LINK_HINT = "javascript:, vbscript: and data: links are never kept; link to web addresses or the site's files"
 
 
 @dataclass(frozen=True)
@@ -47,17 +53,51 @@ class Page:
         return str(self.meta.get("title", self.name.replace("-", " ").capitalize()))
 
 
-def markdown_to_html(source: str) -> Markup:
-    """Markdown to HTML, with math lifted out first (as the TeX module finds it) so that
-    Markdown cannot eat its backslashes and underscores."""
+class AlignmentClasses(Treeprocessor):
+    """Table cells aligned with `class="align-left"` rather than a `style` attribute, which the
+    pages' Content-Security-Policy would refuse."""
+
+    def run(self, root: ElementTree.Element) -> None:
+        """Rewrite every cell's `style="text-align: …"` as a class."""
+        for cell in (*root.iter("th"), *root.iter("td")):
+            if match := ALIGNMENT_RE.fullmatch(cell.attrib.pop("style", "")):
+                cell.set("class", f"align-{match[1]}")
+
+
+def render_markdown(source: str, trusted: bool = False) -> tuple[Markup, list[Dropped]]:
+    """Markdown to clean HTML and what cleaning it dropped (see `sanitize`). Math is lifted out
+    first (as the TeX module finds it) so that Markdown cannot eat its backslashes and
+    underscores, and put back before the cleaning."""
     spans, _ = find_math(source)
     lifted, last = [], 0
     for number, span in enumerate(spans):
         lifted += [source[last : span.start], f"{PLACEHOLDER}{number}X"]
         last = span.end
-    html = markdown.markdown("".join([*lifted, source[last:]]), extensions=["extra", "sane_lists"])
+    md = markdown.Markdown(extensions=["extra", "sane_lists"])
+    md.treeprocessors.register(AlignmentClasses(md), "alignment_classes", 0)
+    html = md.convert("".join([*lifted, source[last:]]))
     maths = [tex.tex_to_html(source[span.start : span.end]) for span in spans]
-    return Markup(re.sub(rf"{PLACEHOLDER}(\d+)X", lambda m: maths[int(m[1])], html))
+    html = re.sub(rf"{PLACEHOLDER}(\d+)X", lambda m: maths[int(m[1])], html)
+    clean = sanitize(html, trusted)
+    return Markup(clean), dropped(html, clean) if clean != html else []
+
+
+def markdown_to_html(source: str, trusted: bool = False) -> Markup:
+    """Markdown to clean HTML (see `render_markdown`)."""
+    return render_markdown(source, trusted)[0]
+
+
+def dropped_warnings(items: list[Dropped], body: str, first_line: int, path: str) -> list[Diagnostic]:
+    """A warning for each thing cleaning dropped from a page, at its line (found in `body`,
+    which starts at line `first_line` of the file)."""
+    problems = []
+    for item in items:
+        found = line_of(body, item.needle)
+        line = found + first_line - 1 if found else 0
+        link = item.description.startswith("link")
+        hint = LINK_HINT if link else UNSAFE_HINT
+        problems.append(warning(path, line, f"{item.description} dropped", hint))
+    return problems
 
 
 def split_front_matter(text: str, path: str) -> tuple[list[Setting], str]:
@@ -135,9 +175,10 @@ def page_size_problem(size: int, display: str) -> Diagnostic | None:
 
 
 def read_page(
-    file: Path, root: Path, display: str, allowed: set[str]
+    file: Path, root: Path, display: str, allowed: set[str], trusted: bool = False
 ) -> tuple[Page | None, list[Diagnostic]]:
-    """One Markdown file of the project in `root` as a Page, or the problems that stop it."""
+    """One Markdown file of the project in `root` as a Page, or the problems that stop it;
+    `trusted` keeps raw HTML."""
     try:
         data = read_input(file, root, display, page_size_problem)
     except BuildError as exc:
@@ -146,18 +187,25 @@ def read_page(
     if decoded is None:
         return None, cleaned
     try:
-        settings, body = split_front_matter(decoded.replace("\r\n", "\n"), display)
+        text = decoded.replace("\r\n", "\n")
+        settings, body = split_front_matter(text, display)
     except BuildError as exc:
         return None, cleaned + list(exc.diagnostics)
     problems = cleaned + check_meta(settings, allowed, display)
     if any(p.severity.value == "error" for p in problems):
         return None, problems
     meta = {key: value for key, value, _ in settings}
-    return Page(display, file.stem, meta, markdown_to_html(body)), problems
+    html, removed = render_markdown(body, trusted)
+    first_line = text.count("\n", 0, len(text) - len(body)) + 1
+    problems += dropped_warnings(removed, body, first_line, display)
+    return Page(display, file.stem, meta, html), problems
 
 
-def read_pages(content_dir: Path, display_dir: str) -> tuple[list[Page], list[Page], list[Diagnostic]]:
-    """(site pages, author pages, problems) from `content/` and `content/authors/`."""
+def read_pages(
+    content_dir: Path, display_dir: str, trusted: bool = False
+) -> tuple[list[Page], list[Page], list[Diagnostic]]:
+    """(site pages, author pages, problems) from `content/` and `content/authors/`; raw HTML
+    in them is kept only when `trusted` (site.yaml's `unsafe_html`)."""
     problems: list[Diagnostic] = []
     sections: list[list[Page]] = []
     for folder, allowed in ((content_dir, PAGE_KEYS), (content_dir / "authors", AUTHOR_KEYS)):
@@ -168,7 +216,7 @@ def read_pages(content_dir: Path, display_dir: str) -> tuple[list[Page], list[Pa
             if not PAGE_NAME_RE.fullmatch(file.stem):
                 problems.append(error(display, 0, "page names use a-z, 0-9 and '-' only"))
                 continue
-            page, found = read_page(file, content_dir.parent, display, allowed)
+            page, found = read_page(file, content_dir.parent, display, allowed, trusted)
             problems.extend(found)
             if page:
                 pages.append(page)

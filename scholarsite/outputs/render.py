@@ -20,6 +20,7 @@ from scholarsite.errors import BuildError, Diagnostic, error
 from scholarsite.inputs.files import present, read_input, visible_files
 from scholarsite.outputs import urls
 from scholarsite.outputs.memo import Memo
+from scholarsite.outputs.policy import content_security_policy
 from scholarsite.outputs.seo import json_script
 
 SUMMARY_PARTIAL = "partials/paper_summary.html"  # rendered through the `paper_summary` global
@@ -128,6 +129,7 @@ def make_environment(templates_dir: Path) -> jinja2.Environment:
     env.filters["rel"] = rel
     env.filters["from_root"] = from_root
     env.globals["link"] = link
+    env.globals["content_security_policy"] = content_security_policy
     env.filters["json_script"] = json_script
     env.filters["percent"] = lambda share: f"{share * 100:.1f}"
     return env

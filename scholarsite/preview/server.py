@@ -48,22 +48,22 @@ from scholarsite.preview.watch import InputWatcher
 
 Respond = Callable[[str, list[tuple[str, str]]], object]
 HTML = ("Content-Type", "text/html; charset=utf-8")
+# The warnings banner's look, served as a file (the pages' Content-Security-Policy refuses
+# style attributes and inline styles), at a path outside any base path.
+BANNER_STYLESHEET = "/.scholarsite-preview.css"
+BANNER_CSS = (
+    b"#build-warnings{position:sticky;bottom:0;background:#fff8e1;color:#222;"
+    b"border-top:3px solid #b26a00;padding:.5rem 1rem;max-height:30vh;overflow:auto}"
+)
 ALLOWED_METHODS = "GET, HEAD"
 MAX_TARGET = 8 * 1024  # a longer request target (path and query) is 414 URI Too Long
 MAX_HEAD = 1024 * 1024  # tornado reads a request head up to this size (its default, 64 KiB, would
 # drop a 100 KB request line without an answer); a longer head closes the connection
 HEAD_END = b"</head>"
-# livereload's script (as its own server injects it): loads livereload.js from this server,
-# which opens the websocket that tells the page to reload.
-LIVE_SCRIPT = (
-    b'<script type="text/javascript">(function(){'
-    b'var s=document.createElement("script");'
-    b"var port=(window.location.port || (window.location.protocol == 'https:' ? 443: 80));"
-    b's.src="//"+window.location.hostname+":"+port'
-    b'+ "/livereload.js?port=" + port;'
-    b"document.head.appendChild(s);"
-    b"})();</script>"
-)
+# livereload's script, from this server (a file, not livereload's inline loader, which the
+# pages' Content-Security-Policy `script-src 'self'` refuses): it opens the websocket that
+# tells the page to reload.
+LIVE_SCRIPT = '<script src="/livereload.js?port={port}" defer></script>'
 NOT_HERE = (
     "error: cannot listen on {host}:{port}: not an address of this machine ({reason})\n    hint: check --host"
 )
@@ -178,8 +178,7 @@ def with_banner(page: bytes, warnings: list[str]) -> bytes:
     """A page with the last build's warnings shown at its foot (preview only)."""
     items = "".join(f"<li><pre>{html.escape(w)}</pre></li>" for w in warnings)
     banner = (
-        '<aside id="build-warnings" style="position:sticky;bottom:0;background:#fff8e1;color:#222;'
-        'border-top:3px solid #b26a00;padding:.5rem 1rem;max-height:30vh;overflow:auto">'
+        f'<link rel="stylesheet" href="{BANNER_STYLESHEET}"><aside id="build-warnings">'
         f"<strong>Build warnings</strong><ul>{items}</ul></aside>"
     ).encode()
     head, found, tail = page.rpartition(b"</body>")
@@ -254,6 +253,8 @@ class PreviewApp:
 
     def answer(self, path: str) -> Answer:
         """The response to a GET of the decoded URL path `path`."""
+        if path == BANNER_STYLESHEET:
+            return self.reply("200 OK", BANNER_CSS, [("Content-Type", "text/css")])
         if not path.startswith(self.base_path):
             if path in ("/", self.base_path.rstrip("/")):
                 return self.reply("302 Found", b"", [("Location", quote(self.base_path))])
@@ -297,10 +298,10 @@ class PreviewApp:
         return Answer(status, [*headers, ("Cache-Control", "no-store")], body)
 
 
-def with_live_script(body: bytes, headers: list[tuple[str, str]]) -> bytes:
-    """An HTML page with livereload's script before its `</head>`; anything else as it is."""
+def with_live_script(body: bytes, headers: list[tuple[str, str]], script: bytes) -> bytes:
+    """An HTML page with livereload's `script` before its `</head>`; anything else as it is."""
     html_page = any(name == "Content-Type" and "html" in value for name, value in headers)
-    return body.replace(HEAD_END, LIVE_SCRIPT + HEAD_END, 1) if html_page else body
+    return body.replace(HEAD_END, script + HEAD_END, 1) if html_page else body
 
 
 def request_path(request: httputil.HTTPServerRequest) -> str:
@@ -312,8 +313,9 @@ class SiteHandler(web.RequestHandler):
     """The site over HTTP: GET; HEAD, which is GET's status and headers without its body; any
     other method is 405 with `Allow: GET, HEAD`; a request target over MAX_TARGET is 414."""
 
-    def initialize(self, site: PreviewApp) -> None:
+    def initialize(self, site: PreviewApp, port: int) -> None:
         self.site = site
+        self.live_script = LIVE_SCRIPT.format(port=port).encode()
 
     def set_default_headers(self) -> None:
         """Error responses (405, 414) are not cached either."""
@@ -333,7 +335,7 @@ class SiteHandler(web.RequestHandler):
         self.set_status(int(code), reason)
         for name, value in headers:
             self.set_header(name, value)
-        self.finish(with_live_script(body, headers))  # tornado leaves the body out for HEAD
+        self.finish(with_live_script(body, headers, self.live_script))  # tornado leaves the body out for HEAD
 
     head = get  # the other methods are tornado's: 405 (see write_error)
 
@@ -390,7 +392,7 @@ class PreviewServer(Server):
                 (r"/livereload", LiveReloadHandler),
                 (r"/forcereload", ForceReloadHandler),
                 (r"/livereload.js", LiveReloadJSHandler),
-                (r".*", SiteHandler, {"site": self.site}),
+                (r".*", SiteHandler, {"site": self.site, "port": self.sockets[0].getsockname()[1]}),
             ]
         )
         HTTPServer(app, max_header_size=MAX_HEAD).add_sockets(self.sockets)
