@@ -32,6 +32,7 @@ class Config:
     feed_entries: int = 20
     related_papers: int = 5
     portable: bool = False
+    search_shard_size: int = 2000
 
 
 BASE_URL_VARIABLE = "SCHOLARSITE_BASE_URL"
@@ -73,6 +74,7 @@ CHECKS: dict[str, Check] = {
     "feed_entries": positive_int,
     "related_papers": positive_int,
     "portable": boolean,
+    "search_shard_size": positive_int,
 }
 assert set(CHECKS) == {f.name for f in fields(Config)}
 

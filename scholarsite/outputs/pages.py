@@ -14,7 +14,7 @@ from scholarsite.inputs.content import Page
 from scholarsite.model.cards import Card
 from scholarsite.model.model import Author, Paper, Subject, Year
 from scholarsite.outputs import seo as metadata
-from scholarsite.outputs import urls
+from scholarsite.outputs import shards, urls
 from scholarsite.outputs.registry import Output, code_version, key_of
 from scholarsite.outputs.sitedata import SiteData
 
@@ -380,13 +380,15 @@ class Planner:
         )
 
     def search(self) -> PageSpec:
-        """The search page (Pagefind), with plain index links for readers without JavaScript."""
+        """The search page (Pagefind), with plain index links for readers without JavaScript;
+        `shards` are the folders of the search bundles from the site's root (see `shards`)."""
         return self.spec(
             urls.SEARCH,
             "search.html",
             "Search",
             self.crumbs(("Search", urls.SEARCH)),
             description="Search titles, abstracts, authors and subjects.",
+            shards=[folder + "/" for folder in shards.folders(self.site, self.config.search_shard_size)],
         )
 
     def not_found(self) -> PageSpec:
