@@ -8,7 +8,9 @@
   if (!box) return;
   var root = box.getAttribute("data-root") || "./";
   var shards = (box.getAttribute("data-shards") || "pagefind/0/").split(" ").filter(Boolean);
-  var OPTIONS = { excerptLength: 28 };
+  // baseUrl "/": result URLs come from the site's root, as the records give them, whatever
+  // folder a shard is in; the links below put the page's own way to the root before them.
+  var OPTIONS = { excerptLength: 28, baseUrl: "/" };
   var FILTERS = [["kind", "Type"], ["subject", "Subject"], ["year", "Year"], ["author", "Author"]];
 
   function element(tag, attributes, text) {

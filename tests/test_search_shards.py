@@ -49,7 +49,15 @@ def project_of(corpus: Corpus, folder: Path, skip: int | None = None) -> Path:
 
 
 def test_shard_count_is_the_smallest_power_of_two_that_fits() -> None:
-    assert [shards.shard_count(n, 2000) for n in (0, 1, 2000, 2001, 4000, 4001, 11_150)] == [1, 1, 1, 2, 2, 4, 8]
+    assert [shards.shard_count(n, 2000) for n in (0, 1, 2000, 2001, 4000, 4001, 11_150)] == [
+        1,
+        1,
+        1,
+        2,
+        2,
+        4,
+        8,
+    ]
 
 
 def test_a_record_keeps_its_shard_or_moves_to_its_twin_when_the_count_doubles() -> None:
@@ -57,7 +65,10 @@ def test_a_record_keeps_its_shard_or_moves_to_its_twin_when_the_count_doubles() 
         url = f"/papers/2024/paper-{number}/"
         assert shards.shard_of(url, 1) == 0
         for count in (1, 2, 4, 8, 16):
-            assert shards.shard_of(url, 2 * count) in (shards.shard_of(url, count), shards.shard_of(url, count) + count)
+            assert shards.shard_of(url, 2 * count) in (
+                shards.shard_of(url, count),
+                shards.shard_of(url, count) + count,
+            )
 
 
 def test_shards_are_balanced_sibling_folders(corpus: Corpus, tmp_path: Path) -> None:
@@ -90,7 +101,11 @@ def test_adding_a_seed_changes_only_the_shards_of_its_records(corpus: Corpus, tm
     (project / "seeds" / seed.file_name).write_text(corpus.seed_text(seed), encoding="utf-8")
     after, records_after = shard_keys(project), search_records(project)
     assert before.keys() == after.keys()  # the same shard count
-    touched = {url for url in records_before.keys() | records_after.keys() if records_before.get(url) != records_after.get(url)}
+    touched = {
+        url
+        for url in records_before.keys() | records_after.keys()
+        if records_before.get(url) != records_after.get(url)
+    }
     expected = {shards.folder(shards.shard_of(url, len(after))) for url in touched}
     assert changed(before, after) == expected
     assert 0 < len(expected) < len(after), (expected, len(after))
