@@ -24,7 +24,7 @@ from pagefind.service import PagefindService
 from scholarsite.errors import BuildError, error
 from scholarsite.lifetime import die_with_parent
 from scholarsite.outputs import shards, urls
-from scholarsite.outputs.registry import Bundle, key_of
+from scholarsite.outputs.registry import Bundle, code_version, key_of
 from scholarsite.outputs.sitedata import SiteData
 
 FOLDER = shards.ROOT  # every search bundle is in this folder
@@ -57,6 +57,7 @@ class _PagefindAsyncio:
 
 pagefind.service.asyncio = _PagefindAsyncio()  # type: ignore[attr-defined]
 BATCH = 500  # records in flight at once
+INDEX_DATA = ("index/", "fragment/", "filter/")  # folders of a bundle's index data
 RESPONSE_LIMIT = 2**31
 
 
@@ -129,21 +130,29 @@ async def index(found: list[dict[str, Any]], language: str) -> dict[str, bytes]:
         await service.close()
 
 
-def bundle_files(found: list[dict[str, Any]], language: str) -> dict[str, bytes]:
-    """Run the indexing to completion; BuildError if Pagefind fails."""
+def is_index_data(name: str) -> bool:
+    """Whether a file of a bundle is index data (what `mergeIndex` reads), not Pagefind's
+    scripts, styles and WebAssembly, which the search page loads from the first shard only."""
+    return name == "pagefind-entry.json" or name.endswith(".pf_meta") or name.startswith(INDEX_DATA)
+
+
+def bundle_files(found: list[dict[str, Any]], language: str, scripts: bool = True) -> dict[str, bytes]:
+    """Run the indexing to completion, keeping Pagefind's scripts only with `scripts`;
+    BuildError if Pagefind fails."""
     try:
-        return asyncio.run(index(found, language))
+        files = asyncio.run(index(found, language))
     except Exception as exc:  # noqa: BLE001 - the service reports any failure as an exception
         raise BuildError([error("pagefind", 0, f"search indexing failed: {exc}")]) from None
+    return files if scripts else {name: data for name, data in files.items() if is_index_data(name)}
 
 
 def outputs(data: SiteData) -> Iterator[Bundle]:
-    """A bundle per shard of the records, keyed by Pagefind's version, the language, the
-    shard's folder and its records."""
+    """A bundle per shard of the records, keyed by the code and Pagefind's versions, the
+    language, the shard's folder and its records; only the first shard has Pagefind's scripts."""
     found = records(data)
     language = data.config.language.split("-")[0]
     folders = shards.folders(data.site, data.config.search_shard_size)
     split = shards.split(found, [record["url"] for record in found], len(folders))
-    for folder, shard in zip(folders, split, strict=True):
-        key = key_of(version("pagefind"), language, folder, shard)
-        yield Bundle(folder, key, partial(bundle_files, shard, language))
+    for number, (folder, shard) in enumerate(zip(folders, split, strict=True)):
+        key = key_of(code_version(), version("pagefind"), language, folder, shard)
+        yield Bundle(folder, key, partial(bundle_files, shard, language, scripts=number == 0))
