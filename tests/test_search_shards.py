@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from benchmarks.corpus import Corpus, make_corpus
-from scholarsite import pipeline
+from scholarsite import pipeline, write
+from scholarsite.errors import Diagnostic
 from scholarsite.outputs import search, shards
 
 from .conftest import make_project
@@ -114,3 +115,31 @@ def test_adding_a_seed_changes_only_the_shards_of_its_records(corpus: Corpus, tm
 def test_one_shard_keeps_a_single_bundle(tmp_path: Path) -> None:
     project = make_project(tmp_path / "project")
     assert list(shard_keys(project)) == ["pagefind/0"]
+
+
+def test_the_preview_syncs_every_shard_after_the_pages_and_an_edit_one_shard(
+    corpus: Corpus, tmp_path: Path
+) -> None:
+    project = project_of(corpus, tmp_path)
+    site = project / "site"
+    search_then: list[bool] = []
+
+    def after(report: write.SyncReport, diagnostics: tuple[Diagnostic, ...]) -> None:
+        search_then.append((site / "pagefind").exists())
+
+    first = pipeline.build(project, search_after=after, workers=2)
+    assert search_then == [False]  # the pages were in place before any shard
+    assert all((site / shards.folder(n) / "pagefind-entry.json").is_file() for n in range(32))
+    assert (site / "pagefind/0/pagefind.js").is_file() and not (site / "pagefind/1/pagefind.js").exists()
+    assert set(first.report.written) == {
+        p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()
+    } - {write.MANIFEST}
+
+    paper = next(p for p in corpus.papers if len(p.authors) == 1)
+    seed = project / "seeds" / next(s.file_name for s in corpus.seeds if s.author == paper.authors[0])
+    seed.write_text(
+        seed.read_text(encoding="utf-8").replace(paper.abstract, paper.abstract + " Edited."), "utf-8"
+    )
+    again = pipeline.build(project, search_after=after, workers=2)
+    rewritten = {path.split("/")[1] for path in again.report.written if pipeline.in_search(path)}
+    assert len(search_then) == 2 and len(rewritten) == 1
