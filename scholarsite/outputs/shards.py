@@ -5,7 +5,7 @@ records changes. Splitting the records bounds that work to the shards whose reco
 
 The scheme: a record's shard is a stable hash of its URL (the record's identity: URLs derive
 from identities alone) modulo the shard count, and the shard count is the smallest power of
-two that keeps shards at or under `search_shard_size` records (about 2,000 by default).
+two that keeps the average shard at or under `search_shard_size` records (2,000 by default).
 
 - A record's shard depends on its own URL and the count only, never on the other records,
   so editing a paper changes exactly one shard, and adding a seed changes only the shards of
@@ -42,7 +42,7 @@ def record_count(site: Site) -> int:
 
 
 def shard_count(records: int, size: int) -> int:
-    """The smallest power of two giving shards of at most `size` records (at least 1)."""
+    """The smallest power of two giving shards of at most `size` records on average."""
     count = 1
     while count * size < records:
         count *= 2
