@@ -1,10 +1,16 @@
 // Search page: Pagefind's JavaScript API with our own accessible result list and filters.
-// Without JavaScript the page shows plain links to the indexes instead.
+// The index comes in shards (data-shards: their folders from the site's root); Pagefind is
+// imported from the first and merges the others, so results and filter counts are those of
+// one index. Without JavaScript the page shows plain links to the indexes instead.
 (function () {
   "use strict";
   var box = document.getElementById("search");
   if (!box) return;
   var root = box.getAttribute("data-root") || "./";
+  var shards = (box.getAttribute("data-shards") || "pagefind/0/").split(" ").filter(Boolean);
+  // baseUrl "/": result URLs come from the site's root, as the records give them, whatever
+  // folder a shard is in; the links below put the page's own way to the root before them.
+  var OPTIONS = { excerptLength: 28, baseUrl: "/" };
   var FILTERS = [["kind", "Type"], ["subject", "Subject"], ["year", "Year"], ["author", "Author"]];
 
   function element(tag, attributes, text) {
@@ -38,11 +44,24 @@
     return item;
   }
 
+  function shardURL(folder) {
+    return new URL(root + folder, document.baseURI).href;
+  }
+
+  // Pagefind from the first shard, with every other shard merged into it.
+  async function load() {
+    var pagefind = await import(shardURL(shards[0]) + "pagefind.js");
+    await pagefind.options(OPTIONS);
+    await Promise.all(shards.slice(1).map(function (folder) {
+      return pagefind.mergeIndex(shardURL(folder), Object.assign({}, OPTIONS));
+    }));
+    return pagefind;
+  }
+
   async function start() {
     var pagefind;
     try {
-      pagefind = await import(new URL(root + "pagefind/pagefind.js", document.baseURI).href);
-      await pagefind.options({ excerptLength: 28 });
+      pagefind = await load();
     } catch (failure) {
       box.appendChild(element("p", {}, "The search index could not be loaded. Browse the indexes below."));
       return;

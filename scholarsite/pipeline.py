@@ -54,7 +54,7 @@ SEARCH_FAMILIES: tuple[Family, ...] = (search.outputs,)
 
 
 def in_search(path: str) -> bool:
-    """Whether a site path belongs to the search bundle (synced last, and on its own in serve)."""
+    """Whether a site path belongs to a search bundle (synced last, and on its own in serve)."""
     return path.startswith(search.FOLDER + "/")
 
 
@@ -423,7 +423,7 @@ def rebuild(
     progress("model", 0, 0)
     search = list(outputs(data, SEARCH_FAMILIES))
     if count > 1:  # index while the pages are made
-        search = write.start_bundles(search, site_dir)
+        search = write.start_bundles(search, site_dir, count)
     try:
         if search_after is None:  # one sync: the pages and their search index switch together
             everything = itertools.chain(site_outputs(data), search)

@@ -337,8 +337,9 @@ def _make_bundle(index: int) -> dict[str, bytes]:
     return _BUNDLES[index].produce()
 
 
-def start_bundles(items: list[Produced], site_dir: Path) -> list[Produced]:
-    """Start making, in a separate process, each bundle the site does not hold yet.
+def start_bundles(items: list[Produced], site_dir: Path, workers: int = 1) -> list[Produced]:
+    """Start making, in separate processes (up to `workers`), each bundle the site does not
+    hold yet.
 
     The search index takes about as long as all the pages; made beside them, it is ready
     when the pages are. Returns the items with those bundles waiting for their process.
@@ -349,9 +350,9 @@ def start_bundles(items: list[Produced], site_dir: Path) -> list[Produced]:
         return items
     global _BUNDLES
     _BUNDLES = pending
-    pool = _fork_pool(1)
+    pool = _fork_pool(max(1, min(workers, len(pending))))
     futures = {id(bundle): pool.submit(_make_bundle, index) for index, bundle in enumerate(pending)}
-    pool.shutdown(wait=False)  # the process exits once its work is done
+    pool.shutdown(wait=False)  # the processes exit once their work is done
     return [
         Bundle(item.folder, item.key, futures[id(item)].result) if id(item) in futures else item
         for item in items

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.corpus import generate
+from scholarsite import pipeline
 from scholarsite.qa.browser import open_browser
 from scholarsite.qa.server import serve
 
@@ -68,7 +70,7 @@ def test_search_under_a_sub_path(shipped_site: Path, page) -> None:
         link = page.locator(".search-result h2 a").first
         assert link.inner_text() == "Ziheng Jiang"
         link.click()
-        page.wait_for_url(re.compile(r"/scholarsite/authors/ziheng-jiang/$"))
+        page.wait_for_url(base + "authors/ziheng-jiang/")
 
 
 def test_search_page_without_javascript_lists_the_indexes(shipped_site: Path, browser) -> None:
@@ -119,3 +121,59 @@ def test_preview_reloads_on_edit_shows_errors_and_recovers(preview, page) -> Non
         timeout=30_000,
     )
     assert "Reloaded" not in page.locator("body").inner_text()
+
+
+SHARD_QUERIES: list[tuple[str | None, dict[str, str]]] = [
+    ("federated", {}),
+    ("photonic lattice", {}),
+    ("quantum", {"kind": "Paper"}),
+    ("memory", {"year": "2020"}),
+    ("Lovelace", {}),
+    (None, {"kind": "Author"}),
+    (None, {"subject": "cs.DC"}),
+]
+EVERYTHING = """async ([queries]) => {
+  const box = document.getElementById('search');
+  const first = box.dataset.shards.split(' ')[0];
+  const pagefind = await import(new URL(box.dataset.root + first + 'pagefind.js', document.baseURI).href);
+  const found = [];
+  for (const [query, filters] of queries) {
+    const search = await pagefind.search(query, { filters });
+    const urls = await Promise.all(search.results.map(r => r.data().then(d => d.url)));
+    found.push({ urls: urls.sort(), filters: search.filters, total: search.totalFilters,
+                 unfiltered: search.unfilteredResultCount });
+  }
+  return { shards: box.dataset.shards, filters: await pagefind.filters(), found };
+}"""
+
+
+def search_everything(page, site: Path) -> dict:
+    """What the search page's Pagefind (as search.js set it up) answers to SHARD_QUERIES, with
+    the filter menus the page shows."""
+    with serve(site, "/scholarsite/") as base:
+        page.goto(base + "search/?q=memory")
+        page.wait_for_selector(".search-result", timeout=30_000)
+        answers = page.evaluate(EVERYTHING, [SHARD_QUERIES])
+        links = page.eval_on_selector_all(".search-result h2 a", "links => links.map(a => a.href)")
+        page_link = re.compile(re.escape(base) + r"(authors|papers|subjects)/[^:]+/")
+        assert links and all(page_link.fullmatch(link) for link in links)
+        answers["menus"] = {
+            name: page.locator(f"#filter-{name} option").all_inner_texts()
+            for name in ("kind", "subject", "year", "author")
+        }
+    return answers
+
+
+def test_a_sharded_index_answers_as_one_index(tmp_path: Path, page) -> None:
+    generate(tmp_path / "seeds", 40, 150, seed=7)
+    sites = []
+    for name, setting in (("one", ""), ("sharded", "search_shard_size: 40\n")):
+        project = make_project(tmp_path / name, tmp_path / "seeds", f"title: Shards\n{setting}")
+        pipeline.build(project)
+        sites.append(project / "site")
+    one, sharded = (search_everything(page, site) for site in sites)
+    assert one["shards"] == "pagefind/0/" and len(sharded["shards"].split()) == 8
+    assert all(found["urls"] for found in one["found"])
+    assert sharded["found"] == one["found"]
+    assert sharded["filters"] == one["filters"] and sharded["menus"] == one["menus"]
+    assert len(one["menus"]["author"]) == 41  # "Any" and every author

@@ -30,7 +30,7 @@ from .conftest import BASE_URL_YAML, make_project
 STEPS = 40
 
 
-UNSTABLE = re.compile(r"pagefind/(filter/.*|pagefind\.[^/]*\.pf_meta|pagefind-entry\.json)$")
+UNSTABLE = re.compile(r"pagefind/\d+/(filter/.*|pagefind\.[^/]*\.pf_meta|pagefind-entry\.json)$")
 
 
 def site_files(site: Path) -> dict[str, bytes]:

@@ -43,6 +43,7 @@ class Config:
     related_papers: int = 5
     portable: bool = False
     unsafe_html: bool = False  # keep raw HTML in content pages (their authors are trusted)
+    search_shard_size: int = 2000
 
 
 BASE_URL_VARIABLE = "SCHOLARSITE_BASE_URL"
@@ -103,6 +104,7 @@ CHECKS: dict[str, Check] = {
     "related_papers": positive_int,
     "portable": boolean,
     "unsafe_html": boolean,
+    "search_shard_size": positive_int,
 }
 assert set(CHECKS) == {f.name for f in fields(Config)}
 

@@ -21,7 +21,7 @@ from markupsafe import Markup
 from scholarsite.inputs.content import Page
 from scholarsite.model.cards import Card
 from scholarsite.model.model import Author, Paper, Subject, Year
-from scholarsite.outputs import citations, urls
+from scholarsite.outputs import citations, shards, urls
 from scholarsite.outputs import seo as metadata
 from scholarsite.outputs.registry import Output, code_version, key_of
 from scholarsite.outputs.render import Templates
@@ -424,13 +424,15 @@ class Planner:
         )
 
     def search(self) -> PagePlan:
-        """The search page (Pagefind), with plain index links for readers without JavaScript."""
+        """The search page (Pagefind), with plain index links for readers without JavaScript;
+        `shards` are the folders of the search bundles from the site's root (see `shards`)."""
         return self.spec(
             urls.SEARCH,
             "search.html",
             "Search",
             self.crumbs(("Search", urls.SEARCH)),
             description="Search titles, abstracts, authors and subjects.",
+            shards=[folder + "/" for folder in shards.folders(self.site, self.config.search_shard_size)],
         )
 
     def not_found(self) -> PagePlan:

@@ -1,10 +1,11 @@
-"""Full-text search: a Pagefind bundle indexed in-process through Pagefind's Python API.
+"""Full-text search: Pagefind bundles indexed in-process through Pagefind's Python API.
 
 Records are built from the model's plain data (title, authors, subjects, abstract), not read
 back from rendered pages, so indexing needs no copy of the site and no page on disk. The
-bundle is one output whose key is a digest of every record: when no record changed, the
-bundle in site/ is kept as it is (Pagefind does not write its filter files deterministically,
-upstream issue #638, so re-indexing the same records may give other bytes).
+records are split into shards (see `shards`), each its own bundle keyed by a digest of its
+records: a bundle whose records did not change is kept in site/ as it is (Pagefind does not
+write its filter files deterministically, upstream issue #638, so re-indexing the same
+records may give other bytes), and a change re-indexes only the shards it touches.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Iterator
+from functools import partial
 from importlib.metadata import version
 from typing import Any
 
@@ -21,11 +23,11 @@ from pagefind.service import PagefindService
 
 from scholarsite.errors import BuildError, error
 from scholarsite.lifetime import die_with_parent
-from scholarsite.outputs import urls
-from scholarsite.outputs.registry import Bundle, key_of
+from scholarsite.outputs import shards, urls
+from scholarsite.outputs.registry import Bundle, code_version, key_of
 from scholarsite.outputs.sitedata import SiteData
 
-FOLDER = "pagefind"
+FOLDER = shards.ROOT  # every search bundle is in this folder
 
 
 class _PagefindAsyncio:
@@ -55,6 +57,7 @@ class _PagefindAsyncio:
 
 pagefind.service.asyncio = _PagefindAsyncio()  # type: ignore[attr-defined]
 BATCH = 500  # records in flight at once
+INDEX_DATA = ("index/", "fragment/", "filter/")  # folders of a bundle's index data
 RESPONSE_LIMIT = 2**31
 
 
@@ -127,17 +130,29 @@ async def index(found: list[dict[str, Any]], language: str) -> dict[str, bytes]:
         await service.close()
 
 
-def bundle_files(found: list[dict[str, Any]], language: str) -> dict[str, bytes]:
-    """Run the indexing to completion; BuildError if Pagefind fails."""
+def is_index_data(name: str) -> bool:
+    """Whether a file of a bundle is index data (what `mergeIndex` reads), not Pagefind's
+    scripts, styles and WebAssembly, which the search page loads from the first shard only."""
+    return name == "pagefind-entry.json" or name.endswith(".pf_meta") or name.startswith(INDEX_DATA)
+
+
+def bundle_files(found: list[dict[str, Any]], language: str, scripts: bool = True) -> dict[str, bytes]:
+    """Run the indexing to completion, keeping Pagefind's scripts only with `scripts`;
+    BuildError if Pagefind fails."""
     try:
-        return asyncio.run(index(found, language))
+        files = asyncio.run(index(found, language))
     except Exception as exc:  # noqa: BLE001 - the service reports any failure as an exception
         raise BuildError([error("pagefind", 0, f"search indexing failed: {exc}")]) from None
+    return files if scripts else {name: data for name, data in files.items() if is_index_data(name)}
 
 
 def outputs(data: SiteData) -> Iterator[Bundle]:
-    """The search bundle, keyed by Pagefind's version, the language and every record."""
+    """A bundle per shard of the records, keyed by the code and Pagefind's versions, the
+    language, the shard's folder and its records; only the first shard has Pagefind's scripts."""
     found = records(data)
     language = data.config.language.split("-")[0]
-    key = key_of(version("pagefind"), language, found)
-    yield Bundle(FOLDER, key, lambda: bundle_files(found, language))
+    folders = shards.folders(data.site, data.config.search_shard_size)
+    split = shards.split(found, [record["url"] for record in found], len(folders))
+    for number, (folder, shard) in enumerate(zip(folders, split, strict=True)):
+        key = key_of(code_version(), version("pagefind"), language, folder, shard)
+        yield Bundle(folder, key, partial(bundle_files, shard, language, scripts=number == 0))

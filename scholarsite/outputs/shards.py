@@ -1,0 +1,72 @@
+"""How search records are split into shards: one Pagefind bundle per shard, merged in the browser.
+
+Pagefind cannot update an index in place, so a bundle is re-indexed whole whenever one of its
+records changes. Splitting the records bounds that work to the shards whose records changed.
+
+The scheme: a record's shard is a stable hash of its URL (the record's identity: URLs derive
+from identities alone) modulo the shard count, and the shard count is the smallest power of
+two that keeps the average shard at or under `search_shard_size` records (2,000 by default).
+
+- A record's shard depends on its own URL and the count only, never on the other records,
+  so editing a paper changes exactly one shard, and adding a seed changes only the shards of
+  the records it adds or changes (its papers, its author, co-authors' and new subjects).
+- Hashing spreads records evenly whatever the collection looks like. Shards by year and kind
+  were the alternative: readable names, but a year can hold most of a collection (recent
+  years dominate), authors and subjects have no year, and a shard could not be split when it
+  grows, so work per change would not be bounded.
+- The count grows by doubling, so it changes rarely (at 2,000, 4,000, 8,000... records), and
+  when it does, each shard splits in two (hash mod 2n is hash mod n or that plus n): that
+  build re-indexes everything once, as a cold build does.
+
+The bundles sit side by side as `pagefind/0/`, `pagefind/1/`...: sibling folders, each owned
+whole by the writer, inside `pagefind/`, which no other output writes into. The search page
+learns their URLs from a data attribute (no inline script, so CSP stays simple), imports
+Pagefind from the first and merges the others (`pagefind.mergeIndex`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from typing import TypeVar
+
+from scholarsite.model.model import Site
+
+ROOT = "pagefind"  # every shard's folder is inside it
+Record = TypeVar("Record")
+
+
+def record_count(site: Site) -> int:
+    """How many search records the site has: one per paper, author and subject."""
+    return len(site.papers) + len(site.authors) + len(site.subjects)
+
+
+def shard_count(records: int, size: int) -> int:
+    """The smallest power of two giving shards of at most `size` records on average."""
+    count = 1
+    while count * size < records:
+        count *= 2
+    return count
+
+
+def shard_of(url: str, count: int) -> int:
+    """The shard of the record at `url`, among `count` (a stable hash: sha256, not `hash()`)."""
+    return int.from_bytes(hashlib.sha256(url.encode("utf-8")).digest()[:8], "big") % count
+
+
+def folder(index: int) -> str:
+    """The site folder of shard `index`: `pagefind/0`, `pagefind/1`..."""
+    return f"{ROOT}/{index}"
+
+
+def folders(site: Site, size: int) -> list[str]:
+    """The folder of every shard of the site's search records, the first one first."""
+    return [folder(index) for index in range(shard_count(record_count(site), size))]
+
+
+def split(records: Sequence[Record], urls: Sequence[str], count: int) -> list[list[Record]]:
+    """The records in `count` shards, each in the order given; `urls[i]` is record i's URL."""
+    shards: list[list[Record]] = [[] for _ in range(count)]
+    for record, url in zip(records, urls, strict=True):
+        shards[shard_of(url, count)].append(record)
+    return shards
