@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.corpus import generate
 from scholarsite import pipeline
 from scholarsite.inputs import cache as parsecache
 from scholarsite.inputs import freshness
@@ -31,7 +32,7 @@ def test_unchanged_seeds_are_not_parsed_again(tmp_path: Path, counted: list[str]
     project = make_project(tmp_path / "p")
     pipeline.build(project)
     assert len(counted) == 2
-    assert (project / ".scholarsite-cache/seeds.json").is_file()
+    assert list((project / ".scholarsite-cache/seeds").glob("*.json"))
     pipeline.build(project)
     assert len(counted) == 2
     seed = project / "seeds/000_428d720ed8b996c5.txt"
@@ -44,8 +45,8 @@ def test_unchanged_seeds_are_not_parsed_again(tmp_path: Path, counted: list[str]
 
 def test_damaged_cache_is_rebuilt(tmp_path: Path, counted: list[str]) -> None:
     project = make_project(tmp_path / "p")
-    (project / ".scholarsite-cache").mkdir()
-    (project / ".scholarsite-cache/seeds.json").write_bytes(b"not json")
+    (project / ".scholarsite-cache/seeds").mkdir(parents=True)
+    (project / ".scholarsite-cache/seeds/00.json").write_bytes(b"not json")
     assert pipeline.build(project).report.written
     assert len(counted) == 2
 
@@ -66,7 +67,7 @@ def test_cache_keeps_only_what_the_last_build_used(tmp_path: Path) -> None:
     pipeline.build(project)
     (project / "seeds/001_195b1e5c39d23b83.txt").unlink()
     pipeline.build(project)
-    cache = parsecache.ParseCache(project / ".scholarsite-cache/seeds.json")
+    cache = parsecache.ParseCache(project / ".scholarsite-cache/seeds")
     assert [key[0] for key in cache.entries] == ["seeds/000_428d720ed8b996c5.txt"]
 
 
@@ -86,8 +87,8 @@ PAYLOAD = b"cos\nsystem\n(S'touch /tmp/scholarsite-pwned'\ntR."
 def test_a_planted_cache_is_data_never_code(tmp_path: Path, counted: list[str], content: bytes) -> None:
     Path("/tmp/scholarsite-pwned").unlink(missing_ok=True)
     project = make_project(tmp_path / "p")
-    (project / ".scholarsite-cache").mkdir()
-    (project / ".scholarsite-cache/seeds.json").write_bytes(content)
+    (project / ".scholarsite-cache/seeds").mkdir(parents=True)
+    (project / ".scholarsite-cache/seeds/00.json").write_bytes(content)
     (project / ".scholarsite-cache/seeds.pickle").write_bytes(PAYLOAD)  # an old cache is never read
     result = pipeline.build(project)
     assert not Path("/tmp/scholarsite-pwned").exists()
@@ -95,3 +96,23 @@ def test_a_planted_cache_is_data_never_code(tmp_path: Path, counted: list[str], 
     assert any("parse cache" in d.message for d in result.diagnostics)
     again = pipeline.build(project)
     assert again.report.written == () and not any("parse cache" in d.message for d in again.diagnostics)
+
+
+def test_a_change_rewrites_only_the_cache_shards_it_touches(tmp_path: Path) -> None:
+    """Editing one seed rewrites the shards of the parse and of the derived texts it changed,
+    never the whole cache."""
+    seeds = tmp_path / "seeds"
+    generate(seeds, 40, 200, seed=3)
+    project = make_project(tmp_path / "p", seeds=seeds)
+    pipeline.build(project)
+    shards = sorted((project / ".scholarsite-cache").glob("*/*.json"))
+    assert len(shards) > 64
+    before = {path: path.stat().st_mtime_ns for path in shards}
+    seed = sorted(seeds.glob("*.txt"))[0]
+    edited = project / "seeds" / seed.name
+    edited.write_text(
+        edited.read_text(encoding="utf-8").replace(" with ", " with edited ", 1), encoding="utf-8"
+    )
+    pipeline.build(project)
+    rewritten = [path for path in shards if path.stat().st_mtime_ns != before[path]]
+    assert 1 <= len(rewritten) <= 12, [p.relative_to(project).as_posix() for p in rewritten]

@@ -1,6 +1,7 @@
 """Parsed seeds kept between builds, keyed by file content, so unchanged seeds are not re-parsed.
 
-The cache lives in `.scholarsite-cache/seeds.json` beside the project (git-ignored). A key is
+The cache lives in `.scholarsite-cache/seeds/` beside the project (git-ignored), in shards
+(see `store`): a build rewrites only the shards of the seeds it parsed anew. A key is
 (seed path, sha256 of its bytes, latest allowed year, version of the parser's code), so an
 edited seed or an upgraded scholarsite never reuses a stale result. Only entries used by the
 last build are kept.
@@ -13,18 +14,16 @@ not validate is thrown away whole, with a note, and rebuilt.
 from __future__ import annotations
 
 import hashlib
-import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from scholarsite.errors import Diagnostic, Severity, note
 from scholarsite.inputs.seeds import AuthorRecord, SeedParse, SeedRecord, parse_seed
+from scholarsite.inputs.store import CACHE_FOLDER, SHARDS, Shards, shard_of
 from scholarsite.outputs.registry import code_version
 
 Key = tuple[str, str, int, str]
-CACHE_FILE = Path(".scholarsite-cache") / "seeds.json"
+CACHE_FILE = CACHE_FOLDER / "seeds"  # a folder of shards
 FORMAT = 1
 
 
@@ -128,30 +127,33 @@ def key_of(value: Any) -> Key:
 
 
 class ParseCache:
-    """SeedParse results by content; `save` writes them back atomically when they changed."""
+    """SeedParse results by content; `save` writes back the shards whose entries changed."""
 
-    def __init__(self, file: Path | None):
-        self.file = file
+    def __init__(self, folder: Path | None):
+        self.shards = Shards(folder.parent, folder.name) if folder is not None else Shards(None, "")
+        self.shown = f"{folder.parent.name}/{folder.name}/" if folder is not None else ""
         self.problem: Diagnostic | None = None
+        self.dirty: set[int] = set()  # shards whose entries changed
         self.entries: dict[Key, SeedParse] = self.load()
         self.used: set[Key] = set()
-        self.changed = False
 
     def load(self) -> dict[Key, SeedParse]:
-        """The entries on disk; none if the file is missing, or (with a note) damaged."""
-        if self.file is None or not self.file.is_file():
-            return {}
+        """The entries on disk; none if there are none, or (with a note) when one is damaged."""
+        entries: dict[Key, SeedParse] = {}
         try:
-            body = json.loads(self.file.read_bytes())
-            entries, version = fields(body, ("entries", "format"))
-            if version != FORMAT:
-                return {}
-            return {key_of(key): parse_of(parse) for key, parse in expect(entries, list)}
+            for shard, body in self.shards.read():
+                items, version = fields(body, ("entries", "format"))
+                if version == FORMAT:
+                    entries.update({key_of(key): parse_of(parse) for key, parse in expect(items, list)})
+                else:  # another scholarsite's: rewritten at the next save
+                    self.dirty.add(shard)
         except (OSError, ValueError, TypeError, KeyError, RecursionError):
-            shown = self.file.parent.name + "/" + self.file.name
-            self.problem = note(shown, 0, "the parse cache is damaged or not ours: thrown away and rebuilt")
-            self.changed = True
+            self.problem = note(
+                self.shown, 0, "the parse cache is damaged or not ours: thrown away and rebuilt"
+            )
+            self.dirty = set(range(SHARDS))
             return {}
+        return entries
 
     def parse(self, data: bytes, path: str, latest_year: int) -> SeedParse:
         """The parse of a seed's bytes, from the cache when the same bytes were parsed before."""
@@ -159,21 +161,17 @@ class ParseCache:
         self.used.add(key)
         if key not in self.entries:
             self.entries[key] = parse_seed(data, path, latest_year=latest_year)
-            self.changed = True
+            self.dirty.add(shard_of(key[1]))
         return self.entries[key]
 
     def save(self) -> None:
-        """Keep the entries this build used; write them if anything changed."""
+        """Keep the entries this build used; write the shards whose entries changed."""
         stale = self.entries.keys() - self.used
-        if self.file is None or not (self.changed or stale):
-            return
+        self.dirty |= {shard_of(key[1]) for key in stale}
         self.entries = {key: self.entries[key] for key in self.used}
-        body = {
-            "format": FORMAT,
-            "entries": [[list(k), parse_data(p)] for k, p in sorted(self.entries.items())],
-        }
-        self.file.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=self.file.parent, delete=False, prefix=".tmp-") as tmp:
-            tmp.write(json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
-        os.replace(tmp.name, self.file)
-        self.used, self.changed = set(), False
+        bodies: dict[int, list] = {shard: [] for shard in self.dirty}
+        for key, parse in sorted(self.entries.items()):
+            if (shard := shard_of(key[1])) in bodies:
+                bodies[shard].append([list(key), parse_data(parse)])
+        self.shards.write((shard, {"format": FORMAT, "entries": items}) for shard, items in bodies.items())
+        self.used, self.dirty = set(), set()

@@ -2,47 +2,49 @@
 
 Rendering the TeX of every title and abstract and writing every BibTeX entry cost seconds at
 10,000 papers, though few of them change between two builds. The memo keeps each result by
-a digest of its input and of scholarsite's code, in `.scholarsite-cache/derived.json` (plain
-JSON, so loading it runs no code). Only entries used by the last build are kept; a missing or
-unreadable file is simply rebuilt.
+a digest of its input and of scholarsite's code, in `.scholarsite-cache/derived/` (plain JSON
+in shards, so loading runs no code and a build rewrites only the shards it changed). Only
+entries used by the last build are kept; a missing or unreadable shard is simply rebuilt.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
-import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 from markupsafe import Markup
 
+from scholarsite.inputs.store import CACHE_FOLDER, SHARDS, Shards, shard_of
 from scholarsite.outputs.registry import code_version
 
-MEMO_FILE = Path(".scholarsite-cache") / "derived.json"
+MEMO_FILE = CACHE_FOLDER / "derived"  # a folder of shards
 
 
 class Memo:
-    """A dictionary of computed strings by (function name, input), saved as JSON."""
+    """A dictionary of computed strings by (function name, input), saved as JSON shards."""
 
-    def __init__(self, file: Path | None = None):
-        self.file = file
+    def __init__(self, folder: Path | None = None):
+        self.shards = Shards(folder.parent, folder.name) if folder is not None else Shards(None, "")
+        self.dirty: set[int] = set()  # shards whose entries changed
         self.entries: dict[str, str] = self.load()
         self.used: set[str] = set()
-        self.changed = False
 
     def load(self) -> dict[str, str]:
-        """The saved entries, or none when the file is missing, damaged or from other code."""
-        if self.file is None:
-            return {}
+        """The saved entries; a shard of other code, or damaged, counts as empty and is rewritten
+        at the next save (every shard, when one cannot be read)."""
+        entries: dict[str, str] = {}
         try:
-            saved = json.loads(self.file.read_text(encoding="utf-8"))
-            entries = saved["entries"]
-            valid = saved["code"] == code_version() and isinstance(entries, dict)
-            return entries if valid and all(isinstance(v, str) for v in entries.values()) else {}
+            for shard, saved in self.shards.read():
+                found = saved["entries"]
+                if saved["code"] == code_version() and isinstance(found, dict):
+                    entries.update({k: v for k, v in found.items() if isinstance(v, str)})
+                else:
+                    self.dirty.add(shard)
         except (OSError, ValueError, KeyError, TypeError):
+            self.dirty = set(range(SHARDS))
             return {}
+        return entries
 
     def text(self, name: str, compute: Callable[[str], str], source: str) -> str:
         """`compute(source)`, from the memo when it was computed before."""
@@ -51,7 +53,7 @@ class Memo:
         found = self.entries.get(key)
         if found is None:
             found = self.entries[key] = compute(source)
-            self.changed = True
+            self.dirty.add(shard_of(key))
         return found
 
     def markup(self, name: str, compute: Callable[[str], Markup], source: str) -> Markup:
@@ -59,15 +61,13 @@ class Memo:
         return Markup(self.text(name, compute, source))
 
     def save(self) -> None:
-        """Keep the entries this build used; write them if anything changed."""
-        stale = self.entries.keys() - self.used
-        if self.file is None or not (self.changed or stale):
-            return
-        self.entries = {key: self.entries[key] for key in sorted(self.used)}
-        self.file.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(
-            "w", dir=self.file.parent, delete=False, prefix=".tmp-", encoding="utf-8"
-        ) as tmp:
-            json.dump({"code": code_version(), "entries": self.entries}, tmp, ensure_ascii=False)
-        os.replace(tmp.name, self.file)
-        self.used, self.changed = set(), False
+        """Keep the entries this build used; write the shards whose entries changed."""
+        self.dirty |= {shard_of(key) for key in self.entries.keys() - self.used}
+        self.entries = {key: self.entries[key] for key in self.used}
+        bodies: dict[int, dict[str, str]] = {shard: {} for shard in self.dirty}
+        for key in sorted(self.entries):
+            if (shard := shard_of(key)) in bodies:
+                bodies[shard][key] = self.entries[key]
+        code = code_version()
+        self.shards.write((shard, {"code": code, "entries": items}) for shard, items in bodies.items())
+        self.used, self.dirty = set(), set()

@@ -92,6 +92,7 @@ class SiteData:
     assets: dict[str, bytes]
     memo: Memo = field(default_factory=Memo)
     sources: Sources = field(default_factory=Sources)
+    bibtex_made: dict[citations.CitationRecord, str] = field(default_factory=dict)
     static: dict[str, bytes] = field(default_factory=dict)  # static/'s files, by site path
 
     @cached_property
@@ -112,9 +113,15 @@ class SiteData:
         return citation_records(self.site, self.cards, self.config)
 
     def bibtex_of(self, record: citations.CitationRecord) -> str:
-        """A paper's BibTeX, without the abstract (as DBLP and arXiv do; RIS and CSL carry it)."""
-        cited = replace(record, abstract_plain="")
-        return self.memo.text("bibtex", lambda _: citations.to_bibtex(cited), repr(cited))
+        """A paper's BibTeX, without the abstract (as DBLP and arXiv do; RIS and CSL carry it).
+
+        Made only for pages and BibTeX files being made, and kept for this build (a paper's
+        entry is on its page and in the files of its authors and subjects), not in the memo:
+        most builds make few of them, and an entry kept only while used would churn the memo.
+        """
+        if record not in self.bibtex_made:
+            self.bibtex_made[record] = citations.to_bibtex(replace(record, abstract_plain=""))
+        return self.bibtex_made[record]
 
     @cached_property
     def related(self) -> dict[str, list[Paper]]:

@@ -1,0 +1,63 @@
+"""Caches on disk: JSON in shards, written atomically, in the project's `.scholarsite-cache/`.
+
+A cache (seed parses, derived text) is split by the first hex digits of each entry's digest
+into SHARDS files, so a build that changed one seed rewrites the shards of the entries it
+added or dropped, not the whole cache (28 MB at 10,000 papers, ten times that at 100,000).
+The files are plain JSON, never pickle: loading a cache runs no code.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+CACHE_FOLDER = Path(".scholarsite-cache")
+SHARDS = 64
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Write `path` through a temporary file in its folder and a rename: readers see the old
+    bytes or the new ones, never a part."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile(dir=path.parent, delete=False, prefix=".tmp-") as tmp:
+        tmp.write(data)
+    os.replace(tmp.name, path)
+
+
+def shard_of(digest: str) -> int:
+    """The shard of an entry whose digest (hexadecimal) is `digest`."""
+    return int(digest[:4], 16) % SHARDS
+
+
+class Shards:
+    """A cache's shard files, `<folder>/<name>/NN.json`; None as folder: nothing on disk."""
+
+    def __init__(self, folder: Path | None, name: str):
+        self.folder = folder / name if folder is not None else None
+
+    def file(self, shard: int) -> Path:
+        """The file of one shard."""
+        assert self.folder is not None
+        return self.folder / f"{shard:02d}.json"
+
+    def read(self) -> Iterator[tuple[int, Any]]:
+        """(shard, decoded body) of every shard file there is (ValueError or OSError when one
+        is not JSON or cannot be read)."""
+        if self.folder is None or not self.folder.is_dir():
+            return
+        for shard in range(SHARDS):
+            file = self.file(shard)
+            if file.is_file():
+                yield shard, json.loads(file.read_bytes())
+
+    def write(self, bodies: Iterable[tuple[int, Any]]) -> None:
+        """Write (shard, body) pairs, each atomically."""
+        if self.folder is None:
+            return
+        for shard, body in bodies:
+            text = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+            write_atomically(self.file(shard), text.encode("utf-8", "surrogatepass"))
