@@ -37,6 +37,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.corpus import generate  # noqa: E402
+from benchmarks.realworld import make_realworld  # noqa: E402
 from scholarsite.qa.browser import CHROMIUM_FLAGS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -106,14 +107,19 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def make_project(target: Path, authors: int, papers: int) -> Path:
-    """Generated seeds, a site.yaml and copies of the repository's content, templates, assets.
+def make_project(target: Path, authors: int, papers: int, realworld: bool = False) -> Path:
+    """Generated seeds (with `realworld`, titles and abstracts shaped like real arXiv records:
+    `benchmarks/realworld.py`), a site.yaml and copies of the repository's content, templates,
+    assets.
 
     Author bios (`content/authors/*.md`) are left out: they name the shipped authors, and an
     author page for an author not in the collection is an error.
     """
     target.mkdir(parents=True)
-    generate(target / "seeds", authors, papers, seed=1)
+    if realworld:
+        make_realworld(authors, papers, 1).write_seeds(target / "seeds")
+    else:
+        generate(target / "seeds", authors, papers, seed=1)
     (target / "site.yaml").write_text("title: Preview benchmark\n", encoding="utf-8")
     for part in ("content", "templates", "assets"):
         if (ROOT / part).is_dir():
@@ -407,6 +413,7 @@ def main() -> None:
     parser.add_argument("--authors", type=int, default=300)
     parser.add_argument("--papers", type=int, default=1800)
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--realworld", action="store_true", help="arXiv-shaped titles and abstracts")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures to FILE")
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds to wait for any one step")
     args = parser.parse_args()
@@ -415,7 +422,7 @@ def main() -> None:
 
     load_before = " ".join(f"{x:.1f}" for x in os.getloadavg())
     with tempfile.TemporaryDirectory(prefix="scholarsite-preview-") as tmp:
-        project = make_project(Path(tmp) / "project", args.authors, args.papers)
+        project = make_project(Path(tmp) / "project", args.authors, args.papers, args.realworld)
         seeds = sorted((project / "seeds").glob("*.txt"))
         editor = TitleEditor(seeds[0], seeds[1:])
         port = free_port()
