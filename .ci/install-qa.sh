@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install the independent QA checkers used by `python -m scholarsite.qa`: Debian Chromium,
+# Install the independent QA checkers used by `python -m tools.qa`: Debian Chromium,
 # Java (for the Nu HTML Checker), fonts, xmllint, and the npm tools pinned in package-lock.json.
 # Idempotent: apt is skipped when the packages are already installed; npm ci reinstalls exactly.
 set -euo pipefail

@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.corpus import generate  # noqa: E402
 from benchmarks.realworld import make_realworld  # noqa: E402
-from scholarsite.qa.browser import CHROMIUM_FLAGS  # noqa: E402
+from tools.qa.browser import CHROMIUM_FLAGS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"

@@ -16,10 +16,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from scholarsite.qa.browser import CHROMIUM_FLAGS
-from scholarsite.qa.core import chromium, node_tool
-from scholarsite.qa.pages import page_url, resolve_pages
-from scholarsite.qa.server import serve
+from tools.qa.browser import CHROMIUM_FLAGS
+from tools.qa.core import chromium, node_tool
+from tools.qa.pages import page_url, resolve_pages
+from tools.qa.server import serve
 
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 TIMEOUT = 180

@@ -77,13 +77,16 @@ class SyncReport:
     produced: tuple[str, ...] = ()
 
     def summary(self, seconds: float) -> str:
-        """One line such as "12 written, 310 unchanged, 2 removed in 0.41 s"."""
+        """One line such as "12 written, 310 unchanged, 2 removed in 0.41 s (40 made: their inputs
+        changed)": what was made and not written came out as it was."""
         text = (
             f"{len(self.written)} written, {len(self.unchanged)} unchanged, "
             f"{len(self.removed)} removed in {seconds:.2f} s"
         )
         if self.foreign:
             text += f", {len(self.foreign)} not produced by the build"
+        if self.produced and len(self.produced) != len(self.written):
+            text += f" ({len(self.produced)} made: their inputs changed)"
         return text
 
     def merged(self, other: SyncReport) -> SyncReport:

@@ -10,8 +10,8 @@ import pytest
 
 from benchmarks.corpus import generate
 from scholarsite import pipeline
-from scholarsite.qa.browser import open_browser
-from scholarsite.qa.server import serve
+from tools.qa.browser import open_browser
+from tools.qa.server import serve
 
 from .conftest import make_project, start_preview
 

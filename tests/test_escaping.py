@@ -11,7 +11,7 @@ import bibtexparser
 import pytest
 
 from scholarsite import pipeline
-from scholarsite.qa.pages import scan_page
+from tools.qa.pages import scan_page
 
 from .conftest import BASE_URL_YAML, FIXTURES, make_project, page_downloads
 

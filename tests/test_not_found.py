@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from scholarsite import pipeline
-from scholarsite.qa.browser import open_browser
+from tools.qa.browser import open_browser
 
 from .conftest import make_project
 

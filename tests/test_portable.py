@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from scholarsite.qa.browser import open_browser
+from tools.qa.browser import open_browser
 
 from .conftest import ROOT, make_project
 

@@ -174,7 +174,7 @@ class Violations:
 @pytest.fixture(scope="module")
 def browser():
     """One headless Debian Chromium for the module."""
-    from scholarsite.qa.browser import open_browser
+    from tools.qa.browser import open_browser
 
     with open_browser() as context:
         yield context

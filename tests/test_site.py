@@ -15,8 +15,8 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 from scholarsite import pipeline
-from scholarsite.qa.pages import scan_page
 from scholarsite.write import MANIFEST
+from tools.qa.pages import scan_page
 
 from .conftest import ROOT, make_project
 

@@ -14,7 +14,7 @@ import pytest
 
 from scholarsite import pipeline, qa
 from scholarsite.errors import BuildError, Diagnostic, Severity
-from scholarsite.qa.pages import scan_page
+from tools.qa.pages import scan_page
 
 from .conftest import BASE_URL_YAML, make_project, page_downloads
 

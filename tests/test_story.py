@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from scholarsite.qa.browser import open_browser
+from tools.qa.browser import open_browser
 
 from .conftest import wait_for_port
 from .test_new import BABBAGE

@@ -1,6 +1,6 @@
 """Quality gate for a built scholarsite folder: independent validators and a short report.
 
-Run `python -m scholarsite.qa SITE_DIR` or call `run_all` / the individual `check_*` functions.
+Run `python -m tools.qa SITE_DIR` or call `run_all` / the individual `check_*` functions.
 The external tools come from `bash .ci/install-qa.sh`.
 """
 

@@ -1,4 +1,4 @@
-"""Command line: python -m scholarsite.qa SITE_DIR [--base-path P] [--screenshots DIR] [--pages]."""
+"""Command line: python -m tools.qa SITE_DIR [--base-path P] [--screenshots DIR] [--pages]."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from .runner import format_report, run_all
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """The gate's command-line options."""
     parser = argparse.ArgumentParser(
-        prog="python -m scholarsite.qa", description="Run every QA check over a built site."
+        prog="python -m tools.qa", description="Run every QA check over a built site."
     )
     parser.add_argument("site_dir", type=Path, help="the built site folder")
     parser.add_argument(

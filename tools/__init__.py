@@ -1,0 +1,1 @@
+"""Development tools (not shipped in the wheel): the quality gate, `python -m tools.qa`."""
