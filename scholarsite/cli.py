@@ -193,7 +193,7 @@ def run(argv: Sequence[str] | None) -> int:
 
 def run_add(root: Path, args: argparse.Namespace) -> int:
     """Add seeds: refuse them all on any problem; print the change summary; build unless told not."""
-    from scholarsite import addseeds
+    from scholarsite.commands import add as addseeds
 
     try:
         changes, copies = addseeds.plan(root, args.files, args.force)
@@ -222,7 +222,7 @@ def note_left_out(left_out: Sequence[str], where: str) -> None:
 
 def run_publish(root: Path, args: argparse.Namespace) -> int:
     """Build, then copy exactly the files the build wrote into `--publish-dir`."""
-    from scholarsite.publish import export
+    from scholarsite.commands.publish import export
 
     site = args.site or root / "site"
     try:
@@ -246,7 +246,7 @@ def run_publish(root: Path, args: argparse.Namespace) -> int:
 def run_deploy(root: Path, args: argparse.Namespace) -> int:
     """Build (a failing build is not deployed), then publish the files it wrote to the
     gh-pages branch; outside a git repository or without the remote, say what to run."""
-    from scholarsite.deploy import DeployError, preflight, publish
+    from scholarsite.commands.deploy import DeployError, preflight, publish
 
     try:
         preflight(root, args.remote)
@@ -296,7 +296,7 @@ def run_link_sources(root: Path, args: argparse.Namespace) -> int:
 
 def run_new(folder: Path) -> int:
     """Write a new project and say what to do next."""
-    from scholarsite import newproject
+    from scholarsite.commands import new as newproject
 
     try:
         written = newproject.create(folder)

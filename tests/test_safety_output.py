@@ -175,7 +175,8 @@ def test_deploy_outside_a_repository_says_what_to_run(
 
 
 @pytest.mark.parametrize(
-    "workflow", [ROOT / "scholarsite/starter/workflows/pages.yml", ROOT / ".github/workflows/pages.yml"]
+    "workflow",
+    [ROOT / "scholarsite/commands/starter/workflows/pages.yml", ROOT / ".github/workflows/pages.yml"],
 )
 def test_the_workflow_uploads_the_publish_dir_not_site(workflow: Path) -> None:
     steps = yaml.safe_load(workflow.read_text())["jobs"]["build"]["steps"]

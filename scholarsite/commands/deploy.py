@@ -18,7 +18,7 @@ from pathlib import Path
 
 import ghp_import
 
-from scholarsite.publish import Export, export
+from scholarsite.commands.publish import Export, export
 
 
 class DeployError(Exception):
