@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING
 from scholarsite import arguments, ownership, write
 from scholarsite.errors import BuildError, Diagnostic, Severity, count, fails
 from scholarsite.inputs.config import BASE_URL_VARIABLE, PORTABLE_VARIABLE
-from scholarsite.inputs.freshness import fingerprint_of, unchanged_since_last_build
+from scholarsite.inputs.freshness import fingerprint_of
+from scholarsite.pipeline import unchanged_since_last_build
 
 if TYPE_CHECKING:
     from scholarsite.pipeline import CheckResult

@@ -22,16 +22,17 @@ from scholarsite.inputs.content import Page, read_pages
 from scholarsite.inputs.freshness import (
     fingerprint_of,
     latest_possible_year,
+    read_last_build,
     save_last_build,
-    unchanged_since_last_build,
 )
+from scholarsite.inputs.memo import MEMO_FILE, Memo
 from scholarsite.inputs.seeds import SeedParse, read_seeds
 from scholarsite.inputs.sources import SOURCES_FILE, Sources, read_sources
+from scholarsite.inputs.unicode import normalise
+from scholarsite.model import urls
 from scholarsite.model.cards import published_dates
-from scholarsite.model.identity import normalise
 from scholarsite.model.model import Identities, Site, build_model
-from scholarsite.outputs import exports, feeds, hosting, pages, search, urls
-from scholarsite.outputs.memo import MEMO_FILE, Memo
+from scholarsite.outputs import exports, feeds, hosting, pages, search
 from scholarsite.outputs.registry import Bundle, Family, Produced
 from scholarsite.outputs.render import Templates
 from scholarsite.outputs.sitedata import SiteData
@@ -357,6 +358,16 @@ def static_clash(path: str, files: set[str], folders: set[str], whole: tuple[str
 
 
 SearchAfter = Callable[[write.SyncReport, tuple[Diagnostic, ...]], None]
+
+
+def unchanged_since_last_build(
+    root: Path, site_dir: Path, fingerprint: str
+) -> tuple[write.SyncReport, tuple[Diagnostic, ...]] | None:
+    """The report and diagnostics of the last build if its inputs were the same and the site
+    it made is intact; None when there is work to do."""
+    diagnostics = read_last_build(root, site_dir, fingerprint)
+    report = write.unchanged(site_dir, fingerprint) if diagnostics is not None else None
+    return None if report is None or diagnostics is None else (report, tuple(diagnostics))
 
 
 def build(

@@ -32,8 +32,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from scholarsite.errors import BuildError, Diagnostic, error
+from scholarsite.inputs.digests import digest
 from scholarsite.lifetime import cores, die_with_parent
-from scholarsite.outputs.registry import Bundle, Output, Produced, digest
+from scholarsite.outputs.registry import Bundle, Output, Produced
 
 MANIFEST = ".scholarsite-manifest.json"
 STAGE = ".scholarsite-stage"

@@ -7,7 +7,8 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scholarsite.model.identity import MAX_SLUG, normalise, slug_for
+from scholarsite.inputs.unicode import normalise
+from scholarsite.model.identity import MAX_SLUG, slug_for
 
 SLUG_RE = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 

@@ -20,8 +20,9 @@ import pytest
 
 from benchmarks.corpus import generate
 from scholarsite import pipeline
-from scholarsite.inputs.freshness import fingerprint_of, unchanged_since_last_build
-from scholarsite.outputs import urls
+from scholarsite.inputs.freshness import fingerprint_of
+from scholarsite.model import urls
+from scholarsite.pipeline import unchanged_since_last_build
 from scholarsite.preview.server import Preview
 from scholarsite.write import MANIFEST
 

@@ -13,13 +13,8 @@ from hypothesis import strategies as st
 
 from scholarsite import pipeline
 from scholarsite.inputs.seeds import SeedParse, parse_seed, read_seeds
-from scholarsite.model.identity import (
-    DEFAULT_IGNORABLE,
-    mixed_script_words,
-    normalise,
-    slug_for,
-    strip_ignorable,
-)
+from scholarsite.inputs.unicode import DEFAULT_IGNORABLE, mixed_script_words, normalise, strip_ignorable
+from scholarsite.model.identity import slug_for
 from scholarsite.model.model import Site, build_model
 from scholarsite.outputs.citations import make_citation_keys
 

@@ -6,7 +6,7 @@ import posixpath
 
 import pytest
 
-from scholarsite.outputs import urls
+from scholarsite.model import urls
 
 
 @pytest.mark.parametrize(

@@ -17,7 +17,8 @@ from scholarsite import pipeline
 from scholarsite.errors import Diagnostic, Severity, error
 from scholarsite.inputs.freshness import latest_possible_year
 from scholarsite.inputs.seeds import SEED_SUFFIX, AuthorRecord, is_seed_file, parse_seed
-from scholarsite.model.identity import normalise, slug_for
+from scholarsite.inputs.unicode import normalise
+from scholarsite.model.identity import slug_for
 from scholarsite.model.model import Site, build_model
 
 

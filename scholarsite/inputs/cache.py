@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from scholarsite.errors import Diagnostic, Severity, note
+from scholarsite.inputs.digests import code_version
 from scholarsite.inputs.seeds import AuthorRecord, SeedParse, SeedRecord, parse_seed
 from scholarsite.inputs.store import CACHE_FOLDER, SHARDS, Shards, shard_of
-from scholarsite.outputs.registry import code_version
 
 Key = tuple[str, str, int, str]
 CACHE_FILE = CACHE_FOLDER / "seeds"  # a folder of shards

@@ -14,11 +14,11 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from scholarsite import theme, write
+from scholarsite import theme
 from scholarsite.errors import Diagnostic, Severity
 from scholarsite.inputs.config import BASE_URL_VARIABLE, PORTABLE_VARIABLE
+from scholarsite.inputs.digests import code_version
 from scholarsite.inputs.files import fingerprint_bytes, present, visible_files
-from scholarsite.outputs.registry import code_version
 
 INPUTS = (  # everything a build reads (visible files only, so static/'s one hidden folder is named)
     *("seeds", "content", "templates", "assets", "static", "static/.well-known"),
@@ -86,13 +86,3 @@ def fingerprint_of(root: Path) -> str:
     """The fingerprint of a project's inputs today."""
     overrides = [os.environ.get(name, "") for name in (BASE_URL_VARIABLE, PORTABLE_VARIABLE)]
     return inputs_fingerprint(root, str(latest_possible_year()), *overrides)
-
-
-def unchanged_since_last_build(
-    root: Path, site_dir: Path, fingerprint: str
-) -> tuple[write.SyncReport, tuple[Diagnostic, ...]] | None:
-    """The report and diagnostics of the last build if its inputs were the same and the site
-    it made is intact; None when there is work to do."""
-    diagnostics = read_last_build(root, site_dir, fingerprint)
-    report = write.unchanged(site_dir, fingerprint) if diagnostics is not None else None
-    return None if report is None or diagnostics is None else (report, tuple(diagnostics))

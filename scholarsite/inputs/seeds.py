@@ -27,7 +27,7 @@ from scholarsite.errors import BuildError, Diagnostic, Severity, error, note, wa
 from scholarsite.inputs import taxonomy
 from scholarsite.inputs.files import read_input
 from scholarsite.inputs.text import decode
-from scholarsite.model.identity import letter_script, mixed_script_words, normalise
+from scholarsite.inputs.unicode import letter_script, mixed_script_words, normalise
 from scholarsite.tex import render as tex
 
 SEED_SUFFIX = ".txt"

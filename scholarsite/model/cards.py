@@ -12,12 +12,12 @@ from urllib.parse import quote, quote_plus
 
 from markupsafe import Markup
 
+from scholarsite.inputs.digests import key_of
+from scholarsite.inputs.memo import Memo
 from scholarsite.inputs.sources import SourceEntry, Sources
-from scholarsite.model.identity import normalise
+from scholarsite.inputs.unicode import normalise
+from scholarsite.model import urls
 from scholarsite.model.model import Author, Paper, Site, Subject
-from scholarsite.outputs import urls
-from scholarsite.outputs.memo import Memo
-from scholarsite.outputs.registry import key_of
 from scholarsite.tex import render as tex
 
 Card = dict[str, Any]

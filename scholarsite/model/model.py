@@ -15,7 +15,8 @@ from typing import TypeVar
 
 from scholarsite.inputs import taxonomy
 from scholarsite.inputs.seeds import AuthorRecord, SeedRecord
-from scholarsite.model.identity import normalise, short_hash, slug_for, strip_ignorable
+from scholarsite.inputs.unicode import normalise, strip_ignorable
+from scholarsite.model.identity import short_hash, slug_for
 
 T = TypeVar("T")
 

@@ -19,7 +19,7 @@ from urllib.parse import quote
 
 from slugify import slugify
 
-from scholarsite.model.identity import strip_ignorable
+from scholarsite.inputs.unicode import strip_ignorable
 from scholarsite.tex.bibtex import escape_specials, tex_to_bibtex
 
 INCOMPLETE_NOTE = "Author list incomplete: it names only the authors in this collection."

@@ -8,11 +8,12 @@ from collections.abc import Iterator
 from functools import partial
 from typing import Any
 
+from scholarsite.inputs.digests import code_version, key_of
+from scholarsite.model import urls
 from scholarsite.model.cards import Card
 from scholarsite.model.model import Paper
-from scholarsite.outputs import urls
 from scholarsite.outputs.citations import CitationRecord
-from scholarsite.outputs.registry import Output, as_bytes, code_version, fixed, key_of
+from scholarsite.outputs.registry import Output, as_bytes, fixed
 from scholarsite.outputs.sitedata import SiteData
 
 DATA_SCHEMA_VERSION = 1

@@ -13,10 +13,11 @@ from collections.abc import Iterator
 from functools import partial
 
 from scholarsite.inputs.config import Config
+from scholarsite.inputs.digests import code_version, key_of
+from scholarsite.model import urls
 from scholarsite.model.cards import Card, Cards
 from scholarsite.model.model import Paper
-from scholarsite.outputs import urls
-from scholarsite.outputs.registry import Output, code_version, key_of
+from scholarsite.outputs.registry import Output
 from scholarsite.outputs.sitedata import SiteData
 
 ATOM = "http://www.w3.org/2005/Atom"

@@ -10,7 +10,7 @@ from xml.sax.saxutils import escape
 from scholarsite import theme
 from scholarsite.errors import Diagnostic
 from scholarsite.inputs.files import read_files, visible_files
-from scholarsite.outputs import urls
+from scholarsite.model import urls
 from scholarsite.outputs.registry import Output, fixed
 from scholarsite.outputs.sitedata import SiteData
 
@@ -36,13 +36,11 @@ def robots(base_url: str | None) -> bytes:
 
 
 def outputs(data: SiteData) -> Iterator[Output]:
-    """`.nojekyll` (serve folders as they are), robots, with base_url the sitemap; CNAME."""
+    """`.nojekyll` (serve folders as they are), robots; CNAME. (The sitemap is made with the
+    pages it lists: `pages.outputs`.)"""
     config = data.config
     yield fixed(".nojekyll", b"")
     yield fixed("robots.txt", robots(config.base_url))
-    if config.base_url:
-        pages = [plan.path for plan in data.plans if plan.path != urls.NOT_FOUND]
-        yield fixed(urls.SITEMAP, sitemap(config.base_url, pages))
     if config.cname:
         yield fixed("CNAME", (config.cname + "\n").encode("ascii"))
 

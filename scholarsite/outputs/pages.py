@@ -19,11 +19,13 @@ from typing import Any
 from markupsafe import Markup
 
 from scholarsite.inputs.content import Page
+from scholarsite.inputs.digests import code_version, key_of
+from scholarsite.model import urls
 from scholarsite.model.cards import Card
 from scholarsite.model.model import Author, Paper, Subject, Year
-from scholarsite.outputs import citations, shards, urls
+from scholarsite.outputs import citations, hosting, shards
 from scholarsite.outputs import seo as metadata
-from scholarsite.outputs.registry import Output, code_version, key_of
+from scholarsite.outputs.registry import Output, fixed
 from scholarsite.outputs.render import Templates
 from scholarsite.outputs.sitedata import SiteData, downloads
 
@@ -455,11 +457,16 @@ def render(templates: Templates, plan: PagePlan) -> bytes:
 
 
 def outputs(data: SiteData) -> Iterator[Output]:
-    """Every HTML page, keyed by the sources of its template, the settings and what it reads."""
-    templates, known = data.templates, data.card_digests
-    settings = key_of(code_version(), data.planner.settings)
-    for plan in data.plans:
+    """Every HTML page, keyed by the sources of its template, the settings and what it reads;
+    with base_url, the sitemap listing them."""
+    templates, known, planner = data.templates, data.card_digests, Planner(data)
+    settings = key_of(code_version(), planner.settings)
+    plans = planner.all()
+    for plan in plans:
         key = key_of(
             settings, templates.digest(plan.template, plan.path), plan.template, plan.reads, known=known
         )
         yield Output(plan.path, key, partial(render, templates, plan))
+    if data.config.base_url:
+        listed = [plan.path for plan in plans if plan.path != urls.NOT_FOUND]
+        yield fixed(urls.SITEMAP, hosting.sitemap(data.config.base_url, listed))

@@ -18,8 +18,8 @@ from markupsafe import Markup
 from scholarsite import theme
 from scholarsite.errors import BuildError, Diagnostic, error
 from scholarsite.inputs.files import present, read_input, visible_files
-from scholarsite.outputs import urls
-from scholarsite.outputs.memo import Memo
+from scholarsite.inputs.memo import Memo
+from scholarsite.model import urls
 from scholarsite.outputs.policy import content_security_policy
 from scholarsite.outputs.seo import json_script
 

@@ -22,9 +22,11 @@ from pagefind.index import IndexConfig
 from pagefind.service import PagefindService
 
 from scholarsite.errors import BuildError, error
+from scholarsite.inputs.digests import code_version, key_of
 from scholarsite.lifetime import die_with_parent
-from scholarsite.outputs import shards, urls
-from scholarsite.outputs.registry import Bundle, code_version, key_of
+from scholarsite.model import urls
+from scholarsite.outputs import shards
+from scholarsite.outputs.registry import Bundle
 from scholarsite.outputs.sitedata import SiteData
 
 FOLDER = shards.ROOT  # every search bundle is in this folder

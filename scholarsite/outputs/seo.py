@@ -9,9 +9,9 @@ from markupsafe import Markup
 
 from scholarsite.inputs.config import Config
 from scholarsite.inputs.content import Page
+from scholarsite.model import urls
 from scholarsite.model.cards import Card
 from scholarsite.model.model import Author
-from scholarsite.outputs import urls
 
 DESCRIPTION_LIMIT = 160
 SCHEMA = "https://schema.org"

@@ -11,22 +11,18 @@ import hashlib
 import json
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import TYPE_CHECKING
 
 from scholarsite.inputs.config import Config
 from scholarsite.inputs.content import Page
+from scholarsite.inputs.digests import key_of
+from scholarsite.inputs.memo import Memo
 from scholarsite.inputs.sources import Sources
 from scholarsite.lifetime import cores
-from scholarsite.model import related
+from scholarsite.model import related, urls
 from scholarsite.model.cards import Cards
 from scholarsite.model.model import Paper, Site
-from scholarsite.outputs import citations, urls
-from scholarsite.outputs.memo import Memo
-from scholarsite.outputs.registry import key_of
+from scholarsite.outputs import citations
 from scholarsite.outputs.render import Templates
-
-if TYPE_CHECKING:
-    from scholarsite.outputs.pages import PagePlan, Planner
 
 DOWNLOADS = (  # label, extension, media type
     ("BibTeX", "bib", "application/x-bibtex"),
@@ -142,18 +138,6 @@ class SiteData:
         texts = hashlib.sha256("\0".join([str(k), *titles, *docs]).encode("utf-8", "surrogatepass"))
         nearest = json.loads(self.memo.text("related", compute, texts.hexdigest()))
         return {paper.key: [papers[j] for j in found] for paper, found in zip(papers, nearest, strict=True)}
-
-    @cached_property
-    def planner(self) -> Planner:
-        """The planner of the site's HTML pages."""
-        from scholarsite.outputs.pages import Planner
-
-        return Planner(self)
-
-    @cached_property
-    def plans(self) -> list[PagePlan]:
-        """Every HTML page of the site, planned (contexts are made only when rendered)."""
-        return self.planner.all()
 
     @property
     def has_feeds(self) -> bool:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
-from scholarsite.model.identity import normalise
+from scholarsite.inputs.unicode import normalise
 from scholarsite.sources.client import Record
 from scholarsite.tex.render import tex_to_plain
 

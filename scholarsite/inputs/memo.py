@@ -15,8 +15,8 @@ from pathlib import Path
 
 from markupsafe import Markup
 
+from scholarsite.inputs.digests import code_version
 from scholarsite.inputs.store import CACHE_FOLDER, SHARDS, Shards, shard_of
-from scholarsite.outputs.registry import code_version
 
 MEMO_FILE = CACHE_FOLDER / "derived"  # a folder of shards
 
