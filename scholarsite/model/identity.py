@@ -9,6 +9,7 @@ identity, so adding seeds never changes an existing URL, and two identities neve
 from __future__ import annotations
 
 import hashlib
+import re
 
 from slugify import slugify
 
@@ -21,10 +22,13 @@ def short_hash(identity: str, length: int = 8) -> str:
     return hashlib.sha256(identity.encode("utf-8")).hexdigest()[:length]
 
 
+PLAIN_RE = re.compile(r"[a-z0-9]+(?: [a-z0-9]+)*")  # what slugify writes back as it is, hyphenated
+
+
 def slug_for(identity: str, fallback: str = "item") -> str:
     """ASCII, lowercase, readable, at most MAX_SLUG characters, never empty, unique per identity."""
     plain = identity.replace(" ", "-")
-    if plain and len(plain) <= MAX_SLUG and slugify(identity) == plain:
+    if plain and len(plain) <= MAX_SLUG and (PLAIN_RE.fullmatch(identity) or slugify(identity) == plain):
         return plain
     readable = slugify(identity, max_length=HASHED_PREFIX, word_boundary=True) or fallback
     return f"{readable}-{short_hash(identity)}"

@@ -51,8 +51,19 @@ class PagePlan:
 def paginate(
     first: str, papers: list[Paper], per_page: int
 ) -> Iterator[tuple[str, dict[str, Any], list[Paper]]]:
-    """(path, pager, papers) for each page of a long list of papers; always at least one page."""
-    chunks = [papers[i : i + per_page] for i in range(0, len(papers), per_page)] or [[]]
+    """(path, pager, papers) for each page of a long, newest-first list of papers; always at
+    least one page.
+
+    Pages are cut from the oldest end: every page but the first holds `per_page` papers, the
+    first from `per_page` to twice as many less one. A paper added at the front (new papers are
+    the newest) then changes the first page only, where cutting from the front would move a
+    paper from every page to the next; the others change when the number of pages does.
+    """
+    count = max(1, len(papers) // per_page)
+    head = len(papers) - (count - 1) * per_page
+    chunks = [papers[:head]] + [
+        papers[start : start + per_page] for start in range(head, len(papers), per_page)
+    ]
     links = [{"number": n, "path": urls.paged(first, n)} for n in range(1, len(chunks) + 1)]
     for number, chunk in enumerate(chunks, start=1):
         yield (
@@ -260,7 +271,8 @@ class Planner:
                     profile={"meta": profile.meta, "bio": profile.body} if profile else None,
                     coauthors=[{"author": self.cards.author(a), "count": n} for a, n in author.coauthors],
                     subject_chart=chart(
-                        [(self.cards.subject(s), n) for s, n in author.subject_counts], lambda c: c["code"]
+                        [(self.cards.subject_ref(s), n) for s, n in author.subject_counts],
+                        lambda c: c["code"],
                     ),
                     year_chart=chart(author.year_counts, str),
                     groups=self.cards.by_year(papers),
@@ -336,9 +348,13 @@ class Planner:
         title: str,
         crumbs: list[tuple[str, str]],
         papers: list[Paper],
+        front: dict[str, Any],
+        rest: dict[str, Any],
         **context: Any,
     ) -> list[PagePlan]:
-        """A paginated list of papers grouped by year."""
+        """A paginated list of papers grouped by year. What changes with every paper of the list
+        (its counts, the authors beside it: `front`) is on the first page only; later pages
+        carry `rest` instead, so a paper added re-plans no more pages than it moves."""
         return [
             self.spec(
                 path,
@@ -347,6 +363,7 @@ class Planner:
                 crumbs,
                 groups=self.cards.by_year(chunk),
                 pager=pager,
+                **(front if pager["number"] == 1 else rest),
                 **context,
             )
             for path, pager, chunk in paginate(first, papers, self.config.papers_per_page)
@@ -355,19 +372,27 @@ class Planner:
     def subject(self, subject: Subject) -> list[PagePlan]:
         """A subject's papers by year and its authors."""
         card = self.cards.subject(subject)
-        first = card["path"]
+        first, named = card["path"], f"{subject.name} ({subject.code})"
         return self.listing(
             first,
             "subject.html",
             subject.name,
             self.crumbs(("Subjects", urls.SUBJECTS), (subject.code, first)),
             subject.papers,
-            subject=card,
+            front={
+                "subject": card,
+                **self.top_authors(subject.author_counts),
+                "description": f"{card['count']} papers in {named} from the collection.",
+            },
+            rest={
+                "subject": self.cards.subject_ref(subject),
+                "authors": None,
+                "more_authors": 0,
+                "description": f"Papers in {named} from the collection.",
+            },
             searchable=True,
-            **self.top_authors(subject.author_counts),
             bib=urls.beside(first, "papers.bib"),
             feed=urls.beside(first, "feed.xml") if self.inputs.has_feeds else None,
-            description=f"{card['count']} papers in {subject.name} ({subject.code}) from the collection.",
         )
 
     def years_index(self) -> PagePlan:
@@ -392,9 +417,16 @@ class Planner:
             f"Papers of {year.year}",
             self.crumbs(("Years", urls.YEARS), (str(year.year), first)),
             year.papers,
+            front={
+                **self.top_authors(year.author_counts),
+                "description": f"{len(year.papers)} papers from {year.year} in the collection.",
+            },
+            rest={
+                "authors": None,
+                "more_authors": 0,
+                "description": f"Papers from {year.year} in the collection.",
+            },
             year=year.year,
-            **self.top_authors(year.author_counts),
-            description=f"{len(year.papers)} papers from {year.year} in the collection.",
         )
 
     def top_authors(self, counts: list[tuple[Author, int]]) -> dict[str, Any]:
@@ -410,7 +442,8 @@ class Planner:
             "Papers",
             self.crumbs(("Papers", urls.PAPERS)),
             self.site.papers,
-            description=f"All {len(self.site.papers)} papers of the collection, newest first.",
+            front={"description": f"All {len(self.site.papers)} papers of the collection, newest first."},
+            rest={"description": "Papers of the collection, newest first."},
         )
 
     def content(self, page: Page) -> PagePlan:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import partial
 from importlib.metadata import version
 from typing import Any
@@ -25,6 +25,7 @@ from scholarsite.errors import BuildError, error
 from scholarsite.inputs.digests import code_version, key_of
 from scholarsite.lifetime import die_with_parent
 from scholarsite.model import urls
+from scholarsite.model.cards import Card
 from scholarsite.outputs import shards
 from scholarsite.outputs.registry import Bundle
 from scholarsite.outputs.sitedata import SiteData
@@ -68,50 +69,58 @@ def url_of(path: str) -> str:
     return "/" + urls.relative(urls.HOME, path).removeprefix("./")
 
 
-def records(data: SiteData) -> list[dict[str, Any]]:
-    """A search record for every paper, author and subject."""
+def paper_record(card: Card) -> dict[str, Any]:
+    """A paper's search record, made from its card alone."""
+    names = [a["name"] for a in card["authors"]]
+    codes = [s["code"] for s in card["subjects"]]
+    subjects = " ".join(f"{s['code']} {s['name']}" for s in card["subjects"])
+    year = str(card["year"])
+    return {
+        "url": url_of(card["path"]),
+        "content": f"{card['title_plain']}. {', '.join(names)}. {subjects}. {card['abstract_plain']}",
+        "meta": {"title": card["title_plain"], "kind": "Paper", "year": year, "authors": ", ".join(names)},
+        "filters": {"kind": ["Paper"], "year": [year], "author": names, "subject": codes},
+    }
+
+
+Entry = tuple[str, Any, Callable[[], dict[str, Any]]]  # URL, what the record is made from, how
+
+
+def entries(data: SiteData) -> list[Entry]:
+    """Every paper's, author's and subject's search record, as its URL, what it is made from
+    (a paper's: its card, so its record is made only when its shard is indexed again) and the
+    function making it."""
     cards, found = data.cards, []
     for paper in data.site.papers:
         card = cards.paper(paper)
-        names = [a["name"] for a in card["authors"]]
-        codes = [s["code"] for s in card["subjects"]]
-        subjects = " ".join(f"{s['code']} {s['name']}" for s in card["subjects"])
-        found.append(
-            {
-                "url": url_of(card["path"]),
-                "content": f"{card['title_plain']}. {', '.join(names)}. {subjects}. {card['abstract_plain']}",
-                "meta": {
-                    "title": card["title_plain"],
-                    "kind": "Paper",
-                    "year": str(paper.year),
-                    "authors": ", ".join(names),
-                },
-                "filters": {"kind": ["Paper"], "year": [str(paper.year)], "author": names, "subject": codes},
-            }
-        )
+        found.append((url_of(card["path"]), card, partial(paper_record, card)))
+    small: list[dict[str, Any]] = []
     for author in data.site.authors:
-        card = cards.author(author)
         topics = ", ".join(s.name for s, _ in author.subject_counts[:5])
         coauthors = ", ".join(a.name for a, _ in author.coauthors[:20])
-        found.append(
+        small.append(
             {
-                "url": url_of(card["path"]),
+                "url": url_of(cards.author(author)["path"]),
                 "content": f"{author.name}. {len(author.papers)} papers in {topics}. With {coauthors}.",
                 "meta": {"title": author.name, "kind": "Author"},
                 "filters": {"kind": ["Author"], "author": [author.name]},
             }
         )
     for subject in data.site.subjects:
-        card = cards.subject(subject)
-        found.append(
+        small.append(
             {
-                "url": url_of(card["path"]),
+                "url": url_of(cards.subject(subject)["path"]),
                 "content": f"{subject.name} ({subject.code}), {subject.archive_name}.",
                 "meta": {"title": subject.name, "kind": "Subject"},
                 "filters": {"kind": ["Subject"], "subject": [subject.code]},
             }
         )
-    return found
+    return found + [(record["url"], record, partial(dict, record)) for record in small]
+
+
+def records(data: SiteData) -> list[dict[str, Any]]:
+    """A search record for every paper, author and subject."""
+    return [make() for _, _, make in entries(data)]
 
 
 async def index(found: list[dict[str, Any]], language: str) -> dict[str, bytes]:
@@ -150,11 +159,22 @@ def bundle_files(found: list[dict[str, Any]], language: str, scripts: bool = Tru
 
 def outputs(data: SiteData) -> Iterator[Bundle]:
     """A bundle per shard of the records, keyed by the code and Pagefind's versions, the
-    language, the shard's folder and its records; only the first shard has Pagefind's scripts."""
-    found = records(data)
+    language, the shard's folder and what its records are made from (cards by their digests);
+    the records of a shard are made only when it is indexed. Only the first shard has
+    Pagefind's scripts."""
+    found = entries(data)
     language = data.config.language.split("-")[0]
     folders = shards.folders(data.site, data.config.search_shard_size)
-    split = shards.split(found, [record["url"] for record in found], len(folders))
+    split = shards.split(found, [url for url, _, _ in found], len(folders))
+    known = data.card_digests
     for number, (folder, shard) in enumerate(zip(folders, split, strict=True)):
-        key = key_of(code_version(), version("pagefind"), language, folder, shard)
-        yield Bundle(folder, key, partial(bundle_files, shard, language, scripts=number == 0))
+        key = key_of(
+            code_version(), version("pagefind"), language, folder, [r for _, r, _ in shard], known=known
+        )
+        makers = [make for _, _, make in shard]
+        yield Bundle(folder, key, partial(index_shard, makers, language, number == 0))
+
+
+def index_shard(makers: list[Callable[[], dict[str, Any]]], language: str, scripts: bool) -> dict[str, bytes]:
+    """A shard's bundle: its records made, then indexed."""
+    return bundle_files([make() for make in makers], language, scripts=scripts)
