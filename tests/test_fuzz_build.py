@@ -10,8 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scholarsite import pipeline, qa
+from scholarsite import pipeline
 from scholarsite.errors import BuildError
+from tools import qa
 
 from .conftest import ROOT, make_project
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from benchmarks.corpus import generate
-from scholarsite import pipeline, qa
+from scholarsite import pipeline
+from tools import qa
 
 from .conftest import BASE_URL_YAML, ROOT, make_project
 

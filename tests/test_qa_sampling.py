@@ -7,7 +7,8 @@ import re
 from pathlib import Path
 
 from benchmarks.corpus import generate
-from scholarsite import pipeline, qa
+from scholarsite import pipeline
+from tools import qa
 
 from .conftest import BASE_URL_YAML, make_project
 

@@ -12,8 +12,9 @@ from pathlib import Path
 import bibtexparser
 import pytest
 
-from scholarsite import pipeline, qa
+from scholarsite import pipeline
 from scholarsite.errors import BuildError, Diagnostic, Severity
+from tools import qa
 from tools.qa.pages import scan_page
 
 from .conftest import BASE_URL_YAML, make_project, page_downloads
