@@ -82,6 +82,7 @@ class Caches:
     parses: ParseCache
     memo: Memo
     templates: Templates | None = None
+    related: dict[str, list[str]] | None = None  # the last build's related lists (kept warm)
 
     @classmethod
     def of(cls, root: Path) -> Caches:
@@ -440,10 +441,20 @@ def rebuild(
             everything = itertools.chain(site_outputs(data), search)
             report = sync_outputs(everything, site_dir, count, progress, None, "pages", fingerprint)
         else:  # the preview reloads browsers as soon as the pages are in place
+            data.related_before = caches.related  # may stand in while the pages are made
+            caches.related = None
             pages = sync_outputs(
                 site_outputs(data), site_dir, count, progress, lambda p: not in_search(p), "pages"
             )
             search_after(pages, tuple(diagnostics))
+            if data.settle_related():  # now the true lists, and the pages they change
+                settled = sync_outputs(
+                    site_outputs(data), site_dir, count, progress, lambda p: not in_search(p), "pages"
+                )
+                pages = pages.then(settled)
+                if settled.written:
+                    search_after(settled, tuple(diagnostics))
+            caches.related = {key: [p.key for p in found] for key, found in data.related.items()}
             progress("search", 0, 1)
             found = sync_outputs(search, site_dir, count, progress, in_search, "search", fingerprint)
             report = pages.merged(found)

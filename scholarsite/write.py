@@ -90,6 +90,15 @@ class SyncReport:
             text += f" ({len(self.produced)} made: their inputs changed)"
         return text
 
+    def then(self, later: SyncReport) -> SyncReport:
+        """This sync followed by `later`, a sync of the same outputs: what either wrote, removed
+        or made; unchanged what neither wrote."""
+        written = tuple(sorted(set(self.written) | set(later.written)))
+        unchanged = tuple(path for path in later.unchanged if path not in set(written))
+        removed = tuple(sorted(set(self.removed) | set(later.removed)))
+        produced = tuple(sorted(set(self.produced) | set(later.produced)))
+        return SyncReport(written, unchanged, removed, later.foreign, produced)
+
     def merged(self, other: SyncReport) -> SyncReport:
         """Both reports as one (the preview syncs pages and search separately)."""
         return SyncReport(

@@ -46,9 +46,18 @@ class Memo:
             return {}
         return entries
 
+    @staticmethod
+    def key(name: str, source: str) -> str:
+        """The entry of `name` applied to `source`."""
+        return hashlib.sha256(f"{name}\0{source}".encode("utf-8", "surrogatepass")).hexdigest()
+
+    def has(self, name: str, source: str) -> bool:
+        """Whether `name` applied to `source` is known."""
+        return self.key(name, source) in self.entries
+
     def text(self, name: str, compute: Callable[[str], str], source: str) -> str:
         """`compute(source)`, from the memo when it was computed before."""
-        key = hashlib.sha256(f"{name}\0{source}".encode("utf-8", "surrogatepass")).hexdigest()
+        key = self.key(name, source)
         self.used.add(key)
         found = self.entries.get(key)
         if found is None:

@@ -90,6 +90,8 @@ class SiteData:
     sources: Sources = field(default_factory=Sources)
     bibtex_made: dict[citations.CitationRecord, str] = field(default_factory=dict)
     static: dict[str, bytes] = field(default_factory=dict)  # static/'s files, by site path
+    related_before: dict[str, list[str]] | None = None  # the build before's related lists, by key
+    provisional: bool = False  # whether `related` holds those lists for now
 
     @cached_property
     def cards(self) -> Cards:
@@ -125,6 +127,8 @@ class SiteData:
 
         The lists depend on every paper's text (term weights are collection-wide), so they are
         kept in the memo by a digest of all texts and computed again only when a text changed.
+        When they would be, and `related_before` holds the lists of the build before (the
+        preview's), those stand in (`provisional`) until `settle_related`.
         """
         papers = self.site.papers
         titles = [self.cards.paper(p)["title_plain"] for p in papers]
@@ -135,9 +139,24 @@ class SiteData:
             found = related.related_papers(docs, k, titles=titles, workers=cores())
             return json.dumps(found, separators=(",", ":"))
 
-        texts = hashlib.sha256("\0".join([str(k), *titles, *docs]).encode("utf-8", "surrogatepass"))
-        nearest = json.loads(self.memo.text("related", compute, texts.hexdigest()))
+        texts = hashlib.sha256(
+            "\0".join([str(k), *titles, *docs]).encode("utf-8", "surrogatepass")
+        ).hexdigest()
+        if self.related_before is not None and not self.memo.has("related", texts):
+            self.provisional = True
+            by_key = {paper.key: paper for paper in papers}
+            before = self.related_before
+            return {p.key: [by_key[key] for key in before.get(p.key, ()) if key in by_key] for p in papers}
+        nearest = json.loads(self.memo.text("related", compute, texts))
         return {paper.key: [papers[j] for j in found] for paper, found in zip(papers, nearest, strict=True)}
+
+    def settle_related(self) -> bool:
+        """Compute the related lists if those in use stand in for them; whether they did."""
+        if not self.provisional:
+            return False
+        self.related_before, self.provisional = None, False
+        del self.__dict__["related"]  # computed afresh at the next use
+        return True
 
     @property
     def has_feeds(self) -> bool:

@@ -108,6 +108,7 @@ class Preview:
         self.site_dir = root / "site"
         self.problems: list[str] = []
         self.warnings: list[str] = []
+        self.announced = False  # the warnings of the build under way are printed
         self.caches = pipeline.Caches.of(root)  # warm: parses, derived text, compiled templates
         self.reload = reload
         self.lock = threading.Lock()  # one build at a time
@@ -121,6 +122,7 @@ class Preview:
         with self.lock:
             if changed:
                 print(f"rebuilding after {len(set(changed))} change(s)…", flush=True)
+            self.announced = False
             try:
                 result = pipeline.build(self.root, caches=self.caches, search_after=self.done)
             except BuildError as exc:
@@ -138,11 +140,13 @@ class Preview:
         return not self.problems and not (self.site_dir / write.MANIFEST).is_file()
 
     def done(self, report: write.SyncReport, diagnostics: Iterable[Diagnostic]) -> None:
-        """The pages of a build are in place: show its warnings, and reload browsers."""
+        """Pages of a build are in place: show its warnings (once a build), and reload browsers
+        (again when the build settles what it showed first: see `pipeline.rebuild`)."""
         self.problems = []
-        self.warnings = list(dict.fromkeys(d.format() for d in diagnostics if d.severity == Severity.WARNING))
-        if self.warnings:
-            print("\n".join(self.warnings), flush=True)
+        warnings = list(dict.fromkeys(d.format() for d in diagnostics if d.severity == Severity.WARNING))
+        if warnings and not self.announced:
+            print("\n".join(warnings), flush=True)
+        self.warnings, self.announced = warnings, True
         self.reload()
 
     def fail(self, problems: list[str]) -> None:
