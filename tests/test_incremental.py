@@ -210,7 +210,7 @@ def test_preview_rebuilds_equal_clean_builds(project: Path, tmp_path: Path) -> N
 def test_the_preview_reloads_before_it_computes_related_papers(
     project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Fast render: after an abstract edit, browsers reload with the related lists of the build
+    """Fast render: after a title edit, browsers reload with the related lists of the build
     before, then the lists are computed; the site then equals a clean build."""
     events: list[str] = []
     preview = Preview(project, reload=lambda: events.append("reload"))
@@ -223,8 +223,8 @@ def test_the_preview_reloads_before_it_computes_related_papers(
 
     monkeypatch.setattr(related, "related_papers", counted)
     events.clear()
-    edit_abstract(project, random.Random(3))
-    preview.rebuild(["abstract"])
+    edit_title(project, random.Random(3))
+    preview.rebuild(["title"])
     assert events[:2] == ["reload", "related"]
     clean_build(project, tmp_path / "clean")
     assert site_files(project / "site") == site_files(tmp_path / "clean")
