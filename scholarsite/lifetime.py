@@ -8,8 +8,11 @@ process and Pagefind's service process each set a parent-death signal as they st
 from __future__ import annotations
 
 import ctypes
+import multiprocessing
 import os
 import signal
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 
 PR_SET_PDEATHSIG = 1  # prctl(2)
 
@@ -28,3 +31,22 @@ def die_with_parent(parent: int) -> None:
 def cores() -> int:
     """The cores this process may use."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def fork_pool(workers: int, start: Callable[[], None] = lambda: None) -> ProcessPoolExecutor:
+    """Worker processes forked from this one, so they inherit its state and nothing is pickled
+    in; each runs `start` first, is killed when this process dies, and ends on SIGTERM (the
+    preview's own handlers, inherited, would keep a worker forked from its watcher thread from
+    ending: shutting the pool down then hung)."""
+    context = multiprocessing.get_context("fork")
+    return ProcessPoolExecutor(
+        workers, mp_context=context, initializer=_start_worker, initargs=(os.getpid(), start)
+    )
+
+
+def _start_worker(parent: int, start: Callable[[], None]) -> None:
+    """In a new worker: the default signal handlers, killed with its parent, then `start`."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    die_with_parent(parent)
+    start()

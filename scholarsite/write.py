@@ -23,17 +23,15 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import json
-import multiprocessing
 import os
 import shutil
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from scholarsite.errors import BuildError, Diagnostic, error
 from scholarsite.inputs.digests import digest
-from scholarsite.lifetime import cores, die_with_parent
+from scholarsite.lifetime import cores, fork_pool
 from scholarsite.outputs.registry import Bundle, Output, Produced
 
 MANIFEST = ".scholarsite-manifest.json"
@@ -272,24 +270,6 @@ def _chunks(count: int, workers: int) -> list[tuple[int, int]]:
     return [(start, min(start + size, count)) for start in range(0, count, size)]
 
 
-def _die_with_parent() -> None:
-    """Worker initializer: killed when the build that forked it dies (a build killed with
-    SIGKILL must not leave workers behind, blocked on its pipes)."""
-    die_with_parent(_forked_from)
-
-
-_forked_from = 0
-
-
-def _fork_pool(workers: int) -> ProcessPoolExecutor:
-    """Worker processes forked from this one: they inherit the job, nothing is pickled in."""
-    global _forked_from
-    _forked_from = os.getpid()
-    return ProcessPoolExecutor(
-        workers, mp_context=multiprocessing.get_context("fork"), initializer=_die_with_parent
-    )
-
-
 def default_workers() -> int:
     """One worker process per core."""
     return cores()
@@ -311,7 +291,7 @@ def _produce_all(job: _Job, workers: int, progress: Progress) -> Result:
                 problems += found
                 progress(stop, len(job.todo))
             return done, problems
-        with _fork_pool(workers) as pool:
+        with fork_pool(workers) as pool:
             ranges = _chunks(len(job.todo), workers)
             futures = [pool.submit(_produce_range, start, stop) for start, stop in ranges]
             done, problems = [], []
@@ -363,7 +343,7 @@ def start_bundles(items: list[Produced], site_dir: Path, workers: int = 1) -> li
         return items
     global _BUNDLES
     _BUNDLES = pending
-    pool = _fork_pool(max(1, min(workers, len(pending))))
+    pool = fork_pool(max(1, min(workers, len(pending))))
     futures = {id(bundle): pool.submit(_make_bundle, index) for index, bundle in enumerate(pending)}
     pool.shutdown(wait=False)  # the processes exit once their work is done
     return [

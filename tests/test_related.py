@@ -132,3 +132,31 @@ def test_worker_processes_give_the_same_result(monkeypatch: pytest.MonkeyPatch) 
 @given(st.text(alphabet=st.characters(max_codepoint=127)))
 def test_ascii_fast_path_finds_the_same_words(text: str) -> None:
     assert related._words(text) == related._WORD.findall(text.lower())
+
+
+def test_related_papers_in_workers_forked_from_a_thread_of_the_preview(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The preview computes related papers on its watcher thread, with its SIGTERM handler set:
+    the worker processes end and the result is the serial one. (In `serve` at 10,000 papers a
+    multiprocessing.Pool shut down there hung for good; `bench_preview.py` at 10k shows the
+    fix, this test only guards the thread-and-handler case.)"""
+    import signal
+    import threading
+
+    monkeypatch.setattr(related, "CHUNK", 3)
+    docs = [
+        f"graph learning paper {i} about {'sparse' if i % 2 else 'dense'} attention kernels"
+        for i in range(12)
+    ]
+    serial = related.related_papers(docs, 3, workers=1)
+    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
+    found: list[list[list[int]]] = []
+    try:
+        thread = threading.Thread(target=lambda: found.append(related.related_papers(docs, 3, workers=2)))
+        thread.start()
+        thread.join(timeout=60)
+        assert not thread.is_alive(), "the worker pool did not shut down"
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert found == [serial]

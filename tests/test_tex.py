@@ -178,8 +178,8 @@ def test_seed_abstracts_have_only_unknown_macro_problems() -> None:
 
 def test_seeds_contain_the_examples_this_module_was_built_for() -> None:
     seeds = "\n".join(SEED_ABSTRACTS)
-    for example in (r"$1.27\times$", r"$^{167}\mathrm{Er}^{3+}$", "light--matter", r"\ours{}"):
-        assert example in seeds
+    for shown in (r"$1.27\times$", r"$^{167}\mathrm{Er}^{3+}$", "light--matter", r"\ours{}"):
+        assert shown in seeds
 
 
 # --- text-mode macros ---------------------------------------------------------------------------

@@ -20,6 +20,8 @@ from heapq import nlargest
 from itertools import chain
 from operator import itemgetter, mul
 
+from scholarsite.lifetime import fork_pool
+
 TOP_TERMS = 16
 MAX_DF = 0.05
 MIN_DF_CAP = 100
@@ -89,8 +91,7 @@ def _map_chunks(func: Callable[..., list], state: tuple, n: int, workers: int) -
     if workers <= 1 or n <= CHUNK or "fork" not in multiprocessing.get_all_start_methods():
         return func(*state, range(n))
     chunks = [range(start, min(start + CHUNK, n)) for start in range(0, n, CHUNK)]
-    context = multiprocessing.get_context("fork")
-    with context.Pool(workers, _start_worker, (partial(func, *state),)) as pool:
+    with fork_pool(workers, partial(_start_worker, partial(func, *state))) as pool:
         return list(chain.from_iterable(pool.map(_run_chunk, chunks)))
 
 
