@@ -18,11 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from scholarsite import arguments, ownership, write
+from scholarsite import arguments, ownership, shortcut, write
 from scholarsite.errors import BuildError, Diagnostic, Severity, count, fails
 from scholarsite.inputs.config import BASE_URL_VARIABLE, PORTABLE_VARIABLE
-from scholarsite.inputs.freshness import fingerprint_of
-from scholarsite.pipeline import unchanged_since_last_build
 
 if TYPE_CHECKING:
     from scholarsite.pipeline import CheckResult
@@ -105,11 +103,9 @@ def build_or_skip(
     """(report, seconds, diagnostics) of a build; when the inputs are those of the last build
     and the site is intact, without loading the build at all (its imports take 0.4 s)."""
     started = time.perf_counter()
-    ownership.claim(site_dir or root / "site", root)
-    fingerprint = fingerprint_of(root)
-    unchanged = unchanged_since_last_build(root, site_dir or root / "site", fingerprint)
-    if unchanged is not None:
-        report, diagnostics = unchanged
+    looked = shortcut.look(root, site_dir or root / "site")
+    if looked.unchanged is not None:
+        report, diagnostics = looked.unchanged
         if fails(diagnostics, strict):
             raise BuildError(diagnostics)
         return report, time.perf_counter() - started, diagnostics
@@ -117,7 +113,7 @@ def build_or_skip(
     from scholarsite.progress import BuildProgress
 
     with BuildProgress(quiet) as progress:
-        result = rebuild(root, site_dir, fingerprint, strict=strict, workers=jobs, progress=progress)
+        result = rebuild(root, site_dir, looked.fingerprint, strict=strict, workers=jobs, progress=progress)
     return result.report, result.seconds, result.diagnostics
 
 

@@ -14,15 +14,13 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from scholarsite import ownership, write
+from scholarsite import ownership, shortcut, write
 from scholarsite.errors import BuildError, Diagnostic, error, fails, note, warning
 from scholarsite.inputs.cache import CACHE_FILE, ParseCache
 from scholarsite.inputs.config import Config, load_config
 from scholarsite.inputs.content import Page, read_pages
 from scholarsite.inputs.freshness import (
-    fingerprint_of,
     latest_possible_year,
-    read_last_build,
     save_last_build,
 )
 from scholarsite.inputs.memo import MEMO_FILE, Memo
@@ -361,16 +359,6 @@ def static_clash(path: str, files: set[str], folders: set[str], whole: tuple[str
 SearchAfter = Callable[[write.SyncReport, tuple[Diagnostic, ...]], None]
 
 
-def unchanged_since_last_build(
-    root: Path, site_dir: Path, fingerprint: str
-) -> tuple[write.SyncReport, tuple[Diagnostic, ...]] | None:
-    """The report and diagnostics of the last build if its inputs were the same and the site
-    it made is intact; None when there is work to do."""
-    diagnostics = read_last_build(root, site_dir, fingerprint)
-    report = write.unchanged(site_dir, fingerprint) if diagnostics is not None else None
-    return None if report is None or diagnostics is None else (report, tuple(diagnostics))
-
-
 def build(
     root: Path,
     site_dir: Path | None = None,
@@ -387,21 +375,19 @@ def build(
     `search_after` in between (the preview reloads browsers there, before indexing).
     """
     started = time.perf_counter()
-    ownership.claim(site_dir or root / "site", root)
-    fingerprint = fingerprint_of(root)
-    unchanged = unchanged_since_last_build(root, site_dir or root / "site", fingerprint)
-    if unchanged is None:
+    looked = shortcut.look(root, site_dir or root / "site")
+    if looked.unchanged is None:
         return rebuild(
             root,
             site_dir,
-            fingerprint,
+            looked.fingerprint,
             strict=strict,
             caches=caches,
             workers=workers,
             search_after=search_after,
             progress=progress,
         )
-    report, diagnostics = unchanged  # same inputs, intact site: nothing to do
+    report, diagnostics = looked.unchanged  # same inputs, intact site: nothing to do
     validate(diagnostics, strict)
     if search_after is not None:
         search_after(report, diagnostics)

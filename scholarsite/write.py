@@ -91,8 +91,9 @@ class SyncReport:
     def then(self, later: SyncReport) -> SyncReport:
         """This sync followed by `later`, a sync of the same outputs: what either wrote, removed
         or made; unchanged what neither wrote."""
-        written = tuple(sorted(set(self.written) | set(later.written)))
-        unchanged = tuple(path for path in later.unchanged if path not in set(written))
+        either = set(self.written) | set(later.written)
+        written = tuple(sorted(either))
+        unchanged = tuple(path for path in later.unchanged if path not in either)
         removed = tuple(sorted(set(self.removed) | set(later.removed)))
         produced = tuple(sorted(set(self.produced) | set(later.produced)))
         return SyncReport(written, unchanged, removed, later.foreign, produced)

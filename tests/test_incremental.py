@@ -19,10 +19,8 @@ from pathlib import Path
 import pytest
 
 from benchmarks.corpus import generate
-from scholarsite import pipeline
-from scholarsite.inputs.freshness import fingerprint_of
+from scholarsite import pipeline, shortcut
 from scholarsite.model import related, urls
-from scholarsite.pipeline import unchanged_since_last_build
 from scholarsite.preview.server import Preview
 from scholarsite.write import MANIFEST
 
@@ -266,7 +264,7 @@ def test_no_change_produces_nothing(project: Path) -> None:
     pipeline.build(project)
     seed = seed_files(project)[0]
     seed.write_text(seed.read_text(encoding="utf-8").replace("\n", " \n", 1), encoding="utf-8")
-    assert unchanged_since_last_build(project, project / "site", fingerprint_of(project)) is None
+    assert shortcut.look(project, project / "site").unchanged is None
     report = pipeline.build(project).report
     assert report.written == report.produced == () and report.removed == ()
     assert len(report.unchanged) > 100
