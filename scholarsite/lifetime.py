@@ -11,8 +11,9 @@ import ctypes
 import multiprocessing
 import os
 import signal
-from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any
 
 PR_SET_PDEATHSIG = 1  # prctl(2)
 
@@ -33,20 +34,53 @@ def cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
-def fork_pool(workers: int, start: Callable[[], None] = lambda: None) -> ProcessPoolExecutor:
-    """Worker processes forked from this one, so they inherit its state and nothing is pickled
-    in; each runs `start` first, is killed when this process dies, and ends on SIGTERM (the
-    preview's own handlers, inherited, would keep a worker forked from its watcher thread from
-    ending: shutting the pool down then hung)."""
-    context = multiprocessing.get_context("fork")
-    return ProcessPoolExecutor(
-        workers, mp_context=context, initializer=_start_worker, initargs=(os.getpid(), start)
-    )
+class Workers:
+    """Worker processes forked from this one, each running `task` on the arguments it is sent.
+
+    The task (a closure over the build's data, however large) reaches the workers by the fork
+    itself, never pickled; only the arguments and results travel. Each worker is killed when
+    this process dies and ends on SIGTERM (the preview's own handlers, inherited, would keep a
+    worker forked from its watcher thread from ending: shutting the pool down then hung).
+    """
+
+    def __init__(self, count: int, task: Callable[..., Any]):
+        context = multiprocessing.get_context("fork")
+        self.pool = ProcessPoolExecutor(
+            count, mp_context=context, initializer=_start_worker, initargs=(os.getpid(), task)
+        )
+
+    def submit(self, *args: Any) -> Future[Any]:
+        """Run the task on `args` in a worker."""
+        return self.pool.submit(_run_task, *args)
+
+    def map(self, items: Iterable[Any]) -> Iterator[Any]:
+        """The task's result for each item, in order."""
+        return self.pool.map(_run_task, items)
+
+    def shutdown(self, wait: bool = True) -> None:
+        """Let the workers exit once their work is done (`wait`: wait for that)."""
+        self.pool.shutdown(wait=wait)
+
+    def __enter__(self) -> Workers:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.shutdown()
 
 
-def _start_worker(parent: int, start: Callable[[], None]) -> None:
-    """In a new worker: the default signal handlers, killed with its parent, then `start`."""
+_worker_task: Callable[..., Any] | None = None  # set once, at its start, in a forked worker only
+
+
+def _start_worker(parent: int, task: Callable[..., Any]) -> None:
+    """In a new worker: the default signal handlers, killed with its parent; keep the task."""
+    global _worker_task
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     die_with_parent(parent)
-    start()
+    _worker_task = task
+
+
+def _run_task(*args: Any) -> Any:
+    """Run the worker's task (in a worker)."""
+    assert _worker_task is not None
+    return _worker_task(*args)

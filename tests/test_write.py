@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from scholarsite import write
+from scholarsite.errors import BuildError
 from scholarsite.outputs.registry import fixed
 from scholarsite.write import (
     MANIFEST,
@@ -21,6 +22,8 @@ from scholarsite.write import (
     ForeignFileConflict,
     SyncReport,
     WriteConflict,
+    produce,
+    switch,
 )
 
 REPO = Path(__file__).resolve().parents[1]
@@ -374,7 +377,7 @@ def test_full_disk_while_staging_leaves_the_old_site(tmp_path: Path, monkeypatch
     site = tmp_path / "site"
     sync(OUTPUTS, site)
     before = snapshot(site)
-    real, written = write._write_file, []
+    real, written = produce.write_file, []
 
     def filling(path: str, data: bytes, mode: int) -> None:
         written.append(path)
@@ -382,8 +385,8 @@ def test_full_disk_while_staging_leaves_the_old_site(tmp_path: Path, monkeypatch
             raise OSError(28, "No space left on device", path)
         real(path, data, mode)
 
-    monkeypatch.setattr(write, "_write_file", filling)
-    with pytest.raises(write.BuildError) as failure:
+    monkeypatch.setattr(produce, "write_file", filling)
+    with pytest.raises(BuildError) as failure:
         sync({rel: data + b"!" for rel, data in OUTPUTS.items()}, site)
     (problem,) = failure.value.diagnostics
     assert "No space left on device" in problem.message and "site/ is unchanged" in problem.message
@@ -396,7 +399,7 @@ def test_too_little_free_space_is_refused(tmp_path: Path, monkeypatch: pytest.Mo
     before = snapshot(site)
     small = os.statvfs_result((4096, 4096, 1000, 10, 10, 1000, 10, 10, 0, 255))
     monkeypatch.setattr(write.os, "statvfs", lambda path: small)
-    with pytest.raises(write.BuildError, match="MiB free"):
+    with pytest.raises(BuildError, match="MiB free"):
         sync({"index.html": b"changed"}, site)
     assert snapshot(site) == before
 
@@ -405,15 +408,15 @@ def test_site_removed_mid_build_still_gets_the_whole_site(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     site = tmp_path / "site"
-    real = write._produce_all
+    real = switch.produce_all
 
-    def removing(*args: object) -> write.Result:
+    def removing(*args: object) -> produce.Result:
         import shutil
 
         shutil.rmtree(site)
         return real(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(write, "_produce_all", removing)
+    monkeypatch.setattr(switch, "produce_all", removing)
     sync(OUTPUTS, site)
     assert site_files(site) == OUTPUTS
 
@@ -443,7 +446,7 @@ def test_a_really_full_disk_leaves_the_old_site(tmp_path: Path) -> None:
         sync(OUTPUTS, site)
         before = snapshot(site)
         huge = {f"big/{i}.bin": bytes([i]) * 2**20 for i in range(64)}  # 64 MiB into 48 MiB
-        with pytest.raises(write.BuildError, match="No space left on device"):
+        with pytest.raises(BuildError, match="No space left on device"):
             sync({**OUTPUTS, **huge}, site)
         assert snapshot(site) == before
         assert sync({**OUTPUTS, "index.html": b"fits"}, site).written == ("index.html",)

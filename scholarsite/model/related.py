@@ -20,7 +20,7 @@ from heapq import nlargest
 from itertools import chain
 from operator import itemgetter, mul
 
-from scholarsite.lifetime import fork_pool
+from scholarsite.lifetime import Workers
 
 TOP_TERMS = 16
 MAX_DF = 0.05
@@ -52,8 +52,6 @@ Vector = tuple[array, array]  # (term ids, weights), highest weight first
 Postings = dict[int, Vector]  # term id -> (paper indices, weights)
 Counts = list[tuple[array, array]]  # per paper: (term ids, counts)
 Chunk = tuple[list[str], Counts, list[int]]  # terms, counts and df, with ids local to a chunk
-
-_task: Callable[[range], list] | None = None  # set in each forked worker
 
 
 def related_papers(
@@ -91,20 +89,8 @@ def _map_chunks(func: Callable[..., list], state: tuple, n: int, workers: int) -
     if workers <= 1 or n <= CHUNK or "fork" not in multiprocessing.get_all_start_methods():
         return func(*state, range(n))
     chunks = [range(start, min(start + CHUNK, n)) for start in range(0, n, CHUNK)]
-    with fork_pool(workers, partial(_start_worker, partial(func, *state))) as pool:
-        return list(chain.from_iterable(pool.map(_run_chunk, chunks)))
-
-
-def _start_worker(task: Callable[[range], list]) -> None:
-    """Keep the task in a forked worker (fork passes it on without pickling)."""
-    global _task
-    _task = task
-
-
-def _run_chunk(chunk: range) -> list:
-    """Run the worker's task on one chunk."""
-    assert _task is not None
-    return _task(chunk)
+    with Workers(workers, partial(func, *state)) as pool:
+        return list(chain.from_iterable(pool.map(chunks)))
 
 
 def _term(word: str) -> str:

@@ -1,0 +1,155 @@
+"""What the site holds: the manifest of the files the build owns, and a listing of site/.
+
+The manifest (``site/.scholarsite-manifest.json``) records, for every file the build owns,
+the key it was made from and the sha256 of its bytes, and the fingerprint of the inputs of
+the complete build that made them. Listing site/ reads names only, never file contents.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from scholarsite.write.report import SyncReport
+
+MANIFEST = ".scholarsite-manifest.json"
+STAGE = ".scholarsite-stage"
+JOURNAL = ".scholarsite-journal.json"
+TMP_PREFIX = ".tmp-"
+MANIFEST_FORMAT = 2
+Entry = tuple[str, str]  # (key, sha256 of the bytes)
+
+
+class WriteConflict(Exception):
+    """The sync would destroy, or write through, something the build does not own."""
+
+
+class ForeignFileConflict(WriteConflict):
+    """A file the build never produced is in the way of one it must write."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path = path
+        super().__init__(
+            f"site/{path}: {reason}; the build will not overwrite "
+            "files it did not create; move or delete it first"
+        )
+
+
+class CorruptManifest(WriteConflict):
+    """The ownership manifest cannot be trusted, so nothing may be removed."""
+
+
+@dataclass
+class Disk:
+    """What a listing of site/ found, keyed by relative POSIX path."""
+
+    files: dict[str, bool] = field(default_factory=dict)  # non-folders: path -> is a symlink
+    dirs: set[str] = field(default_factory=set)  # real folders, never symlinks
+    temps: list[str] = field(default_factory=list)  # leftover temporary files
+
+
+def ancestors(path: str) -> Iterator[str]:
+    """The folder prefixes of ``path``: "a/b/c" gives "a" and "a/b"."""
+    index = path.find("/")
+    while index != -1:
+        yield path[:index]
+        index = path.find("/", index + 1)
+
+
+def check_path(path: object) -> None:
+    """Raise ValueError unless ``path`` is a safe relative POSIX file path."""
+    if not isinstance(path, str) or not path:
+        raise ValueError(f"invalid output path {path!r}: must be a non-empty string")
+    if path.startswith("/") or "\\" in path or "\0" in path:
+        raise ValueError(f"invalid output path {path!r}: must be relative POSIX, without backslashes or NUL")
+    wrapped = f"/{path}/"
+    if "//" in wrapped or "/./" in wrapped or "/../" in wrapped:
+        raise ValueError(f"invalid output path {path!r}: empty, '.' or '..' part")
+    first = path.partition("/")[0]
+    if first in (MANIFEST, STAGE, JOURNAL) or path.rpartition("/")[2].startswith(TMP_PREFIX):
+        raise ValueError(f"invalid output path {path!r}: name reserved for the build")
+
+
+def manifest_bytes(entries: dict[str, Entry], inputs: str) -> bytes:
+    """Deterministic manifest content; `inputs` is the fingerprint of a complete build, or ""."""
+    body = {
+        "format": MANIFEST_FORMAT,
+        "inputs": inputs,
+        "files": {p: list(entries[p]) for p in sorted(entries)},
+    }
+    return (json.dumps(body, separators=(",", ":"), sort_keys=True) + "\n").encode("ascii")
+
+
+def read_manifest(root: str) -> tuple[dict[str, Entry], str]:
+    """The owned paths with their (key, sha), and the inputs fingerprint of the site.
+
+    Format 1 (a plain list of paths) owns its files without keys.
+    """
+    try:
+        raw = Path(root, MANIFEST).read_bytes()
+    except FileNotFoundError:
+        return {}, ""
+    try:
+        body = json.loads(raw)
+        files, inputs = body["files"], str(body.get("inputs", ""))
+        if isinstance(files, list):
+            entries = {path: ("", "") for path in files}
+        elif isinstance(files, dict):
+            entries = {path: (str(value[0]), str(value[1])) for path, value in files.items()}
+        else:
+            raise TypeError("'files' is neither a list nor an object")
+        for path in entries:
+            check_path(path)
+    except (ValueError, KeyError, TypeError, IndexError) as exc:
+        raise CorruptManifest(
+            f"site/{MANIFEST} is damaged ({exc}); "
+            "delete site/ and rebuild, after saving any hand-placed files"
+        ) from exc
+    return entries, inputs
+
+
+def scan(root: str) -> Disk:
+    """Walk site/ with os.scandir (no stat calls), never following symlinks."""
+    disk, stack = Disk(), [""]
+    while stack:
+        folder = stack.pop()
+        with os.scandir(f"{root}/{folder}") as it:
+            for entry in it:
+                rel = f"{folder}/{entry.name}" if folder else entry.name
+                if rel in (MANIFEST, STAGE, JOURNAL):
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    disk.dirs.add(rel)
+                    stack.append(rel)
+                elif rel == TMP_PREFIX + JOURNAL:  # the one temporary file the build makes here
+                    disk.temps.append(rel)
+                else:
+                    disk.files[rel] = entry.is_symlink()
+    return disk
+
+
+def unchanged(site_dir: Path, inputs: str) -> SyncReport | None:
+    """If the site was completely built from inputs with this fingerprint and every file it
+    owns is still in place: the report of a sync that has nothing to do. Otherwise None."""
+    if not inputs or not (site_dir / MANIFEST).is_file() or (site_dir / JOURNAL).exists():
+        return None
+    try:
+        entries, recorded = read_manifest(str(site_dir))
+    except CorruptManifest:
+        return None
+    disk = scan(str(site_dir))
+    if recorded != inputs or disk.temps or any(disk.files.get(p) is not False for p in entries):
+        return None
+    foreign = tuple(sorted(disk.files.keys() - entries.keys()))
+    return SyncReport((), tuple(sorted(entries)), (), foreign)
+
+
+def inventory(site_dir: Path) -> tuple[list[str], list[str]]:
+    """The files the manifest of `site_dir` owns and the files there it does not own (the
+    build's bookkeeping left out), sorted; CorruptManifest if it cannot be trusted."""
+    entries = read_manifest(str(site_dir))[0]
+    disk = scan(str(site_dir))
+    return sorted(entries), sorted(disk.files.keys() - entries.keys())

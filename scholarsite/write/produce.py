@@ -1,0 +1,156 @@
+"""Producing outputs: into the staging folder, in forked worker processes when there are many.
+
+A produced file whose bytes equal what the site holds is dropped, not written.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+
+from scholarsite.errors import BuildError, Diagnostic
+from scholarsite.inputs.digests import digest
+from scholarsite.lifetime import Workers, cores
+from scholarsite.outputs.registry import Bundle, Output, Produced
+from scholarsite.write.manifest import Entry, check_path, read_manifest
+
+PARALLEL_FROM = 400  # outputs to produce before worker processes pay for their start-up
+Made = tuple[str, str, bool]  # path, sha256, whether it was staged (its bytes changed)
+Result = tuple[list[Made], list[Diagnostic]]
+Progress = Callable[[int, int], None]  # outputs produced so far, outputs to produce
+
+
+def file_mode() -> int:
+    """The permission bits a plain ``open()`` would give a new file."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def write_file(path: str, data: bytes, mode: int) -> None:
+    """Write a new file (its folders made as needed)."""
+    try:
+        handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    except FileNotFoundError:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    with os.fdopen(handle, "wb") as file:
+        file.write(data)
+
+
+def same_file(path: str, data: bytes) -> bool:
+    """Whether a regular file already holds ``data`` (size first, then bytes)."""
+    try:
+        if os.lstat(path).st_size != len(data):
+            return False
+        with open(path, "rb") as handle:
+            return handle.read() == data
+    except OSError:
+        return False
+
+
+@dataclass
+class Job:
+    """What the producing workers need (they inherit it by the fork).
+
+    Without a `stage` folder the outputs are produced and checked, but nothing is written."""
+
+    stage: str | None
+    todo: Sequence[Output]
+    previous: dict[str, Entry]
+    mode: int
+
+
+def produce_range(job: Job, start: int, stop: int) -> Result:
+    """Produce outputs ``start:stop`` of the job into the staging folder."""
+    done: list[Made] = []
+    problems: list[Diagnostic] = []
+    for output in job.todo[start:stop]:
+        try:
+            data = output.produce()
+        except BuildError as exc:
+            problems.extend(exc.diagnostics)
+            continue
+        sha = digest(data)
+        old = job.previous.get(output.path)
+        unchanged_on_disk = old is not None and old[1] == sha
+        if not unchanged_on_disk and job.stage is not None:
+            write_file(os.path.join(job.stage, output.path), data, job.mode)
+        done.append((output.path, sha, not unchanged_on_disk))
+    return done, problems
+
+
+def chunks(count: int, workers: int) -> list[tuple[int, int]]:
+    """Ranges of about equal size, several per worker so a slow one does not hold the rest."""
+    size = max(16, -(-count // (workers * 8)))
+    return [(start, min(start + size, count)) for start in range(0, count, size)]
+
+
+def default_workers() -> int:
+    """One worker process per core."""
+    return cores()
+
+
+def produce_all(job: Job, workers: int, progress: Progress) -> Result:
+    """Every output of the job, in worker processes when the job is large enough."""
+    done: list[Made] = []
+    problems: list[Diagnostic] = []
+    parallel = workers > 1 and len(job.todo) >= PARALLEL_FROM
+    ranges = chunks(len(job.todo), workers if parallel else 1)
+    with Workers(workers, partial(produce_range, job)) if parallel else contextlib.nullcontext() as pool:
+        results = (
+            (future.result() for future in [pool.submit(*span) for span in ranges])
+            if pool is not None
+            else (produce_range(job, *span) for span in ranges)
+        )
+        for (_, stop), (part, found) in zip(ranges, results, strict=True):
+            done += part
+            problems += found
+            progress(stop, len(job.todo))
+    return done, problems
+
+
+def produce_bundle(bundle: Bundle, stage: str, previous: dict[str, Entry], mode: int) -> list[Made]:
+    """A bundle's files, staged unless the same bytes are already in place."""
+    done = []
+    for name, data in sorted(bundle.produce().items()):
+        path = f"{bundle.folder}/{name}"
+        check_path(path)
+        sha = digest(data)
+        old = previous.get(path)
+        staged = old is None or old[1] != sha
+        if staged:
+            write_file(os.path.join(stage, path), data, mode)
+        done.append((path, sha, staged))
+    return done
+
+
+def start_bundles(items: list[Produced], site_dir: Path, workers: int = 1) -> list[Produced]:
+    """Start making, in separate processes (up to `workers`), each bundle the site does not
+    hold yet.
+
+    The search index takes about as long as all the pages; made beside them, it is ready
+    when the pages are. Returns the items with those bundles waiting for their process.
+    """
+    recorded = {key for key, _ in read_manifest(str(site_dir))[0].values()} if site_dir.is_dir() else set()
+    pending = [item for item in items if isinstance(item, Bundle) and item.key not in recorded]
+    if not pending:
+        return items
+    pool = Workers(max(1, min(workers, len(pending))), lambda index: pending[index].produce())
+    futures = iter([pool.submit(index) for index in range(len(pending))])
+    pool.shutdown(wait=False)  # the processes exit once their work is done
+    return [
+        Bundle(item.folder, item.key, next(futures).result) if item in pending else item for item in items
+    ]
+
+
+def distinct(problems: list[Diagnostic]) -> list[Diagnostic]:
+    """Each problem once (a template error shows on every page that uses the template)."""
+    seen: dict[tuple[str, int, str], Diagnostic] = {}
+    for problem in problems:
+        seen.setdefault((problem.path, problem.line, problem.message.split(" (while")[0]), problem)
+    return list(seen.values())

@@ -1,0 +1,50 @@
+"""What a sync did."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SyncReport:
+    """What one sync did, as sorted relative POSIX paths (`produced`: the outputs made, written
+    or not, because their key changed)."""
+
+    written: tuple[str, ...]
+    unchanged: tuple[str, ...]
+    removed: tuple[str, ...]
+    foreign: tuple[str, ...]
+    produced: tuple[str, ...] = ()
+
+    def summary(self, seconds: float) -> str:
+        """One line such as "12 written, 310 unchanged, 2 removed in 0.41 s (40 made: their inputs
+        changed)": what was made and not written came out as it was."""
+        text = (
+            f"{len(self.written)} written, {len(self.unchanged)} unchanged, "
+            f"{len(self.removed)} removed in {seconds:.2f} s"
+        )
+        if self.foreign:
+            text += f", {len(self.foreign)} not produced by the build"
+        if self.produced and len(self.produced) != len(self.written):
+            text += f" ({len(self.produced)} made: their inputs changed)"
+        return text
+
+    def then(self, later: SyncReport) -> SyncReport:
+        """This sync followed by `later`, a sync of the same outputs: what either wrote, removed
+        or made; unchanged what neither wrote."""
+        either = set(self.written) | set(later.written)
+        written = tuple(sorted(either))
+        unchanged = tuple(path for path in later.unchanged if path not in either)
+        removed = tuple(sorted(set(self.removed) | set(later.removed)))
+        produced = tuple(sorted(set(self.produced) | set(later.produced)))
+        return SyncReport(written, unchanged, removed, later.foreign, produced)
+
+    def merged(self, other: SyncReport) -> SyncReport:
+        """Both reports as one (the preview syncs pages and search separately)."""
+        return SyncReport(
+            tuple(sorted(self.written + other.written)),
+            tuple(sorted(self.unchanged + other.unchanged)),
+            tuple(sorted(self.removed + other.removed)),
+            tuple(sorted(set(self.foreign) | set(other.foreign))),
+            tuple(sorted(self.produced + other.produced)),
+        )

@@ -1,0 +1,253 @@
+"""A sync's plan and its switch: which outputs to make, and moving them into place.
+
+Before anything moves, a journal lists every path about to change, so a build killed
+mid-switch is repaired by the next one (`replay`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from scholarsite.errors import BuildError, Diagnostic, error
+from scholarsite.outputs.registry import Bundle, Output, Produced
+from scholarsite.write.manifest import (
+    JOURNAL,
+    MANIFEST,
+    STAGE,
+    TMP_PREFIX,
+    Disk,
+    Entry,
+    ForeignFileConflict,
+    ancestors,
+    manifest_bytes,
+    read_manifest,
+    scan,
+)
+from scholarsite.write.produce import (
+    Job,
+    Made,
+    Progress,
+    distinct,
+    file_mode,
+    produce_all,
+    produce_bundle,
+    same_file,
+    write_file,
+)
+from scholarsite.write.report import SyncReport
+
+MIN_FREE_BYTES = 32 * 2**20  # refuse to start writing with less free space than this
+Scope = Callable[[str], bool]
+
+
+@dataclass
+class Plan:
+    """What a sync decided before producing anything."""
+
+    keys: dict[str, str] = field(default_factory=dict)  # every output path -> key
+    todo: list[Output] = field(default_factory=list)
+    bundles: list[Bundle] = field(default_factory=list)
+    kept: dict[str, Entry] = field(default_factory=dict)  # unchanged, by key
+
+
+def plan_of(items: Iterable[Produced], previous: dict[str, Entry], disk: Disk) -> Plan:
+    """Split outputs into those whose key still matches a file on disk and the rest."""
+    plan = Plan()
+    by_bundle: dict[str, list[str]] = {}
+    for path, (key, _) in previous.items():
+        by_bundle.setdefault(key, []).append(path)
+    for item in items:
+        if isinstance(item, Bundle):
+            owned = [p for p in by_bundle.get(item.key, []) if p.startswith(item.folder + "/")]
+            if owned and all(disk.files.get(p) is False for p in owned):
+                plan.kept.update({p: previous[p] for p in owned})
+                plan.keys.update({p: item.key for p in owned})
+            else:
+                plan.bundles.append(item)
+            continue
+        if item.path in plan.keys:
+            raise ValueError(f"two outputs for {item.path!r}")
+        plan.keys[item.path] = item.key
+        old = previous.get(item.path)
+        if old is not None and old[0] == item.key and disk.files.get(item.path) is False:
+            plan.kept[item.path] = old
+        else:
+            plan.todo.append(item)
+    return plan
+
+
+class Sync:
+    """One sync, run while holding the site lock."""
+
+    def __init__(self, root: str, scope: Scope, inputs: str | None):
+        self.root = root
+        self.inputs = inputs
+        self.recorded = ""
+        self.stage = os.path.join(root, STAGE)
+        self.scope = scope
+        self.mode = file_mode()
+
+    def run(self, items: Iterable[Produced], workers: int, progress: Progress) -> SyncReport:
+        """Finish a killed build's switch, plan, produce into the staging folder, then switch."""
+        replay(self.root)
+        everything, self.recorded = read_manifest(self.root)
+        previous = {p: e for p, e in everything.items() if self.scope(p)}
+        outside = {p: e for p, e in everything.items() if not self.scope(p)}
+        shutil.rmtree(self.stage, ignore_errors=True)  # a killed build's leftovers
+        disk = scan(self.root)
+        plan = plan_of(items, previous, disk)
+        try:
+            on_disk = {p: e for p, e in previous.items() if disk.files.get(p) is False}  # regular files
+            if plan.todo or plan.bundles:
+                check_free_space(self.root)
+            job = Job(self.stage, plan.todo, on_disk, self.mode)
+            done, problems = produce_all(job, workers, progress)
+            if problems:
+                raise BuildError(distinct(problems))
+            for bundle in plan.bundles:
+                made = produce_bundle(bundle, self.stage, on_disk, self.mode)
+                plan.keys.update({path: bundle.key for path, _, _ in made})
+                done += made
+            return self.switch(plan, done, previous, outside, disk)
+        except OSError as exc:  # disk full, read-only, site/ removed under the build
+            committed = os.path.exists(os.path.join(self.root, JOURNAL))
+            outcome = "partly switched; the next build completes it" if committed else "unchanged"
+            raise BuildError([write_failure(exc, f"site/ is {outcome}")]) from None
+        finally:
+            if not os.path.exists(os.path.join(self.root, JOURNAL)):
+                shutil.rmtree(self.stage, ignore_errors=True)
+
+    def switch(
+        self,
+        plan: Plan,
+        done: list[Made],
+        previous: dict[str, Entry],
+        outside: dict[str, Entry],
+        disk: Disk,
+    ) -> SyncReport:
+        """Commit to the new site with a journal, then carry the journal out (see `replay`)."""
+        staged = sorted(path for path, _, changed in done if changed)
+        new_paths = set(plan.keys)
+        folders = {folder for path in new_paths for folder in ancestors(path)}
+        owned = previous.keys() | outside.keys()
+        adopted = self.check_foreign(staged, folders, owned, disk)
+        staged = [path for path in staged if path not in adopted]
+        stale = sorted(p for p in previous.keys() - new_paths if p in disk.files)
+        unowned = [p for p in disk.files if p not in owned and p not in new_paths]
+        early = [p for p in stale if p in folders or any(a in new_paths for a in ancestors(p))]
+        late = [p for p in stale if p not in set(early)]
+        final = {**outside, **plan.kept, **{path: (plan.keys[path], sha) for path, sha, _ in done}}
+        changed = bool(staged or stale)
+        inputs = self.inputs if self.inputs is not None else ("" if changed else self.recorded)
+        manifest = manifest_bytes(final, inputs)
+        if changed or disk.temps or not same_file(os.path.join(self.root, MANIFEST), manifest):
+            write_file(os.path.join(self.stage, MANIFEST), manifest, self.mode)
+            journal = {
+                "early": [*disk.temps, *early],
+                "moves": staged,
+                "late": late,
+                "prune": sorted({*(previous.keys() - new_paths), *disk.temps}),
+            }
+            temporary = os.path.join(self.root, TMP_PREFIX + JOURNAL)
+            write_file(temporary, json.dumps(journal).encode(), self.mode)
+            os.replace(temporary, os.path.join(self.root, JOURNAL))  # the commit
+            replay(self.root)
+        unchanged = sorted(new_paths - set(staged))
+        foreign = sorted(p for p in unowned if self.scope(p))
+        removed = tuple(early + late)
+        produced = tuple(sorted(path for path, _, _ in done))
+        return SyncReport(tuple(staged), tuple(unchanged), removed, tuple(foreign), produced)
+
+    def check_foreign(
+        self, staged: list[str], folders: set[str], owned: Iterable[str], disk: Disk
+    ) -> set[str]:
+        """Raise before anything moves if a file the build does not own is in the way.
+
+        Returns the hand-placed files that already hold exactly the output: they are adopted.
+        """
+        owned, adopted = set(owned), set()
+        for path in staged:
+            if path in disk.files and path not in owned:
+                if same_file(os.path.join(self.root, path), Path(self.stage, path).read_bytes()):
+                    adopted.add(path)
+                    continue
+                raise ForeignFileConflict(path, "a hand-placed file is where an output goes")
+            if path in disk.dirs:
+                inside = [p for p in disk.files if p.startswith(path + "/") and p not in owned]
+                if inside:
+                    raise ForeignFileConflict(inside[0], f"it is inside {path}/, where an output goes")
+        for folder in folders:
+            if folder in disk.files and folder not in owned:
+                kind = "symlink" if disk.files[folder] else "hand-placed file"
+                raise ForeignFileConflict(folder, f"a {kind} is where a folder must go")
+        return adopted
+
+
+def replay(root: str) -> None:
+    """Carry out the journal of a switch, if one is pending (a no-op otherwise).
+
+    A switch first stages every changed file and the new manifest, then writes the journal:
+    that is the commit. Replaying it only renames and removes, so it needs no free space, and
+    it is idempotent: a build killed while replaying is finished by the next one, which
+    replays before anything else. Until then, `unchanged` never reports the site intact.
+    """
+    try:
+        journal = json.loads(Path(root, JOURNAL).read_bytes())
+    except FileNotFoundError:
+        return
+    stage = os.path.join(root, STAGE)
+    for path in journal["early"]:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(os.path.join(root, path))
+    for path in journal["moves"]:
+        move_into_place(os.path.join(stage, path), os.path.join(root, path))
+    for path in journal["late"]:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(os.path.join(root, path))
+    prune(root, journal["prune"])
+    with contextlib.suppress(FileNotFoundError):
+        os.replace(os.path.join(stage, MANIFEST), os.path.join(root, MANIFEST))
+    os.unlink(os.path.join(root, JOURNAL))
+    shutil.rmtree(stage, ignore_errors=True)
+
+
+def move_into_place(staged: str, target: str) -> None:
+    """Replace `target` with the staged file, unless that was done already (a replay)."""
+    if not os.path.lexists(staged):
+        return
+    if os.path.isdir(target) and not os.path.islink(target):
+        shutil.rmtree(target)  # a folder in the way: the switch checked it holds only owned files
+    try:
+        os.replace(staged, target)
+    except FileNotFoundError:
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        os.replace(staged, target)
+
+
+def check_free_space(root: str) -> None:
+    """BuildError when the site's disk has less than MIN_FREE_BYTES free."""
+    stats = os.statvfs(root)
+    free = stats.f_bavail * stats.f_frsize
+    if free < MIN_FREE_BYTES:
+        message = f"only {free // 2**20} MiB free on the disk of site/; nothing was written"
+        raise BuildError([error("site", 0, message, f"free at least {MIN_FREE_BYTES // 2**20} MiB")])
+
+
+def write_failure(exc: OSError, outcome: str) -> Diagnostic:
+    """A diagnostic for a failed write (disk full, read-only disk, site/ removed meanwhile)."""
+    where = f" ({exc.filename})" if exc.filename else ""
+    return error("site", 0, f"cannot write the site: {exc.strerror or exc}{where}; {outcome}")
+
+
+def prune(root: str, paths: Iterable[str]) -> None:
+    """Remove the folders of ``paths`` that are now empty, deepest first, never root."""
+    folders = {folder for path in paths for folder in ancestors(path)}
+    for folder in sorted(folders, key=lambda f: f.count("/"), reverse=True):
+        with contextlib.suppress(OSError):  # not empty (or already gone): keep it
+            os.rmdir(os.path.join(root, folder))
