@@ -14,13 +14,14 @@ import sys
 import time
 import traceback
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from scholarsite import arguments, ownership, shortcut, write
 from scholarsite.errors import BuildError, Diagnostic, Severity, count, fails
-from scholarsite.inputs.config import BASE_URL_VARIABLE, PORTABLE_VARIABLE
+from scholarsite.inputs.config import NONE_GIVEN, Overrides
+from scholarsite.write.report import BuildResult
 
 if TYPE_CHECKING:
     from scholarsite.pipeline import CheckResult
@@ -28,21 +29,31 @@ if TYPE_CHECKING:
 OK, FAILED, BUG, INTERRUPTED = 0, 1, 3, 130  # usage errors exit 2 through argparse
 
 
-@dataclass
-class Voice:
-    """How much the commands say: `--quiet` only problems, `--verbose` every file too."""
+@dataclass(frozen=True)
+class Run:
+    """What every command takes from the arguments: the project, how much to say (`--quiet`
+    only problems, `--verbose` every file too) and the settings given over site.yaml's."""
 
+    root: Path
     quiet: bool = False
     verbose: bool = False
+    overrides: Overrides = NONE_GIVEN
+
+    @classmethod
+    def of(cls, args: argparse.Namespace) -> Run:
+        """The run the parsed arguments ask for (and the environment's settings)."""
+        return cls(
+            getattr(args, "project", Path.cwd()).resolve(),
+            getattr(args, "quiet", False),
+            getattr(args, "verbose", False),
+            Overrides.given(os.environ, getattr(args, "base_url", None), getattr(args, "portable", False)),
+        )
 
 
-VOICE = Voice()  # set once per run from the arguments
-
-
-def print_diagnostics(diagnostics: Sequence[Diagnostic]) -> None:
-    """Every problem on stderr, sorted by file and line (notes left out under --quiet)."""
+def print_diagnostics(diagnostics: Sequence[Diagnostic], quiet: bool = False) -> None:
+    """Every problem on stderr, sorted by file and line (notes left out when `quiet`)."""
     for diagnostic in sorted(diagnostics):
-        if not (VOICE.quiet and diagnostic.severity is Severity.NOTE):
+        if not (quiet and diagnostic.severity is Severity.NOTE):
             print(diagnostic.format(), file=sys.stderr)
 
 
@@ -71,12 +82,12 @@ def check_report(result: CheckResult) -> dict[str, object]:
     }
 
 
-def run_check(root: Path, site_dir: Path | None, strict: bool, as_json: bool, jobs: int | None) -> int:
+def run_check(run: Run, site_dir: Path | None, strict: bool, as_json: bool, jobs: int | None) -> int:
     """Find every problem a build would find (rendering pages in memory); print them and a summary."""
     from scholarsite.pipeline import check
 
     try:
-        result = check(root, site_dir, strict=strict, workers=jobs)
+        result = check(run.root, site_dir, strict=strict, overrides=run.overrides, workers=jobs)
     except write.WriteConflict as exc:
         print(f"error: {exc}", file=sys.stderr)
         return FAILED
@@ -87,7 +98,7 @@ def run_check(root: Path, site_dir: Path | None, strict: bool, as_json: bool, jo
         report["ok"] = not failed
         print(json.dumps(report, indent=2, ensure_ascii=False))
         return FAILED if failed else OK
-    print_diagnostics(result.diagnostics)
+    print_diagnostics(result.diagnostics, run.quiet)
     span = f" ({report['first_year']}-{report['last_year']})" if report["years"] else ""
     print(
         f"{report['authors']} authors, {report['records']} records, {report['papers']} distinct papers, "
@@ -97,43 +108,46 @@ def run_check(root: Path, site_dir: Path | None, strict: bool, as_json: bool, jo
     return FAILED if failed else OK
 
 
-def build_or_skip(
-    root: Path, site_dir: Path | None, strict: bool, quiet: bool, jobs: int | None
-) -> tuple[write.SyncReport, float, tuple[Diagnostic, ...]]:
-    """(report, seconds, diagnostics) of a build; when the inputs are those of the last build
-    and the site is intact, without loading the build at all (its imports take 0.4 s)."""
+def build_or_skip(run: Run, site_dir: Path | None, strict: bool, jobs: int | None) -> BuildResult:
+    """A build; when the inputs are those of the last build and the site is intact, without
+    loading the build at all (its imports take 0.4 s)."""
     started = time.perf_counter()
-    looked = shortcut.look(root, site_dir or root / "site")
+    looked = shortcut.look(run.root, site_dir or run.root / "site", run.overrides)
     if looked.unchanged is not None:
-        report, diagnostics = looked.unchanged
-        if fails(diagnostics, strict):
-            raise BuildError(diagnostics)
-        return report, time.perf_counter() - started, diagnostics
-    from scholarsite.pipeline import rebuild
+        return shortcut.skipped(looked.unchanged, strict, started)
+    from scholarsite.pipeline import build
     from scholarsite.progress import BuildProgress
 
-    with BuildProgress(quiet) as progress:
-        result = rebuild(root, site_dir, looked.fingerprint, strict=strict, workers=jobs, progress=progress)
-    return result.report, result.seconds, result.diagnostics
+    with BuildProgress(run.quiet) as progress:
+        return build(
+            run.root,
+            site_dir,
+            strict=strict,
+            overrides=run.overrides,
+            workers=jobs,
+            progress=progress,
+            looked=looked,
+        )
 
 
-def run_build(root: Path, site_dir: Path | None, strict: bool, quiet: bool, jobs: int | None) -> int:
+def run_build(run: Run, site_dir: Path | None, strict: bool, jobs: int | None) -> int:
     """Build the site; on any problem leave site/ as it was."""
     try:
-        report, seconds, diagnostics = build_or_skip(root, site_dir, strict, quiet, jobs)
+        result = build_or_skip(run, site_dir, strict, jobs)
     except BuildError as exc:
-        print_diagnostics(exc.diagnostics)
+        print_diagnostics(exc.diagnostics, run.quiet)
         print(f"build failed ({tally(exc.diagnostics)}); site/ left unchanged", file=sys.stderr)
         return FAILED
     except write.WriteConflict as exc:
         print(f"error: {exc}", file=sys.stderr)
         return FAILED
-    print_diagnostics(diagnostics)
-    for path in report.foreign if not VOICE.quiet else ():
+    print_diagnostics(result.diagnostics, run.quiet)
+    report = result.report
+    for path in report.foreign if not run.quiet else ():
         print(f"site/{path}: note: not produced by the build (left in place)", file=sys.stderr)
-    for path in [*report.written, *(f"{p} (removed)" for p in report.removed)] if VOICE.verbose else ():
+    for path in [*report.written, *(f"{p} (removed)" for p in report.removed)] if run.verbose else ():
         print(f"  site/{path}")
-    print(report.summary(seconds))
+    print(result.summary())
     return OK
 
 
@@ -163,39 +177,34 @@ def main(argv: Sequence[str] | None = None) -> int:
 def run(argv: Sequence[str] | None) -> int:
     """Parse the arguments and run the command."""
     args = arguments.parse(sys.argv[1:] if argv is None else argv)
-    VOICE.quiet, VOICE.verbose = getattr(args, "quiet", False), getattr(args, "verbose", False)
-    if getattr(args, "base_url", None):
-        os.environ[BASE_URL_VARIABLE] = args.base_url
-    if getattr(args, "portable", False):
-        os.environ[PORTABLE_VARIABLE] = "1"
-    root = getattr(args, "project", Path.cwd()).resolve()
+    run = Run.of(args)
     if args.command == "new":
         return run_new(args.folder)
     if args.command == "add":
-        return run_add(root, args)
+        return run_add(run, args)
     if args.command == "deploy":
-        return run_deploy(root, args)
+        return run_deploy(run, args)
     if args.command == "link-sources":
-        return run_link_sources(root, args)
+        return run_link_sources(run.root, args)
     if args.command == "check":
-        return run_check(root, args.site, args.strict, args.json, args.jobs)
+        return run_check(run, args.site, args.strict, args.json, args.jobs)
     if args.command == "serve":
         from scholarsite.preview import server as serve
 
-        return serve.run(root, args.host, args.port, args.base_path, args.open)
+        return serve.run(run.root, args.host, args.port, args.base_path, args.open, run.overrides)
     if getattr(args, "publish_dir", None) is not None:
-        return run_publish(root, args)
-    return run_build(root, args.site, args.strict, VOICE.quiet, args.jobs)
+        return run_publish(run, args)
+    return run_build(run, args.site, args.strict, args.jobs)
 
 
-def run_add(root: Path, args: argparse.Namespace) -> int:
+def run_add(run: Run, args: argparse.Namespace) -> int:
     """Add seeds: refuse them all on any problem; print the change summary; build unless told not."""
     from scholarsite.commands import add as addseeds
 
     try:
-        changes, copies = addseeds.plan(root, args.files, args.force)
+        changes, copies = addseeds.plan(run.root, args.files, args.force)
     except addseeds.Refused as exc:
-        print_diagnostics(exc.problems)
+        print_diagnostics(exc.problems, run.quiet)
         print("nothing was added", file=sys.stderr)
         return FAILED
     if args.json:
@@ -208,26 +217,26 @@ def run_add(root: Path, args: argparse.Namespace) -> int:
     if args.no_build:
         return OK
     with contextlib.redirect_stdout(sys.stderr) if args.json else contextlib.nullcontext():
-        return run_build(root, None, False, VOICE.quiet or args.json, None)
+        return run_build(replace(run, quiet=run.quiet or args.json), None, False, None)
 
 
-def note_left_out(left_out: Sequence[str], where: str) -> None:
+def note_left_out(left_out: Sequence[str], where: str, quiet: bool) -> None:
     """A note for each file of site/ that is not published (not the build's)."""
-    for path in left_out if not VOICE.quiet else ():
+    for path in left_out if not quiet else ():
         print(f"site/{path}: note: not produced by the build, left out of {where}", file=sys.stderr)
 
 
-def run_publish(root: Path, args: argparse.Namespace) -> int:
+def run_publish(run: Run, args: argparse.Namespace) -> int:
     """Build, then copy exactly the files the build wrote into `--publish-dir`."""
     from scholarsite.commands.publish import export
 
-    site = args.site or root / "site"
+    site = args.site or run.root / "site"
     try:
-        ownership.claim_empty(args.publish_dir, root, site)
+        ownership.claim_empty(args.publish_dir, run.root, site)
     except write.WriteConflict as exc:
         print(f"error: {exc}", file=sys.stderr)
         return FAILED
-    code = run_build(root, args.site, args.strict, VOICE.quiet, args.jobs)
+    code = run_build(run, args.site, args.strict, args.jobs)
     if code != OK:
         return code
     try:
@@ -235,31 +244,31 @@ def run_publish(root: Path, args: argparse.Namespace) -> int:
     except write.WriteConflict as exc:
         print(f"error: {exc}", file=sys.stderr)
         return FAILED
-    note_left_out(exported.left_out, str(args.publish_dir))
+    note_left_out(exported.left_out, str(args.publish_dir), run.quiet)
     print(f"{len(exported.files)} files of the site copied to {args.publish_dir}")
     return OK
 
 
-def run_deploy(root: Path, args: argparse.Namespace) -> int:
+def run_deploy(run: Run, args: argparse.Namespace) -> int:
     """Build (a failing build is not deployed), then publish the files it wrote to the
     gh-pages branch; outside a git repository or without the remote, say what to run."""
     from scholarsite.commands.deploy import DeployError, preflight, publish
 
     try:
-        preflight(root, args.remote)
+        preflight(run.root, args.remote)
     except DeployError as exc:
         print(f"error: not deployed: {exc}", file=sys.stderr)
         return FAILED
-    if run_build(root, args.site, args.strict, VOICE.quiet, args.jobs) != OK:
+    if run_build(run, args.site, args.strict, args.jobs) != OK:
         print("not deployed: the build failed", file=sys.stderr)
         return FAILED
-    site = (args.site or root / "site").resolve()
+    site = (args.site or run.root / "site").resolve()
     try:
-        exported = publish(root, site, args.remote, args.branch, args.message)
+        exported = publish(run.root, site, args.remote, args.branch, args.message)
     except (DeployError, write.WriteConflict) as exc:
         print(f"error: not deployed: {exc}", file=sys.stderr)
         return FAILED
-    note_left_out(exported.left_out, "the deployment")
+    note_left_out(exported.left_out, "the deployment", run.quiet)
     print(f"deployed the {len(exported.files)} files of the site to {args.remote} {args.branch}")
     return OK
 

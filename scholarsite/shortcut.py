@@ -2,17 +2,22 @@
 site it made, has nothing to do.
 
 One place for the command line, which takes the shortcut before it imports the build (those
-imports cost more than the whole shortcut), and for `pipeline.build`, which the preview uses.
+imports cost more than the whole shortcut), and for `pipeline.build` and the preview.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from scholarsite import ownership, write
-from scholarsite.errors import Diagnostic
+from scholarsite.errors import BuildError, Diagnostic, fails
+from scholarsite.inputs.config import Overrides
 from scholarsite.inputs.freshness import fingerprint_of, read_last_build
+from scholarsite.write.report import BuildResult
+
+LastBuild = tuple[write.SyncReport, tuple[Diagnostic, ...]]  # its report and diagnostics
 
 
 @dataclass(frozen=True)
@@ -21,16 +26,27 @@ class Look:
     diagnostics when there is nothing to do (None: a build is needed)."""
 
     fingerprint: str
-    unchanged: tuple[write.SyncReport, tuple[Diagnostic, ...]] | None
+    unchanged: LastBuild | None
 
 
-def look(root: Path, site_dir: Path) -> Look:
-    """Whether the project at `root` needs building into `site_dir` (an output folder the
-    build may not use is refused first, `ownership.claim`)."""
+def look(root: Path, site_dir: Path, overrides: Overrides) -> Look:
+    """Whether the project at `root` needs building into `site_dir` with the settings given
+    (an output folder the build may not use is refused first, `ownership.claim`)."""
     ownership.claim(site_dir, root)
-    fingerprint = fingerprint_of(root)
+    fingerprint = fingerprint_of(root, overrides)
     diagnostics = read_last_build(root, site_dir, fingerprint)
     report = write.unchanged(site_dir, fingerprint) if diagnostics is not None else None
     if report is None or diagnostics is None:
         return Look(fingerprint, None)
     return Look(fingerprint, (report, tuple(diagnostics)))
+
+
+def skipped(
+    last: tuple[write.SyncReport, tuple[Diagnostic, ...]], strict: bool, started: float
+) -> BuildResult:
+    """The result of a build with nothing to do: the last build's report and diagnostics
+    (BuildError when they fail the build)."""
+    report, diagnostics = last
+    if fails(diagnostics, strict):
+        raise BuildError(diagnostics)
+    return BuildResult(report, time.perf_counter() - started, diagnostics)

@@ -180,7 +180,7 @@ def test_a_bug_in_scholarsite_is_a_traceback_with_a_request_to_report_it(
     def broken(*args: object, **options: object) -> None:
         raise ZeroDivisionError("a bug")
 
-    monkeypatch.setattr(pipeline, "rebuild", broken)
+    monkeypatch.setattr(pipeline, "build", broken)
     assert cli.main(["--project", str(project), "build", "--quiet"]) == cli.BUG
     err = capsys.readouterr().err
     assert "Traceback" in err and "ZeroDivisionError: a bug" in err and "bug in scholarsite" in err
@@ -196,7 +196,7 @@ def test_an_os_error_is_a_message_not_a_traceback(
     def denied(*args: object, **options: object) -> None:
         raise PermissionError(13, "Permission denied", str(project / "seeds"))
 
-    monkeypatch.setattr(pipeline, "rebuild", denied)
+    monkeypatch.setattr(pipeline, "build", denied)
     assert cli.main(["--project", str(project), "build", "--quiet"]) == cli.FAILED
     err = capsys.readouterr().err
     assert "Traceback" not in err and "Permission denied" in err

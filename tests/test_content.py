@@ -6,6 +6,7 @@ from pathlib import Path
 
 from scholarsite import pipeline
 from scholarsite.inputs.content import markdown_to_html, read_pages
+from scholarsite.inputs.project import load_project
 
 from .conftest import make_project
 
@@ -87,7 +88,7 @@ def test_control_characters_escaped_in_front_matter_are_an_error(tmp_path: Path)
 def test_control_characters_in_site_yaml(tmp_path: Path) -> None:
     make_project(tmp_path)
     (tmp_path / "site.yaml").write_text('title: "Lab\\x07"\n# bell\x07\n', encoding="utf-8")
-    problems = [(d.path, d.line, d.severity.value) for d in pipeline.load_project(tmp_path).diagnostics]
+    problems = [(d.path, d.line, d.severity.value) for d in load_project(tmp_path).diagnostics]
     assert ("site.yaml", 1, "error") in problems and ("site.yaml", 2, "warning") in problems
 
 

@@ -20,7 +20,10 @@ import pytest
 
 from benchmarks.corpus import generate
 from scholarsite import pipeline, shortcut
+from scholarsite.inputs.config import NONE_GIVEN
+from scholarsite.inputs.project import load_project
 from scholarsite.model import related, urls
+from scholarsite.outputs.site import in_search
 from scholarsite.preview.server import Preview
 from scholarsite.write import MANIFEST
 
@@ -264,7 +267,7 @@ def test_no_change_produces_nothing(project: Path) -> None:
     pipeline.build(project)
     seed = seed_files(project)[0]
     seed.write_text(seed.read_text(encoding="utf-8").replace("\n", " \n", 1), encoding="utf-8")
-    assert shortcut.look(project, project / "site").unchanged is None
+    assert shortcut.look(project, project / "site", NONE_GIVEN).unchanged is None
     report = pipeline.build(project).report
     assert report.written == report.produced == () and report.removed == ()
     assert len(report.unchanged) > 100
@@ -284,7 +287,7 @@ def test_editing_one_abstract_plans_exactly_the_outputs_that_read_that_paper(pro
     before = {
         p: (project / "site" / p).read_text() for p in site_files(project / "site") if p.endswith(".html")
     }
-    data, _ = pipeline.prepare(pipeline.load_project(project))
+    data, _ = pipeline.site_data(load_project(project))
     paper = max(data.site.papers, key=lambda p: len(p.authors))
     related_before = {key: [p.key for p in found] for key, found in data.related.items()}
     seed = project / paper.provenance[0].path
@@ -294,7 +297,7 @@ def test_editing_one_abstract_plans_exactly_the_outputs_that_read_that_paper(pro
     seed.write_text(text.replace(first_words, first_words + " freshly edited", 1), encoding="utf-8")
 
     report = pipeline.build(project).report
-    after, _ = pipeline.prepare(pipeline.load_project(project))
+    after, _ = pipeline.site_data(load_project(project))
     related_after = {key: [p.key for p in found] for key, found in after.related.items()}
     moved = {
         after.cards.paper(p)["path"]
@@ -313,6 +316,6 @@ def test_editing_one_abstract_plans_exactly_the_outputs_that_read_that_paper(pro
         shown | moved | feeds | {urls.beside(page, "papers.bib") for page in listed_by} | {card["path"]}
     )
     expected |= {"data/papers.json"}
-    made = {path for path in report.produced if not pipeline.in_search(path)}
+    made = {path for path in report.produced if not in_search(path)}
     assert made == expected
     assert len({path for path in made if path.endswith(".html")}) < len(before) / 2

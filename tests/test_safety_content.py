@@ -13,6 +13,7 @@ import pytest
 
 from scholarsite import pipeline
 from scholarsite.errors import Diagnostic
+from scholarsite.inputs.project import load_project
 
 from .conftest import make_project, start_preview
 
@@ -102,7 +103,7 @@ def test_unsafe_html_keeps_raw_html_but_never_dangerous_links(tmp_path: Path) ->
 
 def test_unsafe_html_must_be_true_or_false(tmp_path: Path) -> None:
     project = make_project(tmp_path / "p", site_yaml="unsafe_html: yes please\n")
-    problems = [d for d in pipeline.load_project(project).diagnostics if d.path == "site.yaml"]
+    problems = [d for d in load_project(project).diagnostics if d.path == "site.yaml"]
     assert any("'unsafe_html': expected true or false" in d.message for d in problems)
 
 

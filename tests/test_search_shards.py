@@ -11,7 +11,11 @@ import pytest
 from benchmarks.corpus import Corpus, make_corpus
 from scholarsite import pipeline, write
 from scholarsite.errors import Diagnostic
+from scholarsite.inputs.config import NONE_GIVEN
+from scholarsite.inputs.project import load_project
 from scholarsite.outputs import search, shards
+from scholarsite.outputs.site import in_search
+from scholarsite.preview import steps
 
 from .conftest import make_project
 
@@ -20,13 +24,13 @@ SHARD_SIZE = 12  # forces 32 shards on the collection below
 
 def shard_keys(project: Path) -> dict[str, str]:
     """The key of every search bundle of the project, by folder (no indexing: keys only)."""
-    data, _ = pipeline.prepare(pipeline.load_project(project))
+    data, _ = pipeline.site_data(load_project(project))
     return {bundle.folder: bundle.key for bundle in search.outputs(data)}
 
 
 def search_records(project: Path) -> dict[str, dict[str, Any]]:
     """The project's search records by URL."""
-    data, _ = pipeline.prepare(pipeline.load_project(project))
+    data, _ = pipeline.site_data(load_project(project))
     return {record["url"]: record for record in search.records(data)}
 
 
@@ -74,7 +78,7 @@ def test_a_record_keeps_its_shard_or_moves_to_its_twin_when_the_count_doubles() 
 
 def test_shards_are_balanced_sibling_folders(corpus: Corpus, tmp_path: Path) -> None:
     project = project_of(corpus, tmp_path)
-    data, _ = pipeline.prepare(pipeline.load_project(project))
+    data, _ = pipeline.site_data(load_project(project))
     bundles = list(search.outputs(data))
     assert [b.folder for b in bundles] == [f"pagefind/{i}" for i in range(32)]
     assert len({b.key for b in bundles}) == 32
@@ -127,7 +131,7 @@ def test_the_preview_syncs_every_shard_after_the_pages_and_an_edit_one_shard(
     def after(report: write.SyncReport, diagnostics: tuple[Diagnostic, ...]) -> None:
         search_then.append((site / "pagefind").exists())
 
-    first = pipeline.build(project, search_after=after, workers=2)
+    first = steps.build(project, pipeline.Caches.of(project), after, NONE_GIVEN)
     assert search_then == [False]  # the pages were in place before any shard
     assert all((site / shards.folder(n) / "pagefind-entry.json").is_file() for n in range(32))
     assert (site / "pagefind/0/pagefind.js").is_file() and not (site / "pagefind/1/pagefind.js").exists()
@@ -140,6 +144,6 @@ def test_the_preview_syncs_every_shard_after_the_pages_and_an_edit_one_shard(
     seed.write_text(
         seed.read_text(encoding="utf-8").replace(paper.abstract, paper.abstract + " Edited."), "utf-8"
     )
-    again = pipeline.build(project, search_after=after, workers=2)
-    rewritten = {path.split("/")[1] for path in again.report.written if pipeline.in_search(path)}
+    again = steps.build(project, pipeline.Caches.of(project), after, NONE_GIVEN)
+    rewritten = {path.split("/")[1] for path in again.report.written if in_search(path)}
     assert len(search_then) == 2 and len(rewritten) == 1

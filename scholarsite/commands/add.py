@@ -13,11 +13,12 @@ import shutil
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from scholarsite import pipeline
 from scholarsite.errors import Diagnostic, Severity, error
 from scholarsite.inputs.freshness import latest_possible_year
+from scholarsite.inputs.project import load_project
 from scholarsite.inputs.seeds import SEED_SUFFIX, AuthorRecord, is_seed_file, parse_seed
 from scholarsite.inputs.unicode import normalise
+from scholarsite.model.checks import identities_of
 from scholarsite.model.identity import slug_for
 from scholarsite.model.model import Site, build_model
 
@@ -100,7 +101,7 @@ def compare(before: Site, after: Site) -> Changes:
 def plan(root: Path, paths: list[Path], force: bool) -> tuple[Changes, list[tuple[Path, Path]]]:
     """The change summary and the copies (source, target) adding `paths` would make."""
     year = latest_possible_year()
-    project = pipeline.load_project(root)  # the seeds as the build reads them (its parse cache too)
+    project = load_project(root)  # the seeds as the build reads them (its parse cache too)
     authors = [p.author for p in project.seeds if p.author is not None]
     taken = {normalise(a.name): a.path for a in authors}
     problems: list[Diagnostic] = []
@@ -132,8 +133,10 @@ def plan(root: Path, paths: list[Path], force: bool) -> tuple[Changes, list[tupl
         copies.append((source, target))
     if problems:
         raise Refused(problems)
-    before = build_model(authors, identities=project.identities)  # aliases merge, as in the build
-    changes = compare(before, build_model([*authors, *new], identities=project.identities))
+    identities = identities_of(project.author_pages)[0]  # aliases merge, as in the build
+    changes = compare(
+        build_model(authors, identities=identities), build_model([*authors, *new], identities=identities)
+    )
     changes.added_files = [str(target.relative_to(root)) for _, target in copies]
     changes.warnings = warnings
     return changes, copies

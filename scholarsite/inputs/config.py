@@ -7,9 +7,8 @@ user name or password, query or fragment), since it is published in every canoni
 
 from __future__ import annotations
 
-import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
@@ -152,28 +151,48 @@ def parse_config(source: str, path: str) -> Config:
     return Config(**values)
 
 
-def load_config(path: Path, display: str) -> tuple[Config, list[Diagnostic]]:
-    """Read `site.yaml` (a missing file means the defaults), with warnings about its text."""
+@dataclass(frozen=True)
+class Overrides:
+    """Settings given over site.yaml's: by the command line (`--base-url`, `--portable`) or
+    the environment (`SCHOLARSITE_BASE_URL`, `SCHOLARSITE_PORTABLE=1`), as a CI workflow that
+    knows the site's URL needs."""
+
+    base_url: str = ""
+    portable: bool = False
+
+    @classmethod
+    def given(cls, environment: Mapping[str, str], base_url: str | None, portable: bool) -> Overrides:
+        """The command line's settings over the environment's."""
+        return cls(
+            (base_url or environment.get(BASE_URL_VARIABLE, "")).strip(),
+            portable or environment.get(PORTABLE_VARIABLE) == "1",
+        )
+
+    def over(self, config: Config) -> Config:
+        """`config` with these settings (BuildError for a base URL that is not one)."""
+        if self.portable:
+            config = replace(config, portable=True)
+        if not self.base_url:
+            return config
+        if problem := setting_problem("base_url", self.base_url):
+            raise BuildError([error(BASE_URL_VARIABLE, 0, problem)])
+        return replace(config, base_url=normalise_value("base_url", self.base_url))
+
+
+NONE_GIVEN = Overrides()  # site.yaml's settings as they are
+
+
+def load_config(
+    path: Path, display: str, overrides: Overrides = NONE_GIVEN
+) -> tuple[Config, list[Diagnostic]]:
+    """Read `site.yaml` (a missing file means the defaults) with the settings given over it,
+    and warnings about its text."""
     if not present(path):
-        return with_overrides(Config()), []
+        return overrides.over(Config()), []
     text, problems = decode(read_input(path, path.parent, display), display)
     if text is None:
         raise BuildError(problems)
     try:
-        return with_overrides(parse_config(text, display)), problems
+        return overrides.over(parse_config(text, display)), problems
     except BuildError as exc:
         raise BuildError([*problems, *exc.diagnostics]) from None
-
-
-def with_overrides(config: Config) -> Config:
-    """`config` with the settings the environment overrides: `SCHOLARSITE_BASE_URL` (which
-    `--base-url` sets) replaces `base_url`, as a CI workflow that knows the site's URL needs;
-    `SCHOLARSITE_PORTABLE=1` (which `--portable` sets) turns `portable` on."""
-    if os.environ.get(PORTABLE_VARIABLE) == "1":
-        config = replace(config, portable=True)
-    value = os.environ.get(BASE_URL_VARIABLE, "").strip()
-    if not value:
-        return config
-    if problem := setting_problem("base_url", value):
-        raise BuildError([error(BASE_URL_VARIABLE, 0, problem)])
-    return replace(config, base_url=normalise_value("base_url", value))

@@ -9,22 +9,21 @@ from __future__ import annotations
 import datetime
 import hashlib
 import json
-import os
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
 from scholarsite import theme
 from scholarsite.errors import Diagnostic, Severity
-from scholarsite.inputs.config import BASE_URL_VARIABLE, PORTABLE_VARIABLE
+from scholarsite.inputs.config import Overrides
 from scholarsite.inputs.digests import code_version
 from scholarsite.inputs.files import fingerprint_bytes, present, visible_files
+from scholarsite.inputs.store import CACHE_FOLDER, write_atomically
 
 INPUTS = (  # everything a build reads (visible files only, so static/'s one hidden folder is named)
     *("seeds", "content", "templates", "assets", "static", "static/.well-known"),
     *("site.yaml", "sources.yaml"),
 )
-LAST_BUILD_FILE = Path(".scholarsite-cache") / "last-build.json"
+LAST_BUILD_FILE = CACHE_FOLDER / "last-build.json"
 
 
 def inputs_fingerprint(root: Path, *settings: str) -> str:
@@ -68,13 +67,7 @@ def save_last_build(root: Path, site_dir: Path, fingerprint: str, diagnostics: I
         "site": str(site_dir.resolve()),
         "diagnostics": [d.as_dict() for d in diagnostics],
     }
-    file = root / LAST_BUILD_FILE
-    file.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile(
-        "w", dir=file.parent, delete=False, prefix=".tmp-", encoding="utf-8"
-    ) as tmp:
-        json.dump(record, tmp, ensure_ascii=False)
-    os.replace(tmp.name, file)
+    write_atomically(root / LAST_BUILD_FILE, json.dumps(record, ensure_ascii=False).encode("utf-8"))
 
 
 def latest_possible_year() -> int:
@@ -82,7 +75,6 @@ def latest_possible_year() -> int:
     return datetime.date.today().year + 1
 
 
-def fingerprint_of(root: Path) -> str:
-    """The fingerprint of a project's inputs today."""
-    overrides = [os.environ.get(name, "") for name in (BASE_URL_VARIABLE, PORTABLE_VARIABLE)]
-    return inputs_fingerprint(root, str(latest_possible_year()), *overrides)
+def fingerprint_of(root: Path, overrides: Overrides) -> str:
+    """The fingerprint of a project's inputs today, with the settings given over site.yaml's."""
+    return inputs_fingerprint(root, str(latest_possible_year()), overrides.base_url, str(overrides.portable))

@@ -73,8 +73,9 @@ def beside(page: str, filename: str) -> str:
     return posixpath.join(posixpath.dirname(page), filename)
 
 
-def relative(from_page: str, to_path: str) -> str:
-    """The relative link from one output file to another; folder URLs for index pages.
+def relative(from_page: str, to_path: str, portable: bool = False) -> str:
+    """The relative link from one output file to another; folder URLs for index pages, or
+    `folder/index.html` when `portable` (a site that works opened from `file://`).
 
     Both are clean site paths (no '.' or '..' parts), so this is plain segment arithmetic;
     it runs for every link of every page.
@@ -90,21 +91,11 @@ def relative(from_page: str, to_path: str) -> str:
             break
         common += 1
     link = "/".join([".."] * (len(source) - common) + target[common:])
-    if is_index and PORTABLE.on:
+    if is_index and portable:
         return f"{link}/{INDEX}" if link else INDEX
     if is_index:
         return link + "/" if link else "./"
     return link
-
-
-class _Portable:
-    """Whether index pages are linked as `folder/index.html` (a site that works from
-    `file://`) rather than `folder/`; set once per build from the site's settings."""
-
-    on = False
-
-
-PORTABLE = _Portable()
 
 
 def root_of(page: str) -> str:

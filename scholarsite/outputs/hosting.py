@@ -4,12 +4,8 @@ from __future__ import annotations
 
 import html
 from collections.abc import Iterator
-from pathlib import Path
 from xml.sax.saxutils import escape
 
-from scholarsite import theme
-from scholarsite.errors import Diagnostic
-from scholarsite.inputs.files import read_files, visible_files
 from scholarsite.model import urls
 from scholarsite.outputs.registry import Output, fixed
 from scholarsite.outputs.sitedata import SiteData
@@ -63,7 +59,7 @@ def redirects(data: SiteData) -> Iterator[Output]:
     names = {author.slug: author.name for author in data.site.authors}
     for alias, slug in data.site.redirects.items():
         path = urls.author(alias)
-        target = urls.relative(path, urls.author(slug))
+        target = urls.relative(path, urls.author(slug), data.config.portable)
         yield fixed(path, redirect_page(data.config.language, names[slug], target))
 
 
@@ -71,33 +67,6 @@ def assets(data: SiteData) -> Iterator[Output]:
     """Every visible file under `assets/`, copied as it is to `site/assets/`."""
     for path, content in data.assets.items():
         yield fixed(path, content)
-
-
-def read_assets(assets_dir: Path) -> tuple[dict[str, bytes], list[Diagnostic]]:
-    """The built-in theme's assets overridden file by file by the visible files of the
-    project's `assets/`, by output path (`assets/style.css`); and the project files refused
-    (links to outside the project, pipes)."""
-    assets = {
-        f"assets/{p.relative_to(theme.ASSETS).as_posix()}": p.read_bytes()
-        for p in visible_files(theme.ASSETS)
-    }
-    own, problems = read_files(assets_dir.parent, assets_dir.name)
-    assets.update({f"assets/{rel}": content for rel, content in own.items()})
-    return dict(sorted(assets.items())), problems
-
-
-STATIC = "static"  # the project's pass-through folder
-WELL_KNOWN = ".well-known"  # the one hidden folder of static/ that is copied (security.txt, ...)
-
-
-def read_static(root: Path) -> tuple[dict[str, bytes], list[Diagnostic]]:
-    """The files of the project's `static/`, by site path (`static/keybase.txt` is
-    `keybase.txt`): its visible files and those of `static/.well-known/`; and the files
-    refused (links to outside the project, pipes)."""
-    files, problems = read_files(root, STATIC)
-    hidden, refused = read_files(root, f"{STATIC}/{WELL_KNOWN}")
-    files.update({f"{WELL_KNOWN}/{rel}": content for rel, content in hidden.items()})
-    return dict(sorted(files.items())), sorted(problems + refused)
 
 
 def static(data: SiteData) -> Iterator[Output]:

@@ -118,6 +118,7 @@ class Planner:
                 ],
             },
             "has_feeds": inputs.has_feeds,
+            "portable": inputs.config.portable,  # how links to index pages are written
         }
 
     @property

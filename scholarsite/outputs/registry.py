@@ -13,6 +13,11 @@ from typing import Any
 
 from scholarsite.inputs.digests import digest
 
+MANIFEST = ".scholarsite-manifest.json"  # the build's own files in site/: no output may take them
+STAGE = ".scholarsite-stage"
+JOURNAL = ".scholarsite-journal.json"
+TMP_PREFIX = ".tmp-"
+
 
 @dataclass(frozen=True)
 class Output:
@@ -48,3 +53,17 @@ def as_bytes(text: str) -> bytes:
 
 
 Family = Callable[[Any], Iterable[Produced]]
+
+
+def check_path(path: object) -> None:
+    """Raise ValueError unless ``path`` is a safe relative POSIX file path."""
+    if not isinstance(path, str) or not path:
+        raise ValueError(f"invalid output path {path!r}: must be a non-empty string")
+    if path.startswith("/") or "\\" in path or "\0" in path:
+        raise ValueError(f"invalid output path {path!r}: must be relative POSIX, without backslashes or NUL")
+    wrapped = f"/{path}/"
+    if "//" in wrapped or "/./" in wrapped or "/../" in wrapped:
+        raise ValueError(f"invalid output path {path!r}: empty, '.' or '..' part")
+    first = path.partition("/")[0]
+    if first in (MANIFEST, STAGE, JOURNAL) or path.rpartition("/")[2].startswith(TMP_PREFIX):
+        raise ValueError(f"invalid output path {path!r}: name reserved for the build")

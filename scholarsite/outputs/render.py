@@ -29,18 +29,19 @@ SUMMARY_PARTIAL = "partials/paper_summary.html"  # rendered through the `paper_s
 @jinja2.pass_context
 def rel(context: jinja2.runtime.Context, target: str) -> str:
     """Relative link from the page being rendered to an output path."""
-    return urls.relative(context["page_path"], target)
+    return urls.relative(context["page_path"], target, context["portable"])
 
 
 @jinja2.pass_context
 def link(context: jinja2.runtime.Context, name: str, *args: int | str) -> str:
     """Relative link to an output that templates name rather than spell: `link('authors')`."""
-    return urls.relative(context["page_path"], urls.named(name, *args))
+    return urls.relative(context["page_path"], urls.named(name, *args), context["portable"])
 
 
-def from_root(target: str, root: str) -> str:
+@jinja2.pass_context
+def from_root(context: jinja2.runtime.Context, target: str, root: str) -> str:
     """A link written from the site root (`../../` on a page two folders deep)."""
-    return root + urls.relative(urls.HOME, target)
+    return root + urls.relative(urls.HOME, target, context["portable"])
 
 
 class Fragments:
@@ -50,8 +51,9 @@ class Fragments:
     written from the site root, so it is the same wherever the root is the same distance away.
     """
 
-    def __init__(self, env: jinja2.Environment):
+    def __init__(self, env: jinja2.Environment, portable: bool):
         self.env = env
+        self.portable = portable  # links to index pages as `folder/index.html`
         self.cache: dict[tuple[str, str, str, str, bool], Markup] = {}
 
     def paper_summary(
@@ -62,6 +64,7 @@ class Fragments:
         if key not in self.cache:
             template = self.env.get_template(SUMMARY_PARTIAL)
             context = {"p": card, "root": root, "exclude": exclude, "heading": heading, "compact": compact}
+            context["portable"] = self.portable
             self.cache[key] = Markup(template.render(context))
         return self.cache[key]
 
@@ -179,13 +182,15 @@ class Templates:
     template changed.
     """
 
-    def __init__(self, folder: Path, memo: Memo | None = None, warm: Templates | None = None):
+    def __init__(
+        self, folder: Path, memo: Memo | None = None, warm: Templates | None = None, portable: bool = False
+    ):
         self.folder = folder
         self.env = make_environment(folder)
         self.memo = memo or Memo()
         if warm is not None and warm.folder == folder and self.same_sources(warm):
             self.env = warm.env  # no template changed: keep the compiled ones
-        self.env.globals["paper_summary"] = Fragments(self.env).paper_summary  # this build's cards
+        self.env.globals["paper_summary"] = Fragments(self.env, portable).paper_summary  # this build's cards
         self.checked: set[str] = set()
         self.digests: dict[str, str] = {}
 

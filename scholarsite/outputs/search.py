@@ -64,19 +64,19 @@ INDEX_DATA = ("index/", "fragment/", "filter/")  # folders of a bundle's index d
 RESPONSE_LIMIT = 2**31
 
 
-def url_of(path: str) -> str:
+def url_of(path: str, portable: bool) -> str:
     """The URL Pagefind reports for a page, from the site root (`/papers/2024/x/`)."""
-    return "/" + urls.relative(urls.HOME, path).removeprefix("./")
+    return "/" + urls.relative(urls.HOME, path, portable).removeprefix("./")
 
 
-def paper_record(card: Card) -> dict[str, Any]:
+def paper_record(card: Card, portable: bool) -> dict[str, Any]:
     """A paper's search record, made from its card alone."""
     names = [a["name"] for a in card["authors"]]
     codes = [s["code"] for s in card["subjects"]]
     subjects = " ".join(f"{s['code']} {s['name']}" for s in card["subjects"])
     year = str(card["year"])
     return {
-        "url": url_of(card["path"]),
+        "url": url_of(card["path"], portable),
         "content": f"{card['title_plain']}. {', '.join(names)}. {subjects}. {card['abstract_plain']}",
         "meta": {"title": card["title_plain"], "kind": "Paper", "year": year, "authors": ", ".join(names)},
         "filters": {"kind": ["Paper"], "year": [year], "author": names, "subject": codes},
@@ -90,17 +90,17 @@ def entries(data: SiteData) -> list[Entry]:
     """Every paper's, author's and subject's search record, as its URL, what it is made from
     (a paper's: its card, so its record is made only when its shard is indexed again) and the
     function making it."""
-    cards, found = data.cards, []
+    cards, found, portable = data.cards, [], data.config.portable
     for paper in data.site.papers:
         card = cards.paper(paper)
-        found.append((url_of(card["path"]), card, partial(paper_record, card)))
+        found.append((url_of(card["path"], portable), card, partial(paper_record, card, portable)))
     small: list[dict[str, Any]] = []
     for author in data.site.authors:
         topics = ", ".join(s.name for s, _ in author.subject_counts[:5])
         coauthors = ", ".join(a.name for a, _ in author.coauthors[:20])
         small.append(
             {
-                "url": url_of(cards.author(author)["path"]),
+                "url": url_of(cards.author(author)["path"], portable),
                 "content": f"{author.name}. {len(author.papers)} papers in {topics}. With {coauthors}.",
                 "meta": {"title": author.name, "kind": "Author"},
                 "filters": {"kind": ["Author"], "author": [author.name]},
@@ -109,7 +109,7 @@ def entries(data: SiteData) -> list[Entry]:
     for subject in data.site.subjects:
         small.append(
             {
-                "url": url_of(cards.subject(subject)["path"]),
+                "url": url_of(cards.subject(subject)["path"], portable),
                 "content": f"{subject.name} ({subject.code}), {subject.archive_name}.",
                 "meta": {"title": subject.name, "kind": "Subject"},
                 "filters": {"kind": ["Subject"], "subject": [subject.code]},
@@ -169,7 +169,13 @@ def outputs(data: SiteData) -> Iterator[Bundle]:
     known = data.card_digests
     for number, (folder, shard) in enumerate(zip(folders, split, strict=True)):
         key = key_of(
-            code_version(), version("pagefind"), language, folder, [r for _, r, _ in shard], known=known
+            code_version(),
+            version("pagefind"),
+            language,
+            data.config.portable,
+            folder,
+            [r for _, r, _ in shard],
+            known=known,
         )
         makers = [make for _, _, make in shard]
         yield Bundle(folder, key, partial(index_shard, makers, language, number == 0))

@@ -68,7 +68,7 @@ class Metadata:
 
     def link(self, from_page: str, to_path: str) -> str:
         """Absolute URL when possible, else the relative link."""
-        return self.absolute(to_path) or urls.relative(from_page, to_path)
+        return self.absolute(to_path) or urls.relative(from_page, to_path, self.config.portable)
 
     def collection(self, path: str, title: str, description: str) -> dict[str, Any]:
         """CollectionPage for index-like pages."""

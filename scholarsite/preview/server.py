@@ -44,6 +44,8 @@ from tornado.netutil import bind_sockets
 
 from scholarsite import pipeline, write
 from scholarsite.errors import BuildError, Diagnostic, Severity, printable
+from scholarsite.inputs.config import NONE_GIVEN, Overrides
+from scholarsite.preview import steps
 from scholarsite.preview.watch import InputWatcher
 
 Respond = Callable[[str, list[tuple[str, str]]], object]
@@ -103,8 +105,11 @@ class ReloadSignal(Watcher):
 class Preview:
     """The state shared by the watcher and the web app: the last build's outcome."""
 
-    def __init__(self, root: Path, reload: Callable[[], None] = lambda: None):
+    def __init__(
+        self, root: Path, reload: Callable[[], None] = lambda: None, overrides: Overrides = NONE_GIVEN
+    ):
         self.root = root
+        self.overrides = overrides
         self.site_dir = root / "site"
         self.problems: list[str] = []
         self.warnings: list[str] = []
@@ -124,7 +129,7 @@ class Preview:
                 print(f"rebuilding after {len(set(changed))} change(s)…", flush=True)
             self.announced = False
             try:
-                result = pipeline.build(self.root, caches=self.caches, search_after=self.done)
+                result = steps.build(self.root, self.caches, self.done, self.overrides)
             except BuildError as exc:
                 self.fail([d.format() for d in exc.diagnostics])
             except (write.WriteConflict, OSError) as exc:
@@ -141,7 +146,7 @@ class Preview:
 
     def done(self, report: write.SyncReport, diagnostics: Iterable[Diagnostic]) -> None:
         """Pages of a build are in place: show its warnings (once a build), and reload browsers
-        (again when the build settles what it showed first: see `pipeline.rebuild`)."""
+        (again when the build settles what it showed first: see `steps.pages_shown`)."""
         self.problems = []
         warnings = list(dict.fromkeys(d.format() for d in diagnostics if d.severity == Severity.WARNING))
         if warnings and not self.announced:
@@ -427,7 +432,7 @@ def listen_problem(host: str, port: int) -> str | None:
     return None
 
 
-def run(root: Path, host: str, port: int, base_path: str, open_browser: bool) -> int:
+def run(root: Path, host: str, port: int, base_path: str, open_browser: bool, overrides: Overrides) -> int:
     """Serve until Ctrl-C; 1 with a message when it cannot listen where asked. Port 0 is any
     free port; the one chosen is in the printed URL."""
     if problem := listen_problem(host, port):
@@ -437,7 +442,7 @@ def run(root: Path, host: str, port: int, base_path: str, open_browser: bool) ->
         print(EXPOSED.format(host=host), flush=True)
     base = normalise_base_path(base_path)
     reload = ReloadSignal()
-    preview = Preview(root, reload.send)
+    preview = Preview(root, reload.send, overrides)
     preview.rebuild()
     try:  # the port can have been taken while the site was built
         sockets = listen(host, port)

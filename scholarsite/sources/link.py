@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import datetime
 import difflib
-import os
-import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from scholarsite.errors import BuildError
 from scholarsite.inputs.sources import SOURCES_FILE, Candidate, SourceEntry, dump_sources, load_sources
+from scholarsite.inputs.store import write_atomically
 from scholarsite.model.model import Paper
 from scholarsite.progress import BuildProgress
 from scholarsite.sources import MAX_AGE_DAYS
@@ -87,9 +86,10 @@ def today() -> datetime.date:
 
 def papers_of(root: Path) -> dict[str, Paper]:
     """The collection's papers by key (from the seeds that are accepted)."""
-    from scholarsite.pipeline import load_project, model_of
+    from scholarsite.inputs.project import load_project
+    from scholarsite.model.checks import model_of
 
-    return {paper.key: paper for paper in model_of(load_project(root)).papers}
+    return {paper.key: paper for paper in model_of(load_project(root))[0].papers}
 
 
 def chosen(
@@ -195,9 +195,5 @@ def found_entry(record: Record, title: str, checked: str) -> SourceEntry:
 
 
 def save(root: Path, entries: dict[str, SourceEntry]) -> None:
-    """Write `sources.yaml` whole or not at all (a temporary file, then a rename)."""
-    with tempfile.NamedTemporaryFile(
-        "w", dir=root, prefix=".sources-", suffix=".tmp", delete=False, encoding="utf-8"
-    ) as tmp:
-        tmp.write(dump_sources(entries))
-    os.replace(tmp.name, root / SOURCES_FILE)
+    """Write `sources.yaml` whole or not at all."""
+    write_atomically(root / SOURCES_FILE, dump_sources(entries).encode("utf-8"))

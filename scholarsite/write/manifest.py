@@ -13,12 +13,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from scholarsite.outputs.registry import JOURNAL, MANIFEST, STAGE, TMP_PREFIX, check_path
 from scholarsite.write.report import SyncReport
 
-MANIFEST = ".scholarsite-manifest.json"
-STAGE = ".scholarsite-stage"
-JOURNAL = ".scholarsite-journal.json"
-TMP_PREFIX = ".tmp-"
 MANIFEST_FORMAT = 2
 Entry = tuple[str, str]  # (key, sha256 of the bytes)
 
@@ -57,20 +54,6 @@ def ancestors(path: str) -> Iterator[str]:
     while index != -1:
         yield path[:index]
         index = path.find("/", index + 1)
-
-
-def check_path(path: object) -> None:
-    """Raise ValueError unless ``path`` is a safe relative POSIX file path."""
-    if not isinstance(path, str) or not path:
-        raise ValueError(f"invalid output path {path!r}: must be a non-empty string")
-    if path.startswith("/") or "\\" in path or "\0" in path:
-        raise ValueError(f"invalid output path {path!r}: must be relative POSIX, without backslashes or NUL")
-    wrapped = f"/{path}/"
-    if "//" in wrapped or "/./" in wrapped or "/../" in wrapped:
-        raise ValueError(f"invalid output path {path!r}: empty, '.' or '..' part")
-    first = path.partition("/")[0]
-    if first in (MANIFEST, STAGE, JOURNAL) or path.rpartition("/")[2].startswith(TMP_PREFIX):
-        raise ValueError(f"invalid output path {path!r}: name reserved for the build")
 
 
 def manifest_bytes(entries: dict[str, Entry], inputs: str) -> bytes:

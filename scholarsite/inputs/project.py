@@ -1,0 +1,67 @@
+"""Reading a project: everything the build takes from its folder, with the problems found."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from scholarsite.errors import BuildError, Diagnostic, note
+from scholarsite.inputs.assets import read_assets, read_static
+from scholarsite.inputs.cache import CACHE_FILE, ParseCache
+from scholarsite.inputs.config import NONE_GIVEN, Config, Overrides, load_config
+from scholarsite.inputs.content import Page, read_pages
+from scholarsite.inputs.freshness import latest_possible_year
+from scholarsite.inputs.seeds import SeedParse, read_seeds
+from scholarsite.inputs.sources import Sources, read_sources
+
+FEEDS_NEED_BASE_URL = "no base_url: Atom feeds, sitemap and canonical links are not written"
+
+
+@dataclass
+class Project:
+    """Everything read from a project folder, with the problems found while reading."""
+
+    root: Path
+    config: Config
+    seeds: list[SeedParse]
+    pages: list[Page]
+    author_pages: list[Page]
+    cache: ParseCache
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    sources: Sources = field(default_factory=Sources)
+    assets: dict[str, bytes] = field(default_factory=dict)  # by site path (`assets/style.css`)
+    static: dict[str, bytes] = field(default_factory=dict)  # static/'s files, by site path
+
+
+def load_project(root: Path, cache: ParseCache | None = None, overrides: Overrides = NONE_GIVEN) -> Project:
+    """Read site.yaml (with the settings given over it), seeds/, content/ and sources.yaml;
+    never raises for bad input, collects problems.
+
+    Seeds go through `cache` (by default the project's `.scholarsite-cache/`), so unchanged
+    seeds are not parsed again; the caller decides whether to save it.
+    """
+    diagnostics: list[Diagnostic] = []
+    try:
+        config, problems = load_config(root / "site.yaml", "site.yaml", overrides)
+        diagnostics += problems
+    except BuildError as exc:
+        config = Config()
+        diagnostics.extend(exc.diagnostics)
+    cache = cache or ParseCache(root / CACHE_FILE)
+    diagnostics += [cache.problem] if cache.problem else []
+    year = latest_possible_year()
+    parses, notes = read_seeds(root / "seeds", "seeds", lambda data, shown: cache.parse(data, shown, year))
+    diagnostics += notes + [d for parse in parses for d in parse.diagnostics]
+    content, author_pages, problems = read_pages(root / "content", "content", config.unsafe_html)
+    diagnostics += problems
+    sources, problems = read_sources(root)
+    diagnostics += problems
+    assets, problems = read_assets(root / "assets")
+    diagnostics += problems
+    static, problems = read_static(root)
+    diagnostics += problems
+    if not config.base_url:
+        diagnostics.append(note("site.yaml", 0, FEEDS_NEED_BASE_URL))
+    return Project(
+        root, config, parses, content, author_pages, cache, sorted(diagnostics), sources, assets, static
+    )

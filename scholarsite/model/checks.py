@@ -1,0 +1,112 @@
+"""The model of a project, and what is wrong between its parts: author pages of no author, seed
+files claimed twice or not at all, reserved page names, sources.yaml entries of no paper."""
+
+from __future__ import annotations
+
+import difflib
+
+from scholarsite.errors import Diagnostic, error, note, warning
+from scholarsite.inputs.content import Page
+from scholarsite.inputs.project import Project
+from scholarsite.inputs.sources import SOURCES_FILE, Sources
+from scholarsite.inputs.unicode import normalise
+from scholarsite.model import urls
+from scholarsite.model.cards import published_dates
+from scholarsite.model.model import Identities, Site, build_model
+
+
+def model_of(project: Project) -> tuple[Site, dict[str, Page], list[Diagnostic]]:
+    """The cross-referenced model of a project's accepted seeds (who is who as author pages
+    declare it, ordered by the publication dates sources.yaml knows), its author pages by
+    slug, and every problem between the parts."""
+    identities, problems = identities_of(project.author_pages)
+    authors = (parse.author for parse in project.seeds if parse.author is not None)
+    site = build_model(authors, published_dates(project.sources), identities)
+    author_pages, unmatched = match_author_pages(site, project.author_pages)
+    problems += unmatched + claim_problems(project) + reserved_page_problems(project.pages)
+    return site, author_pages, problems + source_problems(site, project.sources)
+
+
+def identities_of(author_pages: list[Page]) -> tuple[Identities, list[Diagnostic]]:
+    """Who is who, as author pages declare it (`seeds:` and `aliases:`); a seed file or an
+    alias declared by two pages is an error."""
+    claims: dict[str, str] = {}
+    aliases: dict[str, str] = {}
+    problems: list[Diagnostic] = []
+    for page in author_pages:
+        for table, items in (
+            (claims, [f"seeds/{s}" for s in page.meta.get("seeds", [])]),
+            (aliases, [normalise(a) for a in page.meta.get("aliases", [])]),
+        ):
+            for item in items:
+                if table.setdefault(item, page.name) != page.name:
+                    problems.append(
+                        error(page.path, 0, f"{item!r} is declared by content/authors/{table[item]}.md too")
+                    )
+    return Identities(claims, aliases), problems
+
+
+def claim_problems(project: Project) -> list[Diagnostic]:
+    """An author page claiming a seed file that is not among the accepted seeds."""
+    known = {parse.author.path for parse in project.seeds if parse.author is not None}
+    return [
+        error(
+            page.path,
+            0,
+            f"no accepted seed file 'seeds/{name}'",
+            "name a file of seeds/, as in seeds: [x.txt]",
+        )
+        for page in project.author_pages
+        for name in page.meta.get("seeds", [])
+        if f"seeds/{name}" not in known
+    ]
+
+
+def source_problems(site: Site, sources: Sources) -> list[Diagnostic]:
+    """A warning per sources.yaml entry whose key is no paper's any more (the paper's title or
+    year changed, or its seed went), a note per paper whose source is ambiguous."""
+    keys = {paper.key for paper in site.papers}
+    stale = [
+        warning(
+            SOURCES_FILE,
+            sources.line(key),
+            f"no paper has the key {key!r}",
+            "remove the entry or run link-sources again",
+        )
+        for key in sorted(sources.entries.keys() - keys)
+    ]
+    ambiguous = [
+        note(
+            SOURCES_FILE,
+            sources.line(key),
+            f"{key!r} has {len(entry.candidates)} possible arXiv matches",
+            "set its arxiv_id by hand, or mark it not-found",
+        )
+        for key, entry in sorted(sources.entries.items())
+        if entry.status == "ambiguous" and key in keys
+    ]
+    return stale + ambiguous
+
+
+def match_author_pages(site: Site, content: list[Page]) -> tuple[dict[str, Page], list[Diagnostic]]:
+    """Author pages by slug; an unknown slug is an error naming the closest ones."""
+    slugs = [a.slug for a in site.authors]
+    matched: dict[str, Page] = {}
+    problems: list[Diagnostic] = []
+    for page in content:
+        if page.name in slugs:
+            matched[page.name] = page
+            continue
+        close = difflib.get_close_matches(page.name, slugs, n=3, cutoff=0.5)
+        hint = f"did you mean {', '.join(close)}?" if close else "name the file after an author's slug"
+        problems.append(error(page.path, 0, f"no author with the slug '{page.name}'", hint))
+    return matched, problems
+
+
+def reserved_page_problems(content: list[Page]) -> list[Diagnostic]:
+    """A content page may not take a folder the build uses."""
+    return [
+        error(p.path, 0, f"the page name '{p.name}' is reserved for the site's own pages")
+        for p in content
+        if p.name in urls.RESERVED
+    ]

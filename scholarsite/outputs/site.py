@@ -1,0 +1,80 @@
+"""Every output of the site: the families, in order, then the files of `static/`."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Iterator
+from pathlib import PurePosixPath
+
+from scholarsite.errors import BuildError, Diagnostic, error
+from scholarsite.outputs import exports, feeds, hosting, pages, search
+from scholarsite.outputs.registry import Bundle, Family, Produced, check_path
+from scholarsite.outputs.sitedata import SiteData
+
+STATIC_HINT = "rename or move it in static/"
+
+SITE_FAMILIES: tuple[Family, ...] = (
+    pages.outputs,
+    hosting.assets,
+    hosting.outputs,
+    hosting.redirects,
+    exports.citation_files,
+    exports.data_files,
+    feeds.outputs,
+)
+SEARCH_FAMILIES: tuple[Family, ...] = (search.outputs,)
+
+
+def in_search(path: str) -> bool:
+    """Whether a site path belongs to a search bundle (synced last, and on its own in serve)."""
+    return path.startswith(search.FOLDER + "/")
+
+
+def outputs(data: SiteData, families: Iterable[Family]) -> Iterable[Produced]:
+    """Every output of the given families, lazily, in family order."""
+    return itertools.chain.from_iterable(family(data) for family in families)
+
+
+def site_outputs(data: SiteData) -> Iterator[Produced]:
+    """The outputs of SITE_FAMILIES, lazily, then the files of `static/`; BuildError, before
+    anything is written, when a static file is where the build puts its own (see
+    `static_problems`)."""
+    made: list[str] = [search.FOLDER + "/"]  # a folder the search index owns whole
+    for item in outputs(data, SITE_FAMILIES):
+        made.append(item.folder + "/" if isinstance(item, Bundle) else item.path)
+        yield item
+    problems = static_problems(data.static, made)
+    if problems:
+        raise BuildError(problems)
+    yield from hosting.static(data)
+
+
+def static_problems(static: Iterable[str], made: Iterable[str]) -> list[Diagnostic]:
+    """An error for each file of `static/` (by site path) that is where the build writes a
+    file or a folder, is inside a folder a bundle owns whole ("x/" in `made`), or has a name
+    no site path may have."""
+    made = list(made)
+    files = {path for path in made if not path.endswith("/")}
+    folders = {str(parent) for path in made for parent in PurePosixPath(path).parents}
+    whole = tuple(path for path in made if path.endswith("/"))
+    problems = []
+    for path in static:
+        if clash := static_clash(path, files, folders, whole):
+            message = f"cannot be copied to site/{path}: {clash}"
+            problems.append(error(f"static/{path}", 0, message, STATIC_HINT))
+    return problems
+
+
+def static_clash(path: str, files: set[str], folders: set[str], whole: tuple[str, ...]) -> str | None:
+    """Why the static file for site path `path` cannot be copied, or None."""
+    try:
+        check_path(path)
+    except ValueError:
+        return "the site cannot hold that name"
+    if path in files:
+        return "the build writes that file itself"
+    if path in folders or path + "/" in whole:
+        return "the build writes a folder there"
+    if path.startswith(whole):
+        return f"site/{path.split('/')[0]}/ is made whole by the build"
+    return None

@@ -1,0 +1,60 @@
+"""The preview's build: the steps of `pipeline.build`, written in two syncs so browsers reload
+as soon as the pages are in place, before the search index (as long again) is made.
+
+While the pages are made, the last build's related-paper lists stand in for this one's; once
+the true lists are known, the pages they change are made again and browsers reload again.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from scholarsite import shortcut, write
+from scholarsite.errors import Diagnostic
+from scholarsite.inputs.config import Overrides
+from scholarsite.outputs.site import in_search, site_outputs
+from scholarsite.pipeline import Caches, Ready, prepare, quiet, reported_with, sync_outputs
+from scholarsite.write.report import BuildResult
+
+Shown = Callable[[write.SyncReport, Iterable[Diagnostic]], None]  # pages in place: reload
+
+
+def not_search(path: str) -> bool:
+    """Whether a site path is outside the search bundles."""
+    return not in_search(path)
+
+
+def build(root: Path, caches: Caches, shown: Shown, overrides: Overrides) -> BuildResult:
+    """Build the project at `root` into `root/site`, calling `shown` when pages are in place."""
+    started = time.perf_counter()
+    site_dir = root / "site"
+    looked = shortcut.look(root, site_dir, overrides)
+    if looked.unchanged is not None:
+        result = shortcut.skipped(looked.unchanged, False, started)
+        shown(result.report, result.diagnostics)
+        return result
+    ready = prepare(root, site_dir, looked.fingerprint, False, overrides, caches, None, quiet)
+    search = ready.search()
+    with reported_with(ready.diagnostics):
+        pages = pages_shown(ready, caches, shown)
+        found = sync_outputs(ready, search, quiet, in_search, "search", ready.fingerprint)
+    ready.finish()
+    return BuildResult(pages.merged(found), time.perf_counter() - started, ready.diagnostics)
+
+
+def pages_shown(ready: Ready, caches: Caches, shown: Shown) -> write.SyncReport:
+    """Sync the pages with the last build's related lists standing in, show them; then with
+    the true lists, showing again what they changed."""
+    data = ready.data
+    data.related_before, caches.related = caches.related, None
+    pages = sync_outputs(ready, site_outputs(data), quiet, not_search, "pages")
+    shown(pages, ready.diagnostics)
+    if data.settle_related():
+        settled = sync_outputs(ready, site_outputs(data), quiet, not_search, "pages")
+        pages = pages.then(settled)
+        if settled.written:
+            shown(settled, ready.diagnostics)
+    caches.related = {key: [p.key for p in found] for key, found in data.related.items()}
+    return pages
