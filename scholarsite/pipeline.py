@@ -29,6 +29,7 @@ from scholarsite.inputs.sources import SOURCES_FILE, Sources, read_sources
 from scholarsite.inputs.unicode import normalise
 from scholarsite.model import urls
 from scholarsite.model.cards import published_dates
+from scholarsite.model.conflicts import abstract_notes
 from scholarsite.model.model import Identities, Site, build_model
 from scholarsite.outputs import exports, feeds, hosting, pages, search
 from scholarsite.outputs.registry import Bundle, Family, Produced
@@ -244,10 +245,11 @@ def reserved_page_problems(content: list[Page]) -> list[Diagnostic]:
 
 def prepare(project: Project, caches: Caches | None = None) -> tuple[SiteData, list[Diagnostic]]:
     """The data every output family reads, and every problem found before rendering: those
-    of the inputs, author pages without an author, pages taking a reserved name and sources.yaml
-    entries of no paper."""
+    of the inputs, author pages without an author, pages taking a reserved name, sources.yaml
+    entries of no paper, and papers whose seeds give different abstracts (a note)."""
     site = model_of(project)
     author_pages, problems = match_author_pages(site, project.author_pages)
+    problems += abstract_notes(site.papers)
     problems += claim_problems(project)
     problems += reserved_page_problems(project.pages)
     problems += source_problems(site, project.sources)
