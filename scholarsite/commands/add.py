@@ -2,7 +2,8 @@
 
 Each new seed is parsed first; any error stops everything before a file is copied. A seed is
 copied as `seeds/<author-slug>.txt`. A name already taken, or a second file for an author the
-collection already has, is refused unless `force` is given. The change summary compares the
+collection already has, is refused unless `force` is given. The example seed `new` wrote is
+removed once a seed is added (while it is unchanged). The change summary compares the
 model without and with the new seeds: new papers, papers merged with existing ones (and with
 whom), papers whose new records bring another abstract (and which one is shown), new co-author
 pairs, new subjects and years.
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from scholarsite import pipeline
 from scholarsite.errors import Diagnostic, Severity, error
+from scholarsite.inputs.example import EXAMPLE_NAME, is_example
 from scholarsite.inputs.freshness import latest_possible_year
 from scholarsite.inputs.seeds import SEED_SUFFIX, AuthorRecord, is_seed_file, parse_seed
 from scholarsite.inputs.unicode import normalise
@@ -60,6 +62,7 @@ class Changes:
     """What adding seeds changes in the collection (plain data, for text or JSON)."""
 
     added_files: list[str] = field(default_factory=list)
+    removed_files: list[str] = field(default_factory=list)  # the example seed `new` wrote
     new_authors: list[str] = field(default_factory=list)
     new_papers: list[str] = field(default_factory=list)
     merged_papers: list[dict[str, object]] = field(default_factory=list)  # title, year, with
@@ -76,6 +79,7 @@ class Changes:
     def lines(self) -> list[str]:
         """The summary as text, a line per change."""
         out = [f"add {name}" for name in self.added_files]
+        out += [f"remove {name} (the example seed)" for name in self.removed_files]
         out += [f"new author: {name}" for name in self.new_authors]
         out += [f"new paper: {title}" for title in self.new_papers]
         out += [
@@ -172,6 +176,9 @@ def plan(root: Path, paths: list[Path], force: bool) -> tuple[Changes, list[tupl
     before = build_model(authors, identities=project.identities)  # aliases merge, as in the build
     changes = compare(before, build_model([*authors, *new], identities=project.identities))
     changes.added_files = [str(target.relative_to(root)) for _, target in copies]
+    example = root / "seeds" / EXAMPLE_NAME
+    if copies and example.is_file() and is_example(example, example.read_bytes()):
+        changes.removed_files = [str(example.relative_to(root))]
     changes.warnings = warnings
     return changes, copies
 
@@ -185,8 +192,10 @@ def free_name(target: Path, planned: set[Path]) -> Path:
     return candidate
 
 
-def apply(copies: list[tuple[Path, Path]]) -> None:
-    """Copy the new seeds into place."""
+def apply(root: Path, changes: Changes, copies: list[tuple[Path, Path]]) -> None:
+    """Copy the new seeds into place, then remove the files `changes` says go."""
     for source, target in copies:
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, target)
+    for name in changes.removed_files:
+        (root / name).unlink(missing_ok=True)
