@@ -213,7 +213,7 @@ def run_add(run: Run, args: argparse.Namespace) -> int:
         print("\n".join(changes.lines()) or "nothing new")
     if args.dry_run:
         return OK
-    addseeds.apply(copies)
+    addseeds.apply(run.root, changes, copies)
     if args.no_build:
         return OK
     with contextlib.redirect_stdout(sys.stderr) if args.json else contextlib.nullcontext():
@@ -311,5 +311,8 @@ def run_new(folder: Path) -> int:
         return FAILED
     for name in written:
         print(f"  {folder / name}")
-    print(f"a new project is in {folder}: `cd {folder}` then `scholarsite serve` to preview it")
+    print(
+        f"a new project is in {folder} (its README.md says what is where): `cd {folder}`, add a"
+        " researcher's profile with `scholarsite add PROFILE.txt`, then `scholarsite serve` to preview"
+    )
     return OK

@@ -32,6 +32,14 @@ def make_project(target: Path, seeds: Path | None = None, site_yaml: str | None 
     return target
 
 
+def adopt_example(project: Path) -> Path:
+    """The example seed of a new project made a real one (renamed, so that it is built), as a
+    maintainer who edits it into a profile would: Ada Lovelace's two papers."""
+    seed = project / "seeds/ada-lovelace.txt"
+    (project / "seeds/example.txt").rename(seed)
+    return seed
+
+
 BASE_URL_YAML = "title: Test records\nbase_url: https://example.org/scholarsite/\n"
 
 

@@ -10,6 +10,8 @@ import pytest
 
 from scholarsite import cli
 
+from .conftest import adopt_example
+
 GIT = ["git", "-c", "user.name=Test", "-c", "user.email=test@example.org"]
 
 
@@ -28,6 +30,7 @@ def repository(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, P
     remote, project = tmp_path / "remote.git", tmp_path / "lab"
     subprocess.run(["git", "init", "-q", "--bare", str(remote)], check=True)
     cli.main(["new", str(project)])
+    adopt_example(project)
     git(project, "init", "-q", "-b", "main")
     git(project, "add", ".")
     git(project, "commit", "-q", "-m", "New project")
@@ -48,7 +51,7 @@ def test_a_failing_build_is_not_deployed(
     repository: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
     project, remote = repository
-    seed = project / "seeds/example.txt"
+    seed = project / "seeds/ada-lovelace.txt"
     seed.write_text(seed.read_text().replace("cs.ET↗\n", "xx.YY↗\n"))  # an unknown subject: a warning
     assert cli.main(["--project", str(project), "deploy", "--quiet", "--strict"]) == cli.FAILED
     assert "not deployed" in capsys.readouterr().err

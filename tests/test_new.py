@@ -11,14 +11,23 @@ import pytest
 
 from scholarsite import cli, pipeline
 
-from .conftest import ROOT
+from .conftest import ROOT, adopt_example
+
+MAINTAINER_TEXT = ("seeds/", "scholarsite add", "example", "Lovelace", "maintainer")
 
 
-def test_new_project_builds_checks_clean_and_is_git_ready(tmp_path: Path) -> None:
+def site_text(site: Path) -> str:
+    """Every page and data file of a built site, as one text."""
+    files = [p for p in site.rglob("*") if p.is_file() and p.suffix in (".html", ".json", ".txt", ".xml")]
+    return "\n".join(p.read_text(encoding="utf-8") for p in files if "pagefind" not in p.parts)
+
+
+def test_new_project_builds_checks_clean_and_publishes_no_example(tmp_path: Path) -> None:
     target = tmp_path / "lab"
     assert cli.main(["new", str(target)]) == cli.OK
     names = {p.relative_to(target).as_posix() for p in target.rglob("*") if p.is_file()}
     assert names == {
+        "README.md",
         "site.yaml",
         ".gitignore",
         "seeds/example.txt",
@@ -26,9 +35,41 @@ def test_new_project_builds_checks_clean_and_is_git_ready(tmp_path: Path) -> Non
         ".github/workflows/pages.yml",
     }
     assert "/.scholarsite-cache/" in (target / ".gitignore").read_text()
+    assert "scholarsite add" in (target / "README.md").read_text()  # the maintainer's instructions
     result = pipeline.build(target, strict=True, workers=1)
-    assert (target / "site/authors/ada-lovelace/index.html").is_file()
     assert not [d for d in result.diagnostics if d.severity.value != "note"]
+    assert [d.path for d in result.diagnostics if "example seed" in d.message] == ["seeds/example.txt"]
+    assert not (target / "site/authors/ada-lovelace").exists()
+    text = site_text(target / "site")
+    assert "Publication records of our group" in text
+    assert not [words for words in MAINTAINER_TEXT if words in text]
+
+
+def test_the_first_add_replaces_the_example(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "lab"
+    cli.main(["new", str(target)])
+    profile = tmp_path / "babbage.txt"
+    profile.write_text(BABBAGE, encoding="utf-8")
+    capsys.readouterr()
+    assert cli.main(["--project", str(target), "add", str(profile), "--quiet"]) == cli.OK
+    out = capsys.readouterr().out
+    assert "remove seeds/example.txt (the example seed)" in out and "new author: Charles Babbage" in out
+    assert sorted(p.name for p in (target / "seeds").iterdir()) == ["charles-babbage.txt"]
+    assert (target / "site/authors/charles-babbage/index.html").is_file()
+    assert not (target / "site/authors/ada-lovelace").exists()
+    assert "Lovelace" not in site_text(target / "site")
+
+
+def test_an_edited_example_is_a_seed_and_stays(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "lab"
+    cli.main(["new", str(target)])
+    example = target / "seeds/example.txt"
+    example.write_bytes(example.read_bytes().replace(b"Ada Lovelace", b"Ada King"))
+    profile = tmp_path / "babbage.txt"
+    profile.write_text(BABBAGE, encoding="utf-8")
+    assert cli.main(["--project", str(target), "add", str(profile), "--quiet"]) == cli.OK
+    assert "the example seed" not in capsys.readouterr().out
+    assert example.is_file() and (target / "site/authors/ada-king/index.html").is_file()
 
 
 def test_new_refuses_a_folder_that_holds_anything(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -98,6 +139,7 @@ def test_add_prints_what_changes_copies_and_builds(
 ) -> None:
     project = tmp_path / "lab"
     cli.main(["new", str(project)])
+    adopt_example(project)
     incoming = tmp_path / "incoming"
     incoming.mkdir()
     (incoming / "babbage profile.txt").write_text(BABBAGE, encoding="utf-8")
@@ -142,6 +184,7 @@ def test_add_counts_a_declared_alias_as_the_same_author(
 ) -> None:
     project = tmp_path / "lab"
     cli.main(["new", str(project)])
+    adopt_example(project)
     (project / "content/authors").mkdir(parents=True)
     (project / "content/authors/ada-lovelace.md").write_text("---\naliases: [A. A. Lovelace]\n---\n")
     alias = tmp_path / "alias.txt"

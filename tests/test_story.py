@@ -18,7 +18,7 @@ import yaml
 
 from tools.qa.browser import open_browser
 
-from .conftest import wait_for_port
+from .conftest import adopt_example, wait_for_port
 from .test_new import BABBAGE
 from .test_not_found import HOST, pages_server
 
@@ -63,11 +63,13 @@ def test_new_build_add_serve_deploy(tmp_path: Path) -> None:
     assert "written" in run(lab, "build", "--quiet").stdout
     incoming = tmp_path / "incoming"
     incoming.mkdir()
+    ada = tmp_path / "ada.txt"
+    ada.write_bytes((lab / "seeds/example.txt").read_bytes())
+    summary = run(lab, "add", str(ada), "--quiet").stdout
+    assert "remove seeds/example.txt (the example seed)" in summary and "new author: Ada Lovelace" in summary
     (incoming / "babbage.txt").write_text(BABBAGE, encoding="utf-8")
     (incoming / "somerville.txt").write_text(SOMERVILLE, encoding="utf-8")
-    summary = run(
-        lab, "add", str(incoming / "babbage.txt"), str(incoming / "somerville.txt"), "--quiet"
-    ).stdout
+    summary = run(lab, "add", str(incoming), "--quiet").stdout
     assert "new author: Charles Babbage" in summary and "new author: Mary Somerville" in summary
     assert "merged with an existing paper: Sketch of the Analytical Engine" in summary
     assert "new co-authors: Ada Lovelace and Charles Babbage" in summary
@@ -87,7 +89,7 @@ def test_new_build_add_serve_deploy(tmp_path: Path) -> None:
         with open_browser() as browser:
             page = browser.new_page()
             page.goto(f"http://127.0.0.1:{port}/authors/ada-lovelace/")
-            seed = lab / "seeds/example.txt"
+            seed = lab / "seeds/ada-lovelace.txt"
             seed.write_text(seed.read_text().replace("Notes on the Analytical Engine", "Notes, revised,"))
             page.wait_for_function(
                 "() => document.body.innerText.includes('Notes, revised,')", timeout=60_000
@@ -110,6 +112,7 @@ def test_new_build_add_serve_deploy(tmp_path: Path) -> None:
 def test_the_workflow_build_step_for_a_project_site(tmp_path: Path) -> None:
     run(tmp_path, "new", "lab")
     lab = tmp_path / "lab"
+    adopt_example(lab)
     workflow = yaml.safe_load((lab / ".github/workflows/pages.yml").read_text())
     steps = workflow["jobs"]["build"]["steps"]
     (build,) = [step for step in steps if step.get("name") == "Build"]

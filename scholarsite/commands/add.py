@@ -2,9 +2,11 @@
 
 Each new seed is parsed first; any error stops everything before a file is copied. A seed is
 copied as `seeds/<author-slug>.txt`. A name already taken, or a second file for an author the
-collection already has, is refused unless `force` is given. The change summary compares the
+collection already has, is refused unless `force` is given. The example seed `new` wrote is
+removed once a seed is added (while it is unchanged). The change summary compares the
 model without and with the new seeds: new papers, papers merged with existing ones (and with
-whom), new co-author pairs, new subjects and years.
+whom), papers whose new records bring another abstract (and which one is shown), new co-author
+pairs, new subjects and years.
 """
 
 from __future__ import annotations
@@ -14,13 +16,46 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from scholarsite.errors import Diagnostic, Severity, error
+from scholarsite.inputs.example import EXAMPLE_NAME, is_example
 from scholarsite.inputs.freshness import latest_possible_year
 from scholarsite.inputs.project import load_project
 from scholarsite.inputs.seeds import SEED_SUFFIX, AuthorRecord, is_seed_file, parse_seed
 from scholarsite.inputs.unicode import normalise
 from scholarsite.model.checks import identities_of
+from scholarsite.model.conflicts import others, place
 from scholarsite.model.identity import slug_for
-from scholarsite.model.model import Site, build_model
+from scholarsite.model.model import Paper, Site, build_model, shown_version
+
+
+@dataclass
+class AbstractChange:
+    """A paper whose new records bring another abstract: the record whose abstract is shown,
+    those whose abstracts are not, and the one shown so far when it no longer is."""
+
+    title: str
+    year: int
+    shown: str  # 'seeds/x.txt:12'
+    not_shown: list[str]
+    replaces: str = ""
+
+    def line(self) -> str:
+        """`different abstracts: Title (2024): shown: a.txt:5 (the longest), not: b.txt:9`."""
+        line = f"different abstracts: {self.title} ({self.year}): shown: {self.shown} (the longest), "
+        line += f"not: {', '.join(self.not_shown)}"
+        return line + (f"; it replaces the abstract shown so far ({self.replaces})" if self.replaces else "")
+
+
+def abstract_change(paper: Paper, old: Paper | None) -> AbstractChange | None:
+    """What the new records change in the abstracts of `paper` (`old`: the paper before them),
+    or None when they bring no other abstract."""
+    known = {version.compared for version in old.versions} if old else set()
+    if len(paper.versions) < 2 or all(version.compared in known for version in paper.versions):
+        return None
+    shown = shown_version(paper.versions)
+    before = shown_version(old.versions) if old else None
+    replaces = place(before.where) if before and before.compared != shown.compared else ""
+    not_shown = [place(version.where) for version in others(paper)]
+    return AbstractChange(paper.title, paper.year, place(shown.where), not_shown, replaces)
 
 
 @dataclass
@@ -28,9 +63,11 @@ class Changes:
     """What adding seeds changes in the collection (plain data, for text or JSON)."""
 
     added_files: list[str] = field(default_factory=list)
+    removed_files: list[str] = field(default_factory=list)  # the example seed `new` wrote
     new_authors: list[str] = field(default_factory=list)
     new_papers: list[str] = field(default_factory=list)
     merged_papers: list[dict[str, object]] = field(default_factory=list)  # title, year, with
+    different_abstracts: list[AbstractChange] = field(default_factory=list)
     new_coauthor_pairs: list[list[str]] = field(default_factory=list)
     new_subjects: list[str] = field(default_factory=list)
     new_years: list[int] = field(default_factory=list)
@@ -43,12 +80,14 @@ class Changes:
     def lines(self) -> list[str]:
         """The summary as text, a line per change."""
         out = [f"add {name}" for name in self.added_files]
+        out += [f"remove {name} (the example seed)" for name in self.removed_files]
         out += [f"new author: {name}" for name in self.new_authors]
         out += [f"new paper: {title}" for title in self.new_papers]
         out += [
             f"merged with an existing paper: {m['title']} ({m['year']}), listed by {', '.join(m['with'])}"  # type: ignore[arg-type]
             for m in self.merged_papers
         ]
+        out += [change.line() for change in self.different_abstracts]
         out += [f"new co-authors: {a} and {b}" for a, b in self.new_coauthor_pairs]
         out += [f"new subject: {code}" for code in self.new_subjects]
         out += [f"new year: {year}" for year in self.new_years]
@@ -84,6 +123,8 @@ def compare(before: Site, after: Site) -> Changes:
     changes.new_authors = [a.name for a in after.authors if a.key not in old_authors]
     for paper in after.papers:
         old = old_papers.get(paper.key)
+        if change := abstract_change(paper, old):
+            changes.different_abstracts.append(change)
         if old is None:
             changes.new_papers.append(f"{paper.title} ({paper.year})")
         elif len(paper.authors) > len(old.authors):
@@ -138,6 +179,9 @@ def plan(root: Path, paths: list[Path], force: bool) -> tuple[Changes, list[tupl
         build_model(authors, identities=identities), build_model([*authors, *new], identities=identities)
     )
     changes.added_files = [str(target.relative_to(root)) for _, target in copies]
+    example = root / "seeds" / EXAMPLE_NAME
+    if copies and example.is_file() and is_example(example, example.read_bytes()):
+        changes.removed_files = [str(example.relative_to(root))]
     changes.warnings = warnings
     return changes, copies
 
@@ -151,8 +195,10 @@ def free_name(target: Path, planned: set[Path]) -> Path:
     return candidate
 
 
-def apply(copies: list[tuple[Path, Path]]) -> None:
-    """Copy the new seeds into place."""
+def apply(root: Path, changes: Changes, copies: list[tuple[Path, Path]]) -> None:
+    """Copy the new seeds into place, then remove the files `changes` says go."""
     for source, target in copies:
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, target)
+    for name in changes.removed_files:
+        (root / name).unlink(missing_ok=True)

@@ -1,8 +1,10 @@
 """`scholarsite new DIR`: a ready project that builds and serves at once.
 
-It holds a commented `site.yaml`, one example seed, `content/index.md`, a `.gitignore` for the
-build's folders and the GitHub Pages workflow. Templates and assets come from the built-in
-theme; a project adds its own only to override one.
+It holds a commented `site.yaml`, the example seed (never published: see `inputs.example`), a
+home page for visitors (`content/index.md`), a `README.md` for the maintainer (outside
+`content/`, so never published either), a `.gitignore` for the build's folders and the GitHub
+Pages workflow. Templates and assets come from the built-in theme; a project adds its own only
+to override one.
 """
 
 from __future__ import annotations
@@ -10,13 +12,16 @@ from __future__ import annotations
 from importlib.metadata import version
 from pathlib import Path
 
+from scholarsite.inputs.example import EXAMPLE_FILE, EXAMPLE_NAME
+
 STARTER = Path(__file__).parent / "starter"
-FILES = {  # in the starter folder -> in the new project
-    "site.yaml": "site.yaml",
-    "gitignore": ".gitignore",
-    "seeds/example.txt": "seeds/example.txt",
-    "content/index.md": "content/index.md",
-    "workflows/pages.yml": ".github/workflows/pages.yml",
+FILES = {  # in the package -> in the new project
+    STARTER / "README.md": "README.md",
+    STARTER / "site.yaml": "site.yaml",
+    STARTER / "gitignore": ".gitignore",
+    EXAMPLE_FILE: f"seeds/{EXAMPLE_NAME}",
+    STARTER / "content/index.md": "content/index.md",
+    STARTER / "workflows/pages.yml": ".github/workflows/pages.yml",
 }
 
 
@@ -32,6 +37,6 @@ def create(target: Path) -> list[str]:
         raise NotEmpty(f"{target} is not an empty folder; `new` only writes into a new or empty one")
     for source, name in FILES.items():
         (target / name).parent.mkdir(parents=True, exist_ok=True)
-        text = (STARTER / source).read_text(encoding="utf-8")
+        text = source.read_text(encoding="utf-8")
         (target / name).write_text(text.replace("{version}", version("scholarsite")), encoding="utf-8")
     return list(FILES.values())

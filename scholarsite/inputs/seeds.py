@@ -25,6 +25,7 @@ from pathlib import Path
 
 from scholarsite.errors import BuildError, Diagnostic, Severity, error, note, warning
 from scholarsite.inputs import taxonomy
+from scholarsite.inputs.example import EXAMPLE_NOTE, is_example
 from scholarsite.inputs.files import read_input
 from scholarsite.inputs.text import decode
 from scholarsite.inputs.unicode import letter_script, mixed_script_words, normalise
@@ -503,7 +504,8 @@ def read_seeds(
     seed_dir: Path, display_dir: str, parse: Callable[[bytes, str], SeedParse]
 ) -> tuple[list[SeedParse], list[Diagnostic]]:
     """Parse every seed in `seed_dir` (sorted by name) with `parse(bytes, shown path)`;
-    a note for each file skipped, an error for each refused (see `files.read_input`)."""
+    a note for each file skipped (the example `new` wrote too), an error for each refused
+    (see `files.read_input`)."""
     parses: list[SeedParse] = []
     skipped: list[Diagnostic] = []
     if not seed_dir.is_dir():
@@ -518,6 +520,9 @@ def read_seeds(
             data = read_input(path, seed_dir.parent, shown, size_problem)
         except BuildError as exc:
             skipped += exc.diagnostics
+            continue
+        if is_example(path, data):
+            skipped.append(note(shown, 0, EXAMPLE_NOTE))
             continue
         parses.append(parse(data, shown))
     return parses, skipped

@@ -12,18 +12,20 @@ from scholarsite.inputs.sources import SOURCES_FILE, Sources
 from scholarsite.inputs.unicode import normalise
 from scholarsite.model import urls
 from scholarsite.model.cards import published_dates
+from scholarsite.model.conflicts import abstract_notes
 from scholarsite.model.model import Identities, Site, build_model
 
 
 def model_of(project: Project) -> tuple[Site, dict[str, Page], list[Diagnostic]]:
     """The cross-referenced model of a project's accepted seeds (who is who as author pages
     declare it, ordered by the publication dates sources.yaml knows), its author pages by
-    slug, and every problem between the parts."""
+    slug, and every problem between the parts (papers whose seeds give different abstracts: a note)."""
     identities, problems = identities_of(project.author_pages)
     authors = (parse.author for parse in project.seeds if parse.author is not None)
     site = build_model(authors, published_dates(project.sources), identities)
     author_pages, unmatched = match_author_pages(site, project.author_pages)
-    problems += unmatched + claim_problems(project) + reserved_page_problems(project.pages)
+    problems += unmatched + abstract_notes(site.papers) + claim_problems(project)
+    problems += reserved_page_problems(project.pages)
     return site, author_pages, problems + source_problems(site, project.sources)
 
 

@@ -2,7 +2,8 @@
 
 `build_model` is pure. Papers are identified by (year, normalised title); the same paper in
 several seeds is one `Paper` naming every author who lists it. Two different abstracts under
-the same title and year in one seed are two papers ("variants").
+the same title and year in one seed are two papers ("variants"). When the seeds of different
+authors give one paper different abstracts, the paper shows the longest (see `shown_version`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,24 @@ class Provenance:
 
     path: str
     line: int
+
+
+@dataclass(frozen=True)
+class AbstractVersion:
+    """One of the different abstracts a paper's records carry: its text as the first record
+    carrying it has it, where that record is, and the text compared (whitespace collapsed,
+    invisible characters stripped), so that a re-wrapped abstract is the same abstract."""
+
+    text: str
+    where: Provenance
+    compared: str
+
+
+def shown_version(versions: Iterable[AbstractVersion]) -> AbstractVersion:
+    """The abstract a paper shows: the longest (in characters, as compared); of equally long
+    ones, the first in code-point order, so the choice depends on the texts alone, never on
+    file names or the order seeds are read in. (sources.yaml keeps no abstract.)"""
+    return min(versions, key=lambda version: (-len(version.compared), version.compared))
 
 
 @dataclass(eq=False)
@@ -73,11 +92,18 @@ class Paper:
     authors: list[Author] = field(default_factory=list)
     provenance: list[Provenance] = field(default_factory=list)
     abstract_key: str = ""
+    versions: list[AbstractVersion] = field(default_factory=list)  # every different abstract
 
     @property
     def shared(self) -> bool:
         """Listed by more than one author of the collection."""
         return len(self.authors) > 1
+
+    def add_abstract(self, text: str, compared: str, where: Provenance) -> None:
+        """Note one record's abstract; the paper shows the chosen one of all it has."""
+        if all(version.compared != compared for version in self.versions):
+            self.versions.append(AbstractVersion(text, where, compared))
+            self.abstract = shown_version(self.versions).text
 
 
 @dataclass(eq=False)
@@ -168,9 +194,11 @@ class PaperIndex:
         self.variants: dict[tuple[int, str], list[Paper]] = {}
 
     def paper_for(self, record: SeedRecord, author: Author) -> Paper:
-        """Same (year, title) merges; in one author's records a different abstract is a new paper."""
+        """Same (year, title) merges; in one author's records a different abstract is a new
+        paper. The record's abstract is noted on the paper it belongs to."""
         title_key = normalise(record.title)
-        abstract_key = short_hash(" ".join(strip_ignorable(record.abstract).split()), 16)
+        compared = " ".join(strip_ignorable(record.abstract).split())
+        abstract_key = short_hash(compared, 16)
         variants = self.variants.setdefault((record.year, title_key), [])
         same_text = [p for p in variants if p.abstract_key == abstract_key]
         not_mine = [p for p in variants if author not in p.authors]
@@ -178,6 +206,7 @@ class PaperIndex:
         if match is None:
             match = self.new_paper(record, title_key, abstract_key, variant=len(variants))
             variants.append(match)
+        match.add_abstract(record.abstract, compared, Provenance(record.path, record.line))
         return match
 
     @staticmethod

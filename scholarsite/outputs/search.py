@@ -89,7 +89,8 @@ Entry = tuple[str, Any, Callable[[], dict[str, Any]]]  # URL, what the record is
 def entries(data: SiteData) -> list[Entry]:
     """Every paper's, author's and subject's search record, as its URL, what it is made from
     (a paper's: its card, so its record is made only when its shard is indexed again) and the
-    function making it."""
+    function making it. Only papers carry the year, author and subject filters, so a facet
+    counts papers; an author's or subject's page is found by its kind and its text."""
     cards, found, portable = data.cards, [], data.config.portable
     for paper in data.site.papers:
         card = cards.paper(paper)
@@ -103,7 +104,7 @@ def entries(data: SiteData) -> list[Entry]:
                 "url": url_of(cards.author(author)["path"], portable),
                 "content": f"{author.name}. {len(author.papers)} papers in {topics}. With {coauthors}.",
                 "meta": {"title": author.name, "kind": "Author"},
-                "filters": {"kind": ["Author"], "author": [author.name]},
+                "filters": {"kind": ["Author"]},
             }
         )
     for subject in data.site.subjects:
@@ -112,7 +113,7 @@ def entries(data: SiteData) -> list[Entry]:
                 "url": url_of(cards.subject(subject)["path"], portable),
                 "content": f"{subject.name} ({subject.code}), {subject.archive_name}.",
                 "meta": {"title": subject.name, "kind": "Subject"},
-                "filters": {"kind": ["Subject"], "subject": [subject.code]},
+                "filters": {"kind": ["Subject"]},
             }
         )
     return found + [(record["url"], record, partial(dict, record)) for record in small]

@@ -10,11 +10,13 @@ which suits search and descriptions. None of the public functions raise.
 
 from __future__ import annotations
 
+import itertools
 import unicodedata
 from collections.abc import Sequence
 
 from markupsafe import Markup, escape
 
+from scholarsite.tex.autolink import URL_ESCAPES, link_addresses
 from scholarsite.tex.links import encode_url, link_url, linkable
 from scholarsite.tex.macros import (
     ACCENTS,
@@ -32,8 +34,10 @@ __all__ = ["tex_problems", "tex_to_html", "tex_to_plain", "tex_to_title_html"]
 
 
 def tex_to_html(text: str) -> Markup:
-    """Safe HTML for ``text``: MathML for math, em/strong/code for text macros, links."""
-    return Markup(_HTML.nodes(parse(text).nodes))
+    """Safe HTML for ``text``: MathML for math, em/strong/code for text macros, links (bare
+    http(s) addresses outside math included)."""
+    emitter = _HTML_WITH_ADDRESSES if "://" in text else _HTML
+    return Markup(emitter.nodes(parse(text).nodes))
 
 
 def tex_to_title_html(text: str) -> Markup:
@@ -73,10 +77,12 @@ def _wrap(tag: str | None, inner: str) -> str:
 
 
 class _Html:
-    """The HTML emitter; ``links`` says whether ``\\href`` and ``\\url`` become ``<a>``."""
+    """The HTML emitter; ``links`` says whether ``\\href`` and ``\\url`` become ``<a>``,
+    ``addresses`` whether bare web addresses do."""
 
-    def __init__(self, links: bool) -> None:
+    def __init__(self, links: bool, addresses: bool = False) -> None:
         self.links = links
+        self.addresses = addresses
 
     def nodes(self, nodes: Sequence[Node]) -> str:
         """HTML for a node list; a declaration like ``\\em`` styles the rest of the list."""
@@ -94,8 +100,17 @@ class _Html:
         return html
 
     def run(self, nodes: Sequence[Node]) -> str:
-        """HTML for nodes that contain no declaration."""
-        return "".join(self.node(node) for node in nodes)
+        """HTML for nodes that contain no declaration; with ``addresses``, bare web addresses
+        in a run of text nodes become links."""
+        if not self.addresses:
+            return "".join(self.node(node) for node in nodes)
+        html = []
+        for is_text, group in itertools.groupby(nodes, lambda node: _address_text(node) is not None):
+            if is_text:
+                html.append(link_addresses("".join(str(_address_text(node)) for node in group)))
+            else:
+                html += [self.node(node) for node in group]
+        return "".join(html)
 
     def node(self, node: Node) -> str:
         """HTML for one node."""
@@ -139,7 +154,19 @@ class _Html:
         return f'<a href="{escape(encode_url(url))}">{text}</a>'
 
 
+def _address_text(node: Node) -> str | None:
+    """What a node stands for in a bare web address, or None if no address goes through it:
+    text, ``~`` as itself, and ``\\_``, ``\\%``, ``\\#``, ``\\&`` as their characters; not
+    TeX's dashes and quotes (``https://x.org---a tool``), math or macros."""
+    if isinstance(node, Text):
+        return node.value if node.tex is None else "~" if node.tex == "~" else None
+    if isinstance(node, Command) and node.known and node.name in URL_ESCAPES:
+        return node.name
+    return None
+
+
 _HTML = _Html(links=True)
+_HTML_WITH_ADDRESSES = _Html(links=True, addresses=True)
 _TITLE_HTML = _Html(links=False)
 
 
