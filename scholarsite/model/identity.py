@@ -4,6 +4,8 @@ Identity is the normal form of a title or a name (`inputs.unicode.normalise`). A
 identity written with hyphens when it is plain ASCII and short; otherwise a transliterated,
 shortened form plus a hash of the identity. Either way the slug depends on nothing but the
 identity, so adding seeds never changes an existing URL, and two identities never share a slug.
+A title's slug is made from the title as shown (its TeX rendered), with the hash of its
+identity when the two differ.
 """
 
 from __future__ import annotations
@@ -31,4 +33,14 @@ def slug_for(identity: str, fallback: str = "item") -> str:
     if plain and len(plain) <= MAX_SLUG and (PLAIN_RE.fullmatch(identity) or slugify(identity) == plain):
         return plain
     readable = slugify(identity, max_length=HASHED_PREFIX, word_boundary=True) or fallback
+    return f"{readable}-{short_hash(identity)}"
+
+
+def title_slug(identity: str, shown: str, fallback: str = "paper") -> str:
+    """The slug of a title from the normal form of its text as shown (`compiling o n log n`
+    for `Compiling $\\mathcal{O}(n \\log n)$`), followed by a hash of its identity when that
+    differs, so two titles shown alike still have slugs of their own."""
+    if shown == identity:
+        return slug_for(identity, fallback)
+    readable = slugify(shown, max_length=HASHED_PREFIX, word_boundary=True) or fallback
     return f"{readable}-{short_hash(identity)}"

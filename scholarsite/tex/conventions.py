@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from string import ascii_letters, ascii_uppercase
 
-_GREEK_NAMES = (  # beta is missing on purpose: \\beta is beta, not a bold eta
-    "alpha gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi pi "
+_GREEK_NAMES = (
+    "alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi pi "
     "varpi rho varrho sigma varsigma tau upsilon phi varphi chi psi omega "
     "Gamma Delta Theta Lambda Xi Pi Sigma Upsilon Phi Psi Omega"
 )
@@ -23,7 +23,8 @@ FONT_VARIANTS = {  # font command -> the mathvariant of its letters
     "mathbb": "double-struck", "mathcal": "script", "mathscr": "script",
     "mathfrak": "fraktur", "mathbf": "bold", "boldsymbol": "bold-italic",
 }  # fmt: skip
-_STANDARD = frozenset({"DD", "bf", "bm", "fi"})  # ⅅ, \bf, \bm and TeX's \fi keep their meaning
+# Names a family would make that are standard already: ⅅ, \bf, \bm, \beta (not bold eta), \fi.
+_STANDARD = frozenset({"DD", "bf", "bm", "beta", "fi"})
 
 
 def _family(font: str, prefixes: tuple[str, ...], letters: str | list[str]) -> dict[str, tuple[str, str]]:

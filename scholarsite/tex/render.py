@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from markupsafe import Markup, escape
 
+from scholarsite.tex.alphabets import UNSTYLE
 from scholarsite.tex.links import encode_url, link_url, linkable
 from scholarsite.tex.macros import (
     ACCENTS,
@@ -169,7 +170,7 @@ def _command_plain(command: Command) -> str:
     if not command.known:
         return " ".join(_plain(arg.children) for arg in args if arg.raw.strip()) or name
     if name in SYMBOLS:
-        return SYMBOLS[name]
+        return SYMBOLS[name].translate(UNSTYLE)  # \\CC is C, as $\\CC$ is
     if name in ACCENTS:
         return _accent(name, args[0])
     if name in REFERENCES:
