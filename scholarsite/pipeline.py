@@ -12,6 +12,7 @@ import itertools
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path, PurePosixPath
 
 from scholarsite import ownership, shortcut, write
@@ -28,12 +29,13 @@ from scholarsite.inputs.seeds import SeedParse, read_seeds
 from scholarsite.inputs.sources import SOURCES_FILE, Sources, read_sources
 from scholarsite.inputs.unicode import normalise
 from scholarsite.model import urls
-from scholarsite.model.cards import published_dates
+from scholarsite.model.cards import PLAIN_TEXT, published_dates
 from scholarsite.model.model import Identities, Site, build_model
 from scholarsite.outputs import exports, feeds, hosting, pages, search
 from scholarsite.outputs.registry import Bundle, Family, Produced
 from scholarsite.outputs.render import Templates
 from scholarsite.outputs.sitedata import SiteData
+from scholarsite.tex.render import tex_to_plain
 
 STATIC_HINT = "rename or move it in static/"
 FEEDS_NEED_BASE_URL = "no base_url: Atom feeds, sitemap and canonical links are not written"
@@ -150,11 +152,12 @@ def validate(diagnostics: Iterable[Diagnostic], strict: bool) -> None:
         raise BuildError(found)
 
 
-def model_of(project: Project) -> Site:
+def model_of(project: Project, memo: Memo | None = None) -> Site:
     """The cross-referenced model of a project's accepted seeds, ordered by the publication
-    dates sources.yaml knows."""
+    dates sources.yaml knows; titles' plain text kept in `memo` (the cards read it there)."""
     authors = (parse.author for parse in project.seeds if parse.author is not None)
-    return build_model(authors, published_dates(project.sources), project.identities)
+    plain = partial(memo.text, PLAIN_TEXT, tex_to_plain) if memo is not None else tex_to_plain
+    return build_model(authors, published_dates(project.sources), project.identities, plain)
 
 
 def identities_of(author_pages: list[Page]) -> tuple[Identities, list[Diagnostic]]:
@@ -246,14 +249,14 @@ def prepare(project: Project, caches: Caches | None = None) -> tuple[SiteData, l
     """The data every output family reads, and every problem found before rendering: those
     of the inputs, author pages without an author, pages taking a reserved name and sources.yaml
     entries of no paper."""
-    site = model_of(project)
+    caches = caches or Caches(project.cache, Memo())
+    site = model_of(project, caches.memo)
     author_pages, problems = match_author_pages(site, project.author_pages)
     problems += claim_problems(project)
     problems += reserved_page_problems(project.pages)
     problems += source_problems(site, project.sources)
     assets, refused = hosting.read_assets(project.root / "assets")
     static, refused_static = hosting.read_static(project.root)
-    caches = caches or Caches(project.cache, Memo())
     urls.PORTABLE.on = project.config.portable
     templates = caches.templates = Templates(project.root / "templates", caches.memo, caches.templates)
     data = SiteData(

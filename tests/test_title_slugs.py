@@ -15,6 +15,7 @@ from scholarsite.inputs.unicode import normalise
 from scholarsite.model.identity import short_hash, slug_for, title_slug
 from scholarsite.model.model import build_model
 from scholarsite.outputs import search
+from scholarsite.tex.render import tex_to_plain
 
 from .conftest import BASE_URL_YAML, make_project
 from .test_author_identity import ADA
@@ -32,16 +33,28 @@ def author(*records: SeedRecord) -> AuthorRecord:
 
 
 def test_a_title_slug_is_made_from_the_title_as_shown() -> None:
-    identity, shown = normalise(COMPILING), "compiling o n log n programs"
-    slug = title_slug(identity, shown)
+    identity = normalise(COMPILING)
+    slug = title_slug(identity, "Compiling O(n log n) Programs")
     assert re.fullmatch(r"compiling-o-n-log-n-programs-[0-9a-f]{8}", slug), slug
     assert slug_for(identity, "paper") == "compiling-mathcal-o-n-log-n-programs"  # the rule before
-    assert title_slug("plain words", "plain words") == "plain-words"  # no TeX: the same as before
+    scripted = title_slug("mixing times for mathrm gl n", "Mixing times for GLₙ")
+    assert scripted.startswith("mixing-times-for-gl-n-")  # a subscript is a word of its own
+
+
+@pytest.mark.parametrize(
+    "title",
+    ["Plain Words", "Café au lait", r"$\Delta F/F$ Denoising", r"Beyond $O(n^2)$", r"$\alpha$-Divergence",
+     r"$k$-means on 2×2 grids"],
+)  # fmt: skip
+def test_a_title_that_reads_as_its_source_keeps_its_slug(title: str) -> None:
+    """Greek letters and symbols are spelled as TeX names them, scripts are words of their own."""
+    identity = normalise(title)
+    assert title_slug(identity, tex_to_plain(title)) == slug_for(identity, "paper")
 
 
 def test_two_titles_shown_alike_keep_slugs_of_their_own() -> None:
-    shown = "modules over c"
-    slugs = {title_slug(normalise(t), shown) for t in (r"Modules over $\CC$", r"Modules over $\mathbb{C}$")}
+    titles = (r"Modules over $\CC$", r"Modules over $\mathbb{C}$")
+    slugs = {title_slug(normalise(title), "Modules over C") for title in titles}
     assert len(slugs) == 2 and all(s.startswith("modules-over-c-") for s in slugs)
 
 

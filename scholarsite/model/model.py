@@ -171,10 +171,12 @@ def merge_authors(
 
 
 class PaperIndex:
-    """Finds or creates the paper a record belongs to."""
+    """Finds or creates the paper a record belongs to; `plain_title` gives a title's text as
+    shown, its slug's source."""
 
-    def __init__(self) -> None:
+    def __init__(self, plain_title: Callable[[str], str] = tex_to_plain) -> None:
         self.variants: dict[tuple[int, str], list[Paper]] = {}
+        self.plain_title = plain_title
 
     def paper_for(self, record: SeedRecord, author: Author) -> Paper:
         """Same (year, title) merges; in one author's records a different abstract is a new paper."""
@@ -189,11 +191,10 @@ class PaperIndex:
             variants.append(match)
         return match
 
-    @staticmethod
-    def new_paper(record: SeedRecord, title_key: str, abstract_key: str, variant: int) -> Paper:
+    def new_paper(self, record: SeedRecord, title_key: str, abstract_key: str, variant: int) -> Paper:
         """A paper from its first record; variants after the first get an abstract hash. Its slug
         comes from its title as shown; `legacy_slug` is the one its TeX source would give."""
-        slug = title_slug(title_key, normalise(tex_to_plain(record.title)))
+        slug = title_slug(title_key, self.plain_title(record.title))
         legacy_slug = slug_for(title_key, "paper")
         key = f"{record.year}/{title_key}"
         if variant:
@@ -274,11 +275,13 @@ def build_model(
     records: Iterable[AuthorRecord],
     published: Mapping[str, datetime.date] | None = None,
     identities: Identities | None = None,
+    plain_title: Callable[[str], str] = tex_to_plain,
 ) -> Site:
     """Merge author records into a cross-referenced Site; papers are ordered by year, then by
-    their `published` date (by paper key) where it is known."""
+    their `published` date (by paper key) where it is known. `plain_title` renders a title as
+    plain text (the build passes one that remembers)."""
     order = paper_order(published or {})
-    index = PaperIndex()
+    index = PaperIndex(plain_title)
     subjects: dict[str, Subject] = {}
     papers: dict[str, Paper] = {}
     authors: list[Author] = []
