@@ -10,6 +10,7 @@ from latex2mathml.converter import convert
 
 from scholarsite.tex import conventions
 from scholarsite.tex.bibtex import tex_to_bibtex
+from scholarsite.tex.macros import CONVENTIONS
 from scholarsite.tex.render import tex_problems, tex_to_html, tex_to_plain
 
 from .test_tex import audit
@@ -66,6 +67,17 @@ def test_the_issues_formulas_render_whole() -> None:
         assert "<code" not in html and tex_problems(tex) == []
         assert tokens(html)[: len(start)] == start
         assert tex_to_plain(tex) == plain.replace("ℂ", "C")  # plain text has plain letters
+
+
+def test_every_shorthand_renders_in_math_and_outside_it() -> None:
+    accents = {"wt", "wh", "ol"}  # they take an argument, and mean nothing outside math
+    for name in conventions.MATH:
+        math = f"$\\{name}{{x}}$" if name in accents else f"$\\{name}$"
+        html = tex_to_html(math)
+        assert 'class="tex"' not in html and "mathvariant" not in html and "<code" not in html, name
+        text = math if name in accents else f"{math} and \\{name}"
+        assert tex_problems(text) == [] and "\\" not in tex_to_plain(text), name
+    assert set(CONVENTIONS) == set(conventions.MATH) - accents - {"AA"}  # \AA is Å outside math
 
 
 def test_abbreviations_stand_for_the_standard_commands() -> None:
