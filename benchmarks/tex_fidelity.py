@@ -12,9 +12,11 @@ built once more without them, and the figures say so.
 
 Counted in every paper page (`site/papers/<year>/<slug>/index.html`), in the paper's own title
 (`h1`) and abstract, and in the whole page: `<math>` elements (MathML), `<code class="tex">`
-elements (TeX shown as source), external links (`<a href="http...">`), `mathvariant` values other
-than "normal" (Chromium implements MathML Core, which honours only `normal`: bold, fraktur,
-script, ... letters come out plain), and `\\macro`s in visible text outside `<code>`/`<pre>`.
+elements (TeX shown as source), `<mtext class="tex">` elements (an unknown macro shown as its
+source inside math that is otherwise rendered), external links (`<a href="http...">`),
+`mathvariant` values other than "normal" (Chromium implements MathML Core, which honours only
+`normal`: bold, fraktur, script, ... letters come out plain), and `\\macro`s in visible text
+outside `<code>`/`<pre>` and TeX shown as source.
 In the plain-text outputs of each page (`<title>`, `<meta>` descriptions, `citation_*` tags,
 JSON-LD; the RIS and CSL-JSON downloads, decoded): fields with a leftover backslash, and URLs
 holding U+2212 MINUS SIGN (math turned `a-b` into `a−b`). For comparison, math spans
@@ -68,6 +70,7 @@ class Tally:
     maths: int = 0
     display_maths: int = 0
     tex_codes: int = 0
+    tex_macros: int = 0
     links: int = 0
     variants: Counter[str] = field(default_factory=Counter)
     macros: Counter[str] = field(default_factory=Counter)
@@ -78,6 +81,7 @@ class Tally:
         self.maths += other.maths
         self.display_maths += other.display_maths
         self.tex_codes += other.tex_codes
+        self.tex_macros += other.tex_macros
         self.links += other.links
         self.variants.update(other.variants)
         self.macros.update(other.macros)
@@ -126,18 +130,20 @@ class PageScanner(HTMLParser):
         self.note_plain(tag, attributes)
 
     def count_element(self, tag: str, attributes: dict[str, str]) -> None:
-        """MathML, `<code class="tex">`, external links and non-normal `mathvariant`s."""
+        """MathML, `<code class="tex">`, `<mtext class="tex">`, external links and non-normal
+        `mathvariant`s."""
+        tex = "tex" in attributes.get("class", "").split()
         for tally in self.tallies():
             if tag == "math":
                 tally.maths += 1
                 tally.display_maths += attributes.get("display") == "block"
-            if tag == "code" and "tex" in attributes.get("class", "").split():
-                tally.tex_codes += 1
+            tally.tex_codes += tag == "code" and tex
+            tally.tex_macros += tag == "mtext" and tex
             tally.links += tag == "a" and attributes.get("href", "").startswith(("http://", "https://"))
             variant = attributes.get("mathvariant")
             if variant and variant != "normal":
                 tally.variants[variant] += 1
-        if tag == "code" and "tex" in attributes.get("class", "").split():
+        if tag in ("code", "mtext") and tex:
             self.tex_text = []
 
     def note_plain(self, tag: str, attributes: dict[str, str]) -> None:
@@ -155,7 +161,7 @@ class PageScanner(HTMLParser):
 
     def handle_endtag(self, tag: str) -> None:
         """Close ``tag`` (and anything left open inside it)."""
-        if tag == "code" and self.tex_text is not None:
+        if tag in ("code", "mtext") and self.tex_text is not None:
             source = "".join(self.tex_text)
             for tally in self.tallies():
                 tally.tex_sources[source] += 1
@@ -175,7 +181,7 @@ class PageScanner(HTMLParser):
         for sink in (self.tex_text, self.json_ld, self.title):
             if sink is not None:
                 sink.append(data)
-        if self.inside(HIDDEN) or self.inside(VERBATIM) or self.title is not None:
+        if self.inside(HIDDEN) or self.inside(VERBATIM) or (self.title, self.tex_text) != (None, None):
             return
         for macro in MACRO.findall(data):
             for tally in self.tallies():
@@ -216,9 +222,14 @@ class SiteFigures:
         self.examples.setdefault(kind, Counter())[text] += 1
 
 
+REDIRECT = '<meta http-equiv="refresh"'
+
+
 def paper_pages(site: Path) -> list[Path]:
-    """The paper pages: `papers/<year>/<slug>/index.html` (listing pages excluded)."""
-    return sorted(p for p in site.glob("papers/*/*/index.html") if p.parent.parent.name.isdigit())
+    """The paper pages: `papers/<year>/<slug>/index.html` (listing pages and the redirects from
+    a paper's URL before excluded)."""
+    found = (p for p in site.glob("papers/*/*/index.html") if p.parent.parent.name.isdigit())
+    return sorted(p for p in found if REDIRECT not in p.read_text(encoding="utf-8")[:1000])
 
 
 def scan_site(site: Path) -> SiteFigures:
@@ -243,6 +254,7 @@ def add_page(figures: SiteFigures, scanner: PageScanner) -> None:
         ("MathML", own.maths),
         ("link", own.links),
         ("TeX as source", own.tex_codes),
+        ("macro as source in math", own.tex_macros),
         ("non-normal mathvariant", sum(own.variants.values())),
         ("\\macro in visible text", sum(own.macros.values())),
     ):
@@ -382,6 +394,8 @@ def figure_rows(figures: SiteFigures) -> list[tuple[str, ...]]:
         ("`<math>` (MathML)", own.maths, page.maths, with_["MathML"]),
         ("… of which display", own.display_maths, page.display_maths, ""),
         ('`<code class="tex">` (TeX shown as source)', own.tex_codes, page.tex_codes, with_["TeX as source"]),
+        ('`<mtext class="tex">` (a macro shown as source in rendered math)', own.tex_macros, page.tex_macros,
+         with_["macro as source in math"]),
         ("external links `<a href=\"http…\">`", own.links, page.links, with_["link"]),
         ("`mathvariant` other than normal", sum(own.variants.values()), sum(page.variants.values()),
          with_["non-normal mathvariant"]),
@@ -466,6 +480,7 @@ def tally_data(tally: Tally) -> dict[str, object]:
         "maths": tally.maths,
         "display_maths": tally.display_maths,
         "tex_codes": tally.tex_codes,
+        "tex_macros": tally.tex_macros,
         "links": tally.links,
         "variants": dict(tally.variants),
         "tex_source_patterns": dict(by_pattern(tally.tex_sources)),

@@ -141,8 +141,8 @@ def prepare(
 
 def site_data(project: Project, caches: Caches | None = None) -> tuple[SiteData, list[Diagnostic]]:
     """The data every output family reads, and every problem found before rendering."""
-    site, author_pages, problems = model_of(project)
     caches = caches or Caches(project.cache, Memo())
+    site, author_pages, problems = model_of(project, caches.memo)
     templates = Templates(project.root / "templates", caches.memo, caches.templates, project.config.portable)
     caches.templates = templates
     data = SiteData(

@@ -50,6 +50,15 @@ def test_sample_adds_the_heaviest_pages_once_each(tmp_path: Path) -> None:
     ]
 
 
+def test_sample_skips_redirect_pages(tmp_path: Path) -> None:
+    """An old URL that redirects (`authors/a-a-lovelace/`) is not its kind's first page."""
+    write_page(tmp_path, "authors/b/index.html")
+    moved = tmp_path / "authors/a/index.html"
+    moved.parent.mkdir(parents=True)
+    moved.write_text('<!DOCTYPE html><meta http-equiv="refresh" content="0; url=../b/">', encoding="utf-8")
+    assert qa.sample_pages(tmp_path) == ["authors/b/index.html"]
+
+
 def test_sample_of_a_built_site_holds_its_heaviest_pages(tmp_path: Path) -> None:
     generate(tmp_path / "seeds", authors=20, papers=80, seed=5)
     project = make_project(tmp_path / "project", tmp_path / "seeds", BASE_URL_YAML)

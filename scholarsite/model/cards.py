@@ -21,6 +21,7 @@ from scholarsite.model.model import Author, Paper, Site, Subject
 from scholarsite.tex import render as tex
 
 Card = dict[str, Any]
+PLAIN_TEXT = "plain"  # the memo's name for TeX rendered as plain text
 
 
 def abstract_html(abstract: str) -> Markup:
@@ -131,14 +132,14 @@ class Cards:
     def paper_card(self, paper: Paper) -> Card:
         """Everything a paper list shows about a paper."""
         memo = self.memo
-        title_plain = memo.text("plain", tex.tex_to_plain, paper.title)
+        title_plain = memo.text(PLAIN_TEXT, tex.tex_to_plain, paper.title)
         entry = self.sources.of(paper.key)
         return {
             "path": urls.paper(paper.year, paper.slug),
             "title": memo.markup("title", tex.tex_to_title_html, paper.title),
             "title_plain": title_plain,
             "abstract": memo.markup("abstract", abstract_html, paper.abstract),
-            "abstract_plain": memo.text("plain", tex.tex_to_plain, paper.abstract.replace("\n\n", " ")),
+            "abstract_plain": memo.text(PLAIN_TEXT, tex.tex_to_plain, paper.abstract.replace("\n\n", " ")),
             "year": paper.year,
             "source": paper.source,
             "subjects": [self.subject_ref(s) for s in paper.subjects],

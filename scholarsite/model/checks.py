@@ -4,25 +4,30 @@ files claimed twice or not at all, reserved page names, sources.yaml entries of 
 from __future__ import annotations
 
 import difflib
+from functools import partial
 
 from scholarsite.errors import Diagnostic, error, note, warning
 from scholarsite.inputs.content import Page
+from scholarsite.inputs.memo import Memo
 from scholarsite.inputs.project import Project
 from scholarsite.inputs.sources import SOURCES_FILE, Sources
 from scholarsite.inputs.unicode import normalise
 from scholarsite.model import urls
-from scholarsite.model.cards import published_dates
+from scholarsite.model.cards import PLAIN_TEXT, published_dates
 from scholarsite.model.conflicts import abstract_notes
 from scholarsite.model.model import Identities, Site, build_model
+from scholarsite.tex.render import tex_to_plain
 
 
-def model_of(project: Project) -> tuple[Site, dict[str, Page], list[Diagnostic]]:
+def model_of(project: Project, memo: Memo | None = None) -> tuple[Site, dict[str, Page], list[Diagnostic]]:
     """The cross-referenced model of a project's accepted seeds (who is who as author pages
-    declare it, ordered by the publication dates sources.yaml knows), its author pages by
+    declare it, ordered by the publication dates sources.yaml knows, titles' plain text kept
+    in `memo`, where the cards read it), its author pages by
     slug, and every problem between the parts (papers whose seeds give different abstracts: a note)."""
     identities, problems = identities_of(project.author_pages)
     authors = (parse.author for parse in project.seeds if parse.author is not None)
-    site = build_model(authors, published_dates(project.sources), identities)
+    plain = partial(memo.text, PLAIN_TEXT, tex_to_plain) if memo is not None else tex_to_plain
+    site = build_model(authors, published_dates(project.sources), identities, plain)
     author_pages, unmatched = match_author_pages(site, project.author_pages)
     problems += unmatched + abstract_notes(site.papers) + claim_problems(project)
     problems += reserved_page_problems(project.pages)

@@ -17,7 +17,9 @@ from typing import TypeVar
 from scholarsite.inputs import taxonomy
 from scholarsite.inputs.seeds import AuthorRecord, SeedRecord
 from scholarsite.inputs.unicode import normalise, strip_ignorable
-from scholarsite.model.identity import short_hash, slug_for
+from scholarsite.model import urls
+from scholarsite.model.identity import short_hash, slug_for, title_slug
+from scholarsite.tex.render import tex_to_plain
 
 T = TypeVar("T")
 
@@ -93,6 +95,12 @@ class Paper:
     provenance: list[Provenance] = field(default_factory=list)
     abstract_key: str = ""
     versions: list[AbstractVersion] = field(default_factory=list)  # every different abstract
+    legacy_slug: str = ""  # the slug of the rule before slugs showed rendered TeX
+
+    @property
+    def moved(self) -> bool:
+        """Whether the paper's URL under the slug rule before is not its URL now."""
+        return self.legacy_slug != self.slug
 
     @property
     def shared(self) -> bool:
@@ -131,6 +139,7 @@ class Site:
     subjects: list[Subject]
     years: list[Year]
     redirects: dict[str, str] = field(default_factory=dict)  # alias slug -> the author's slug
+    moved_papers: dict[str, Paper] = field(default_factory=dict)  # page path before -> paper
 
     @property
     def record_count(self) -> int:
@@ -188,10 +197,12 @@ def merge_authors(
 
 
 class PaperIndex:
-    """Finds or creates the paper a record belongs to."""
+    """Finds or creates the paper a record belongs to; `plain_title` gives a title's text as
+    shown, its slug's source."""
 
-    def __init__(self) -> None:
+    def __init__(self, plain_title: Callable[[str], str] = tex_to_plain) -> None:
         self.variants: dict[tuple[int, str], list[Paper]] = {}
+        self.plain_title = plain_title
 
     def paper_for(self, record: SeedRecord, author: Author) -> Paper:
         """Same (year, title) merges; in one author's records a different abstract is a new
@@ -209,13 +220,14 @@ class PaperIndex:
         match.add_abstract(record.abstract, compared, Provenance(record.path, record.line))
         return match
 
-    @staticmethod
-    def new_paper(record: SeedRecord, title_key: str, abstract_key: str, variant: int) -> Paper:
-        """A paper from its first record; variants after the first get an abstract hash."""
-        slug = slug_for(title_key, "paper")
+    def new_paper(self, record: SeedRecord, title_key: str, abstract_key: str, variant: int) -> Paper:
+        """A paper from its first record; variants after the first get an abstract hash. Its slug
+        comes from its title as shown; `legacy_slug` is the one its TeX source would give."""
+        slug = title_slug(title_key, self.plain_title(record.title))
+        legacy_slug = slug_for(title_key, "paper")
         key = f"{record.year}/{title_key}"
         if variant:
-            slug = f"{slug}-{abstract_key[:6]}"
+            slug, legacy_slug = (f"{s}-{abstract_key[:6]}" for s in (slug, legacy_slug))
             key = f"{key}#{abstract_key[:6]}"
         return Paper(
             key,
@@ -225,6 +237,7 @@ class PaperIndex:
             record.year,
             record.source,
             abstract_key=abstract_key,
+            legacy_slug=legacy_slug,
         )
 
 
@@ -279,15 +292,25 @@ def author_counts(papers: list[Paper]) -> list[tuple[Author, int]]:
     return ranked(Counter(a for p in papers for a in p.authors), lambda a: a.key)
 
 
+def moved_papers(papers: list[Paper]) -> dict[str, Paper]:
+    """The page of each paper under the slug rule before, where it is not the paper's page now
+    nor another paper's, by its path."""
+    pages = {urls.paper(p.year, p.slug) for p in papers}
+    before = {urls.paper(p.year, p.legacy_slug): p for p in papers if p.moved}
+    return {path: paper for path, paper in sorted(before.items()) if path not in pages}
+
+
 def build_model(
     records: Iterable[AuthorRecord],
     published: Mapping[str, datetime.date] | None = None,
     identities: Identities | None = None,
+    plain_title: Callable[[str], str] = tex_to_plain,
 ) -> Site:
     """Merge author records into a cross-referenced Site; papers are ordered by year, then by
-    their `published` date (by paper key) where it is known."""
+    their `published` date (by paper key) where it is known. `plain_title` renders a title as
+    plain text (the build passes one that remembers)."""
     order = paper_order(published or {})
-    index = PaperIndex()
+    index = PaperIndex(plain_title)
     subjects: dict[str, Subject] = {}
     papers: dict[str, Paper] = {}
     authors: list[Author] = []
@@ -317,6 +340,7 @@ def build_model(
     }
     return Site(
         redirects=dict(sorted(redirects.items())),
+        moved_papers=moved_papers(ordered_papers),
         authors=sorted(authors, key=lambda a: a.key),
         papers=ordered_papers,
         subjects=sorted(subjects.values(), key=lambda s: s.code),

@@ -55,12 +55,18 @@ def redirect_page(language: str, name: str, target: str) -> bytes:
 
 def redirects(data: SiteData) -> Iterator[Output]:
     """The URL of each author alias (another spelling declared on an author page) redirects
-    to the author's page."""
+    to the author's page; the URL a paper had before slugs showed rendered TeX, to its page."""
+    language, portable = data.config.language, data.config.portable
     names = {author.slug: author.name for author in data.site.authors}
     for alias, slug in data.site.redirects.items():
         path = urls.author(alias)
-        target = urls.relative(path, urls.author(slug), data.config.portable)
-        yield fixed(path, redirect_page(data.config.language, names[slug], target))
+        target = urls.relative(path, urls.author(slug), portable)
+        yield fixed(path, redirect_page(language, names[slug], target))
+    for path, paper in data.site.moved_papers.items():
+        card = data.cards.paper(paper)
+        yield fixed(
+            path, redirect_page(language, card["title_plain"], urls.relative(path, card["path"], portable))
+        )
 
 
 def assets(data: SiteData) -> Iterator[Output]:

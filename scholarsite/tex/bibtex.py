@@ -3,9 +3,10 @@
 So the citation says what the page says: math stays TeX (display math made inline
 ``$...$``), known text macros, accents and groups stay as they are, ligatures keep their
 TeX spelling, links become ``\\href``/``\\url``, text-mode Greek and symbols become
-``\\ensuremath``, and unknown macros become their arguments. Literal special characters are
-escaped; BibTeX counts even escaped braces, so a literal brace is ``\\textbraceleft{}``.
-Every brace written is paired, so the result always parses. Never raises.
+``\\ensuremath``, math papers' shorthands (``\\CC``, in math or not) the standard TeX they
+stand for (``{\\mathbb C}``), and unknown macros become their arguments. Literal special
+characters are escaped; BibTeX counts even escaped braces, so a literal brace is
+``\\textbraceleft{}``. Every brace written is paired, so the result always parses. Never raises.
 """
 
 from __future__ import annotations
@@ -13,9 +14,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from scholarsite.tex import conventions
 from scholarsite.tex.links import encode_url, link_url, linkable
 from scholarsite.tex.macros import (
     ACCENTS,
+    CONVENTIONS,
     DECLARATIONS,
     FOOTNOTE,
     KERNEL_CONTROL_SYMBOLS,
@@ -77,6 +80,8 @@ def _command(command: Command) -> str:
         return r"\textdegree{}" if name == "deg" else f"\\ensuremath{{\\{name}}}"
     if name in TEXT_SYMBOLS:
         return _symbol(name)
+    if name in CONVENTIONS:
+        return f"\\ensuremath{{{conventions.MATH[name]}}}"
     if name in DECLARATIONS:
         return f"\\{name}{{}}"
     if name in STYLES:
@@ -114,7 +119,7 @@ def _accent(name: str, base: str) -> str:
 def _math(node: MathNode) -> str:
     """``$body$`` with braces BibTeX would miscount and comment characters escaped; math
     that can't be kept (an odd brace, a ``$`` inside ``\\(...\\)``) becomes escaped text."""
-    body = node.span.body
+    body = conventions.expand(node.span.body)
     parts: list[str] = []
     depth = position = 0
     for match in _MATH_TOKEN.finditer(body):

@@ -6,6 +6,9 @@ the page, in search and descriptions, and in the citation files.
 
 from __future__ import annotations
 
+from scholarsite.tex import conventions
+from scholarsite.tex.alphabets import styled
+
 # fmt: off
 TEXT_SYMBOLS: dict[str, str] = {
     # control symbols
@@ -50,7 +53,25 @@ MATH_SYMBOLS: dict[str, str] = {
     "ell": "ℓ", "hbar": "ℏ", "sum": "∑", "prod": "∏", "int": "∫", "perp": "⊥",
     "parallel": "∥", "langle": "⟨", "rangle": "⟩", "uparrow": "↑", "downarrow": "↓",
 }
-SYMBOLS: dict[str, str] = TEXT_SYMBOLS | MATH_SYMBOLS
+# fmt: on
+
+
+def _convention_forms() -> dict[str, str]:
+    """What math papers' shorthands (\\CC, \\Gr, \\eps) stand for outside math: ℂ, Gr, ε."""
+    forms = {name: name for name in conventions.OPERATORS}
+    for name, (font, letter) in conventions.STYLED_LETTERS.items():
+        char = MATH_SYMBOLS.get(letter, letter)
+        forms[name] = styled(char, conventions.FONT_VARIANTS[font]) or char
+    abbreviated = conventions.ABBREVIATIONS.items()
+    return forms | {name: MATH_SYMBOLS[target] for name, target in abbreviated if target in MATH_SYMBOLS}
+
+
+# Shorthands outside math; the kernel's text symbols keep their meaning (\AA is Å there).
+CONVENTIONS: dict[str, str] = {
+    name: form for name, form in _convention_forms().items() if name not in TEXT_SYMBOLS
+}
+SYMBOLS: dict[str, str] = TEXT_SYMBOLS | MATH_SYMBOLS | CONVENTIONS
+# fmt: off
 STYLES: dict[str, str | None] = {
     "textit": "em", "emph": "em", "textsl": "em", "textbf": "strong", "texttt": "code",
     "textsuperscript": "sup", "textsubscript": "sub", "textrm": None, "textsf": None,

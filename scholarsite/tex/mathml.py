@@ -4,7 +4,10 @@ latex2mathml copies ``\\text{...}`` into its output unescaped, so its serialised
 never used: its element tree is re-serialised here through allowlists (elements, attributes,
 attribute values), with every text node escaped, and the result is passed through nh3 as a
 second line of defence. Styled letters (``\\mathbf{x}``, ``\\mathbb R``) are written as Unicode
-Mathematical Alphanumerics rather than ``mathvariant``, which MathML Core ignores.
+Mathematical Alphanumerics rather than ``mathvariant``, which MathML Core ignores. The shorthands
+of math papers (``\\CC``, ``\\Gr``: :mod:`scholarsite.tex.conventions`) are expanded first; a
+macro still unknown is shown as its TeX source, ``<mtext class="tex">``, in a formula otherwise
+rendered; operator names get TeX's spacing (:mod:`scholarsite.tex.spacing`).
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ import nh3
 from latex2mathml.converter import convert_to_element
 
 from scholarsite.tex.alphabets import UNSTYLE, styled
+from scholarsite.tex.conventions import expand
+from scholarsite.tex.spacing import space_operator_names
 
 MATHML_TAGS = frozenset({
     "math", "mrow", "mi", "mn", "mo", "ms", "mtext", "mspace", "msup", "msub", "msubsup",
@@ -39,6 +44,9 @@ _LENGTH_ATTRIBUTES = frozenset({
 _LENGTH_VALUE = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:em|ex|px|in|cm|mm|pt|pc|%)?")
 _WORDS_VALUE = re.compile(r"[A-Za-z0-9:/.-]+(?: [A-Za-z0-9:/.-]+)*")
 _NH3_ATTRIBUTES = {tag: set(MATHML_ATTRIBUTES) for tag in MATHML_TAGS}
+SOURCE_CLASS = "tex"  # the class of an unknown macro's TeX source, as in `<code class="tex">`
+_NH3_CLASSES = {"mtext": {SOURCE_CLASS}}
+_UNKNOWN_MACRO = re.compile(r"\\[A-Za-z]+")  # what latex2mathml leaves of a macro it doesn't know
 _TOKEN_TAGS = frozenset({"mi", "mn", "mo", "ms", "mtext"})
 _ARITY = {"msup": 2, "msub": 2, "mfrac": 2, "mroot": 2, "mover": 2, "munder": 2}
 _ARITY |= {"msubsup": 3, "munderover": 3}
@@ -84,10 +92,12 @@ class MathSpan:
 
 @dataclass(frozen=True)
 class ConvertedMath:
-    """Sanitised MathML markup and a plain-text rendering of one math span."""
+    """Sanitised MathML markup and a plain-text rendering of one math span, and the unknown
+    macros shown in it as TeX source."""
 
     html: str
     plain: str
+    unknown: tuple[str, ...] = ()
 
 
 def remove_forbidden_chars(text: str) -> str:
@@ -159,20 +169,47 @@ def convert_math(body: str, display: bool) -> ConvertedMath | None:
         return None
     try:
         root = convert_to_element(_prepare(body), display="block" if display else "inline")
+        unknown = _decode(root)
+        space_operator_names(root)
         markup: list[str] = []
         _serialize(root, markup)
         plain = _plain(root).strip()
     except Exception:  # noqa: BLE001 - latex2mathml raises many types on malformed TeX
         return None
-    html = nh3.clean("".join(markup), tags=set(MATHML_TAGS), attributes=_NH3_ATTRIBUTES, link_rel=None)
-    return ConvertedMath(html, plain)
+    html = nh3.clean(
+        "".join(markup),
+        tags=set(MATHML_TAGS),
+        attributes=_NH3_ATTRIBUTES,
+        allowed_classes=_NH3_CLASSES,
+        link_rel=None,
+    )
+    return ConvertedMath(html, plain, tuple(dict.fromkeys(unknown)))
 
 
 def _prepare(body: str) -> str:
-    """The math body as latex2mathml should see it: ``%`` escaped, ``\\mathsf{E}`` as ``{\\mathsf E}``."""
+    """The math body as latex2mathml should see it: ``%`` escaped, shorthands expanded,
+    ``\\mathsf{E}`` as ``{\\mathsf E}``."""
     if "%" in body:
         body = _BARE_PERCENT.sub(r"\1\\%", body)
+    body = expand(body)
     return _FONT_LETTER.sub(r"{\\\1 \2}", body) if "{" in body else body
+
+
+def _decode(root: Element) -> list[str]:
+    """Decode every text of the tree in place (character references, ``\\%`` in text), and
+    mark each token that is an unknown macro as TeX source; return those macros.
+
+    Raise _Rejected for any other TeX left in a text."""
+    unknown: list[str] = []
+    for parent in root.iter():
+        for child in parent:
+            child.tail = _text(child.tail, parent.tag)
+        if parent.tag in _TOKEN_TAGS and _UNKNOWN_MACRO.fullmatch(parent.text or ""):
+            unknown.append(str(parent.text))
+            parent.tag, parent.attrib = "mtext", {"class": SOURCE_CLASS}
+        else:
+            parent.text = _text(parent.text, parent.tag)
+    return unknown
 
 
 def _serialize(element: Element, out: list[str]) -> None:
@@ -183,14 +220,14 @@ def _serialize(element: Element, out: list[str]) -> None:
         raise _Rejected(f"element {tag!r}")
     if (tag in _TOKEN_TAGS and children) or _ARITY.get(tag, len(children)) != len(children):
         raise _Rejected(f"malformed {tag!r}")
-    text, attrib = _restyle(tag, _text(element.text, tag), element.attrib)
+    text, attrib = _restyle(tag, element.text or "", element.attrib)
     attributes = "".join(
-        f' {name}="{escape(value)}"' for name, value in attrib.items() if _keep_attribute(name, value)
+        f' {name}="{escape(value)}"' for name, value in attrib.items() if _keep_attribute(tag, name, value)
     )
     out.append(f"<{tag}{attributes}>{escape(text, quote=False)}")
     for child in children:
         _serialize(child, out)
-        out.append(escape(_text(child.tail, tag), quote=False))
+        out.append(escape(child.tail or "", quote=False))
     out.append(f"</{tag}>")
 
 
@@ -203,8 +240,10 @@ def _restyle(tag: str, text: str, attrib: dict[str, str]) -> tuple[str, dict[str
     return letters, {name: value for name, value in attrib.items() if name != "mathvariant"}
 
 
-def _keep_attribute(name: str, value: str) -> bool:
+def _keep_attribute(tag: str, name: str, value: str) -> bool:
     """Allowlisted attribute with a well-formed value (others are dropped)."""
+    if name == "class":
+        return tag == "mtext" and value == SOURCE_CLASS
     if name not in MATHML_ATTRIBUTES:
         return False
     pattern = _LENGTH_VALUE if name in _LENGTH_ATTRIBUTES else _WORDS_VALUE
@@ -212,7 +251,8 @@ def _keep_attribute(name: str, value: str) -> bool:
 
 
 def _text(raw: str | None, tag: str) -> str:
-    """Decode latex2mathml's character references; reject leftover TeX commands."""
+    """One text of latex2mathml's tree, its character references decoded; leftover TeX
+    commands rejected."""
     if not raw:
         return ""
     if tag == "mtext":
@@ -237,7 +277,8 @@ def _plain(element: Element) -> str:
     """Readable plain text for a MathML element (x², a/b, √x, ...); styled letters plain."""
     tag = element.tag
     if tag in _TOKEN_TAGS:
-        return _text(element.text, tag).translate(UNSTYLE)
+        text = element.text or ""
+        return text[1:] if element.get("class") == SOURCE_CLASS else text.translate(UNSTYLE)
     parts = [_plain(child) for child in element]
     if tag in _SCRIPT_SLOTS:
         return _plain_scripts(tag, list(element), parts)

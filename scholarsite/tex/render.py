@@ -4,8 +4,9 @@ This is the single place where math is handled: ``$...$``, ``\\(...\\)``, ``$$..
 ``\\[...\\]`` are lifted out before anything else looks at the text. Everything that is
 not converted is HTML-escaped; unconvertible math, and unknown macros without an argument,
 are shown as their TeX source in ``<code class="tex">`` (an unknown macro with arguments is
-shown as its arguments). Plain text has the unstyled letters of ``\\mathbf`` and the like,
-which suits search and descriptions. None of the public functions raise.
+shown as its arguments; one in math as its TeX source, the rest of the formula rendered).
+Plain text has the unstyled letters of ``\\mathbf`` and the like, which suits search and
+descriptions. None of the public functions raise.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import Sequence
 
 from markupsafe import Markup, escape
 
+from scholarsite.tex.alphabets import UNSTYLE
 from scholarsite.tex.autolink import URL_ESCAPES, link_addresses
 from scholarsite.tex.links import encode_url, link_url, linkable
 from scholarsite.tex.macros import (
@@ -53,11 +55,13 @@ def tex_to_plain(text: str) -> str:
 def tex_problems(text: str) -> list[str]:
     """Human-readable problems in ``text``; empty when it converts cleanly."""
     document = parse(text)
-    problems = list(document.problems) + [
-        f"math {math.source!r} could not be converted; kept as TeX source"
-        for math in document.maths
-        if convert_math(math.span.body, math.span.display) is None
-    ]
+    problems = list(document.problems)
+    for math in document.maths:
+        converted = convert_math(math.span.body, math.span.display)
+        if converted is None:
+            problems.append(f"math {math.source!r} could not be converted; kept as TeX source")
+        else:
+            problems += [f"unknown macro '{name}' in math kept as TeX source" for name in converted.unknown]
     return list(dict.fromkeys(problems))
 
 
@@ -193,7 +197,7 @@ def _command_plain(command: Command) -> str:
     if not command.known:
         return " ".join(_plain(arg.children) for arg in args if arg.raw.strip()) or name
     if name in SYMBOLS:
-        return SYMBOLS[name]
+        return SYMBOLS[name].translate(UNSTYLE)  # \\CC is C, as $\\CC$ is
     if name in ACCENTS:
         return _accent(name, args[0])
     if name in REFERENCES:
