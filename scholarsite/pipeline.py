@@ -30,7 +30,7 @@ from scholarsite.inputs.unicode import normalise
 from scholarsite.model import urls
 from scholarsite.model.cards import published_dates
 from scholarsite.model.model import Identities, Site, build_model
-from scholarsite.outputs import exports, feeds, hosting, pages, search
+from scholarsite.outputs import downloads, exports, feeds, hosting, pages, search
 from scholarsite.outputs.registry import Bundle, Family, Produced
 from scholarsite.outputs.render import Templates
 from scholarsite.outputs.sitedata import SiteData
@@ -46,6 +46,7 @@ SITE_FAMILIES: tuple[Family, ...] = (
     hosting.outputs,
     hosting.redirects,
     exports.citation_files,
+    downloads.outputs,
     exports.data_files,
     feeds.outputs,
 )
