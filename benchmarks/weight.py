@@ -3,10 +3,10 @@
     python benchmarks/weight.py SITE_DIR [SITE_DIR ...]
 
 For each built site prints the paper pages' count, median, mean, 90th percentile and largest
-size, the site's files and bytes, and the share of all paper-page bytes each part of a page
-takes (data: downloads, JSON-LD, the page head, the related-paper lists, ...). A paper page is
-an `index.html` holding `<article class="paper-page"`. Sizes are bytes of the files (not
-gzipped, not rounded up to disk blocks).
+size (and the median gzipped), the site's files and bytes, and the share of all paper-page
+bytes each part of a page takes (data: downloads, JSON-LD, the page head, the related-paper
+lists, ...). A paper page is an `index.html` holding `<article class="paper-page"`. Sizes are
+bytes of the files (not rounded up to disk blocks).
 
 When the site writes its citation files beside the paper pages (`cite.bib`, `cite.ris`,
 `cite.json`), it also prints what two other ways of offering them would weigh, worked out from
@@ -19,6 +19,7 @@ subject's page (as `papers.bib` is).
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import re
 import statistics
@@ -47,6 +48,7 @@ class Weight:
     """The figures of one site."""
 
     pages: dict[Path, int] = field(default_factory=dict)  # paper page folder: bytes
+    gzipped: list[int] = field(default_factory=list)  # the paper pages' bytes gzipped (level 6)
     parts: Counter[str] = field(default_factory=Counter)
     files: int = 0
     total: int = 0
@@ -65,6 +67,7 @@ def measure(site: Path) -> Weight:
             page = path.read_bytes()
             if PAPER_PAGE in page:
                 weight.pages[path.parent] = size
+                weight.gzipped.append(len(gzip.compress(page, 6)))
                 for name, pattern in PARTS.items():
                     found = re.findall(pattern, page, re.DOTALL)
                     weight.parts[name] += sum(len(part) for part in found)
@@ -91,7 +94,8 @@ def report(site: Path, weight: Weight) -> str:
     paper_bytes = sum(pages)
     lines = [
         summary(f"{site}: {len(pages):,} paper pages", pages, weight.files, weight.total),
-        f"  paper pages: {paper_bytes / 1e6:.1f} MB ({paper_bytes / weight.total:.0%} of the site)",
+        f"  paper pages: {paper_bytes / 1e6:.1f} MB ({paper_bytes / weight.total:.0%} of the site); "
+        f"gzipped, median {statistics.median(weight.gzipped) / 1000:.1f} KB",
     ]
     shares = [*weight.parts.items(), (REST, paper_bytes - sum(weight.parts.values()))]
     for name, size in shares:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
 
-from scholarsite.inputs.digests import code_version, key_of
+from scholarsite.inputs.digests import code_version, digest, key_of
 from scholarsite.model import urls
 from scholarsite.outputs import citations
 from scholarsite.outputs.citations import CitationRecord
@@ -46,12 +46,14 @@ def links(page: str, record: CitationRecord) -> list[dict[str, str]]:
 
 
 def outputs(data: SiteData) -> Iterator[Output]:
-    """Every paper's citation files, each keyed by its format and the paper's citation record."""
+    """Every paper's citation files, each keyed by its file name and the paper's citation record
+    (the record's key made once for the three)."""
     version, known, records = code_version(), data.card_digests, data.records
     for paper in data.site.papers:
         page, record = data.cards.paper(paper)["path"], records[paper.key]
+        cited = key_of(version, record, known=known)
         for f in FORMATS:
-            key = key_of(version, f.filename, record, known=known)
+            key = digest(f"{cited}\0{f.filename}".encode())
             yield Output(urls.beside(page, f.filename), key, partial(produce, data, f, record))
 
 
