@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import base64
 import re
 import shutil
 import socket
@@ -89,10 +88,11 @@ def wait_for_port(port: int, seconds: float = 60) -> None:
             time.sleep(0.2)
 
 
-DOWNLOAD_LINK = re.compile(r'<a href="data:[^,"]*;base64,([^"]*)" download="[^".]*\.(\w+)"')
+DOWNLOAD_LINK = re.compile(r'<a href="([^"]+)" download="[^".]*\.(\w+)"')
 
 
 def page_downloads(folder: Path) -> dict[str, str]:
-    """The citation downloads offered by the page in `folder`, by extension (bib, ris, json)."""
+    """The citation downloads offered by the page in `folder`, by extension (bib, ris, json):
+    each link followed (relative to the page) and its file read."""
     page = (folder / "index.html").read_text(encoding="utf-8")
-    return {ext: base64.b64decode(body).decode("utf-8") for body, ext in DOWNLOAD_LINK.findall(page)}
+    return {ext: (folder / href).read_text(encoding="utf-8") for href, ext in DOWNLOAD_LINK.findall(page)}

@@ -224,10 +224,11 @@ def test_every_page_kind_passes_its_content_security_policy(csp_preview, browser
             if kind.startswith("404"):  # the hashed inline script set <base>, the inline style applied
                 assert page.evaluate("() => document.baseURI") == base.removesuffix("scholarsite/")
                 assert page.evaluate("() => getComputedStyle(document.body).margin") != "8px"
-            if kind == "paper":  # data: downloads still download
-                link = page.locator("a[download][href^='data:']").first
+            if kind == "paper":  # the citation files download under the citation key's name
+                link = page.locator("a[download][href='cite.bib']")
                 with page.expect_download() as download:
                     link.click()
+                assert download.value.suggested_filename == link.get_attribute("download")
                 assert download.value.suggested_filename.endswith(".bib")
         page.goto(base)
         page.fill("#site-search", "MoE")

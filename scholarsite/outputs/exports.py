@@ -1,5 +1,5 @@
 """Two output families: BibTeX collections (per author and subject) and the collection as data
-(`data/*.json`, `llms.txt`). Per-paper citation formats live in the paper page (data: URLs)."""
+(`data/*.json`, `llms.txt`). A paper's own citation files are in `downloads`."""
 
 from __future__ import annotations
 

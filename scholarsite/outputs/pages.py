@@ -3,7 +3,7 @@
 A plan holds what its page reads (`reads`: cards, counts, a citation record, small values) and
 a function of those reads that makes the page's context. The page's key is a digest of the
 reads (each card as its digest), never of the context, so planning the whole site costs a few
-digests per page however heavy the pages are (JSON-LD, BibTeX, data: downloads), and a page
+digests per page however heavy the pages are (JSON-LD, BibTeX, related papers), and a page
 whose reads are unchanged is neither given a context nor rendered. Soundness is by
 construction: `make` sees only `reads` and the settings, which are in every key.
 """
@@ -23,11 +23,11 @@ from scholarsite.inputs.digests import code_version, key_of
 from scholarsite.model import urls
 from scholarsite.model.cards import Card
 from scholarsite.model.model import Author, Paper, Subject, Year
-from scholarsite.outputs import citations, hosting, shards
+from scholarsite.outputs import citations, downloads, hosting, shards
 from scholarsite.outputs import seo as metadata
 from scholarsite.outputs.registry import Output, fixed
 from scholarsite.outputs.render import Templates
-from scholarsite.outputs.sitedata import SiteData, downloads
+from scholarsite.outputs.sitedata import SiteData
 
 AUTHORS_ON_ONE_PAGE = 2000  # beyond this the A-Z index gets one page per initial (pages < 1 MB)
 MORE_BY_AUTHORS = 5  # newest other papers of the same authors on a paper page
@@ -323,7 +323,7 @@ class Planner:
             path,
             paper=paper,
             bibtex=bibtex,
-            downloads=downloads(citation, bibtex),
+            downloads=downloads.links(path, citation),
             description=paper["abstract_plain"] or paper["title_plain"],
             og_type="article",
             searchable=True,

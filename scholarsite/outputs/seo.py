@@ -35,7 +35,7 @@ def author_description(author: Author) -> str:
 
 def json_script(data: Any) -> Markup:
     """JSON for a `<script>` element: `<`, `>` and `&` escaped so no tag can close it."""
-    text = json.dumps(data, ensure_ascii=False, sort_keys=True, indent=None)
+    text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     safe = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     return Markup(safe)
 
@@ -81,12 +81,14 @@ class Metadata:
         return {**data, "url": url} if url else data
 
     def breadcrumbs(self, crumbs: list[tuple[str, str]]) -> dict[str, Any]:
-        """BreadcrumbList for the trail of a page (the last crumb is the page itself)."""
+        """BreadcrumbList for the trail of a page; the last crumb is the page itself, which
+        needs no `item` (the page's own URL)."""
         page = crumbs[-1][1]
-        items = [
+        items: list[dict[str, Any]] = [
             {"@type": "ListItem", "position": n, "name": name, "item": self.link(page, path)}
-            for n, (name, path) in enumerate(crumbs, start=1)
+            for n, (name, path) in enumerate(crumbs[:-1], start=1)
         ]
+        items.append({"@type": "ListItem", "position": len(crumbs), "name": crumbs[-1][0]})
         return {"@context": SCHEMA, "@type": "BreadcrumbList", "itemListElement": items}
 
     def person(self, author: Author, profile: Page | None, path: str) -> dict[str, Any]:
@@ -114,14 +116,14 @@ class Metadata:
 
     def article(self, card: Card, path: str) -> dict[str, Any]:
         """ScholarlyArticle for a paper page; with its original's identifiers, links and date
-        when sources.yaml knows them."""
+        when sources.yaml knows them. No `abstract`: the page shows it, which is where Google
+        Scholar reads it (and the citation files carry it)."""
         original = card["original"] or {}
         data: dict[str, Any] = {
             "@context": SCHEMA,
             "@type": "ScholarlyArticle",
             "headline": clip(card["title_plain"], 110),
             "name": card["title_plain"],
-            "abstract": card["abstract_plain"],
             "datePublished": original.get("published") or str(card["year"]),
             "author": [self.person_ref(a, path) for a in card["all_authors"]],
             "about": [

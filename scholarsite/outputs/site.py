@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import PurePosixPath
 
 from scholarsite.errors import BuildError, Diagnostic, error
-from scholarsite.outputs import exports, feeds, hosting, pages, search
+from scholarsite.outputs import downloads, exports, feeds, hosting, pages, search
 from scholarsite.outputs.registry import Bundle, Family, Produced, check_path
 from scholarsite.outputs.sitedata import SiteData
 
@@ -19,6 +19,7 @@ SITE_FAMILIES: tuple[Family, ...] = (
     hosting.outputs,
     hosting.redirects,
     exports.citation_files,
+    downloads.outputs,
     exports.data_files,
     feeds.outputs,
 )

@@ -6,7 +6,6 @@ All of it is keyed by identity (`paper.key`, `author.key`, `subject.code`), neve
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import json
 from dataclasses import dataclass, field, replace
@@ -23,17 +22,6 @@ from scholarsite.model.cards import Cards
 from scholarsite.model.model import Paper, Site
 from scholarsite.outputs import citations
 from scholarsite.outputs.render import Templates
-
-DOWNLOADS = (  # label, extension, media type
-    ("BibTeX", "bib", "application/x-bibtex"),
-    ("RIS", "ris", "application/x-research-info-systems"),
-    ("CSL-JSON", "json", "application/vnd.citationstyles.csl+json"),
-)
-
-
-def data_uri(media_type: str, text: str) -> str:
-    """A `data:` URL carrying UTF-8 text, for a download link that needs no file."""
-    return f"data:{media_type};charset=utf-8;base64,{base64.b64encode(text.encode()).decode('ascii')}"
 
 
 def citation_records(site: Site, cards: Cards, config: Config) -> dict[str, citations.CitationRecord]:
@@ -65,15 +53,6 @@ def citation_records(site: Site, cards: Cards, config: Config) -> dict[str, cita
             published=original.get("published", ""),
         )
     return records
-
-
-def downloads(record: citations.CitationRecord, bibtex: str) -> list[dict[str, str]]:
-    """The citation downloads of a paper's page, as data: URLs (no file per format)."""
-    texts = {"bib": bibtex + "\n", "ris": citations.to_ris(record), "json": citations.csl_json_file([record])}
-    return [
-        {"label": label, "filename": f"{record.key}.{ext}", "href": data_uri(kind, texts[ext])}
-        for label, ext, kind in DOWNLOADS
-    ]
 
 
 @dataclass
