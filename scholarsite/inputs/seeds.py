@@ -42,6 +42,9 @@ COUNT_RE = re.compile(
 )
 SOURCE_YEAR_RE = re.compile(r"(?P<source>[A-Za-z][A-Za-z .&/-]{0,40}?)\s*(?P<year>\d{1,6})")
 SUBJECT_SPLIT_RE = re.compile(r"[\s,;↗]+")
+# The sources `scholarsite import` writes: a source-and-year line naming one starts a record
+# even where the file has not used that source yet (after a record without a subject line).
+WRITTEN_SOURCES = frozenset({"arxiv", "openalex", "bibtex"})
 EARLIEST_YEAR = 1800
 LONG_TITLE = 400  # longer titles are read as titles, with a warning
 MAX_TITLE = 2_000  # characters; longer is an error
@@ -290,8 +293,8 @@ class SeedParser:
         title = self.parse_title(head)
         if title is None:
             return None
-        abstract = self.parse_abstract(title)
-        subjects = self.parse_subject_line(title)
+        abstract = self.parse_abstract(title, source)
+        subjects = self.parse_subject_line(title, source)
         if year is None:
             return None
         return SeedRecord(source, year, title.text, abstract, subjects, self.path, head.line)
@@ -343,7 +346,7 @@ class SeedParser:
         self.check_lookalikes(block, "paper")
         return block
 
-    def parse_abstract(self, title: Block) -> str:
+    def parse_abstract(self, title: Block, source: str) -> str:
         """Abstract paragraphs up to the subject line or the start of the next record."""
         paragraphs: list[str] = []
         while (block := self.peek()) is not None and not self.ends_abstract(self.position):
@@ -351,7 +354,8 @@ class SeedParser:
             self.check_run_together(block)
             paragraphs.append(block.text)
         if not paragraphs:
-            self.report(warning(self.path, title.line, f"record '{shorten(title.text)}' has no abstract"))
+            missing = f"record '{shorten(title.text)}' has no abstract"
+            self.report(missing_part(self.path, title.line, source, missing))
         abstract = "\n\n".join(paragraphs)
         if len(abstract) > MAX_ABSTRACT:
             limit = f"abstracts may have at most {MAX_ABSTRACT:,}"
@@ -374,26 +378,25 @@ class SeedParser:
         return following is not None and self.starts_record(text)
 
     def starts_record(self, text: str) -> bool:
-        """A source-and-year line with a source seen before in this file and a 4-digit year."""
+        """A source-and-year line with a 4-digit year and a source seen before in this file
+        (or one of the WRITTEN_SOURCES)."""
         source_year = parse_source_year(text)
         if source_year is None:
             return False
         source, digits = source_year
-        return source.casefold() in self.sources and len(digits) == 4
+        return source.casefold() in self.sources | WRITTEN_SOURCES and len(digits) == 4
 
-    def parse_subject_line(self, title: Block) -> tuple[str, ...]:
-        """Subject codes, with warnings for a missing line or unknown codes."""
+    def parse_subject_line(self, title: Block, source: str) -> tuple[str, ...]:
+        """Subject codes, with warnings for unknown codes, and for a missing line (a note
+        for sources other than arXiv: `missing_part`)."""
         block = self.peek()
         codes = parse_subjects(block.text) if block and self.ends_abstract(self.position) else None
         if block is None or codes is None:
             line = block.line if block else title.line
-            self.report(
-                warning(
-                    self.path,
-                    line,
-                    f"expected a subject line such as 'cs.DC↗' after the abstract of '{shorten(title.text)}'",
-                )
+            expected = (
+                f"expected a subject line such as 'cs.DC↗' after the abstract of '{shorten(title.text)}'"
             )
+            self.report(missing_part(self.path, line, source, expected))
             return ()
         self.take()
         for code in codes:
@@ -452,6 +455,12 @@ class SeedParser:
         for problem in tex.tex_problems(block.text):
             report = warning if problem.startswith("unbalanced") else note
             self.report(report(self.path, block.line, f"TeX: {problem}"))
+
+
+def missing_part(path: str, line: int, source: str, message: str) -> Diagnostic:
+    """A record without an abstract or a subject line: a warning for an arXiv record (arXiv
+    always has both, so the scrape lost it), a note for other sources, which may have neither."""
+    return (warning if source.casefold() == "arxiv" else note)(path, line, message)
 
 
 def reads_as_title(text: str) -> bool:
