@@ -97,11 +97,24 @@ def compare(before: Site, after: Site) -> Changes:
     return changes
 
 
+def accepted(project: pipeline.Project) -> list[AuthorRecord]:
+    """The authors of the project's accepted seeds."""
+    return [parse.author for parse in project.seeds if parse.author is not None]
+
+
+def summarise(project: pipeline.Project, before: list[AuthorRecord], after: list[AuthorRecord]) -> Changes:
+    """What the collection of `after` has that the one of `before` has not (author pages'
+    aliases and claims apply, as in the build)."""
+    return compare(
+        build_model(before, identities=project.identities), build_model(after, identities=project.identities)
+    )
+
+
 def plan(root: Path, paths: list[Path], force: bool) -> tuple[Changes, list[tuple[Path, Path]]]:
     """The change summary and the copies (source, target) adding `paths` would make."""
     year = latest_possible_year()
     project = pipeline.load_project(root)  # the seeds as the build reads them (its parse cache too)
-    authors = [p.author for p in project.seeds if p.author is not None]
+    authors = accepted(project)
     taken = {normalise(a.name): a.path for a in authors}
     problems: list[Diagnostic] = []
     new: list[AuthorRecord] = []
@@ -132,8 +145,7 @@ def plan(root: Path, paths: list[Path], force: bool) -> tuple[Changes, list[tupl
         copies.append((source, target))
     if problems:
         raise Refused(problems)
-    before = build_model(authors, identities=project.identities)  # aliases merge, as in the build
-    changes = compare(before, build_model([*authors, *new], identities=project.identities))
+    changes = summarise(project, authors, [*authors, *new])
     changes.added_files = [str(target.relative_to(root)) for _, target in copies]
     changes.warnings = warnings
     return changes, copies

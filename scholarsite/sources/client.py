@@ -17,6 +17,7 @@ import datetime
 import os
 import re
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
@@ -35,6 +36,7 @@ TIMEOUT_SECONDS = 30.0
 RETRIES = 3
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 MAX_RESULTS = 10
+AUTHOR_PAGE = 100  # entries per request of an author query (the API allows 2,000)
 SHORT_ID_RE = re.compile(r"abs/(?P<id>.+?)(?:v(?P<version>\d+))?$")
 TEX_QUOTES_RE = re.compile(r'["\\]')
 
@@ -78,6 +80,7 @@ class Record:
     categories: tuple[str, ...]
     published: str
     updated: str
+    summary: str = ""  # the abstract, its spacing collapsed
 
 
 def record_of(result: arxiv.Result) -> Record:
@@ -96,6 +99,7 @@ def record_of(result: arxiv.Result) -> Record:
         categories=tuple(result.categories),
         published=_iso_date(result.published),
         updated=_iso_date(result.updated),
+        summary=" ".join((result.summary or "").split()),
     )
 
 
@@ -148,33 +152,49 @@ class ArxivClient:
         """The entry of an arXiv id (a list of at most one)."""
         return self.results(arxiv.Search(id_list=[arxiv_id], max_results=1))
 
-    def results(self, search: arxiv.Search) -> list[Record]:
-        """The records of a search; an empty answer is asked once more (arXiv's API sometimes
-        answers an empty first page), and is then returned empty. Entries whose id is not one
-        `sources.yaml` accepts are left out."""
+    def search_author(self, name: str, limit: int) -> Iterator[list[Record]]:
+        """The entries listing an author of that name (a phrase, as arXiv matches it), newest
+        first, a page of AUTHOR_PAGE at a time (one request each), at most `limit` in all."""
+        phrase = " ".join(TEX_QUOTES_RE.sub(" ", name).split())
+        newest = {"sort_by": arxiv.SortCriterion.SubmittedDate, "sort_order": arxiv.SortOrder.Descending}
+        for start in range(0, limit, AUTHOR_PAGE):
+            search = arxiv.Search(query=f'au:"{phrase}"', max_results=start + AUTHOR_PAGE, **newest)
+            page = self.results(search, start, AUTHOR_PAGE)
+            yield page[: limit - start]
+            if len(page) < AUTHOR_PAGE:
+                return
+
+    def results(self, search: arxiv.Search, start: int = 0, page_size: int = MAX_RESULTS) -> list[Record]:
+        """The records of a search from its `start`th, `page_size` per request; an empty
+        answer is asked once more (arXiv's API sometimes answers an empty page), and is then
+        returned empty. Entries whose id is not one `sources.yaml` accepts are left out."""
+        self.client.page_size = page_size
         for _ in range(2):
-            records = [record_of(r) for r in self.with_retries(search)]
+            records = [record_of(r) for r in self.with_retries(search, start)]
             found = [r for r in records if ARXIV_ID_RE.fullmatch(r.arxiv_id)]
             if found:
                 return found
         return []
 
-    def with_retries(self, search: arxiv.Search) -> list[arxiv.Result]:
+    def with_retries(self, search: arxiv.Search, start: int = 0) -> list[arxiv.Result]:
         """The results of a search, asked again after a 429 or 5xx answer or no connection,
         waiting 2, 4, then 8 times the delay; LookupFailed or ApiUnreachable when retries run out."""
         for attempt in range(RETRIES):
             try:
-                return self.once(search)
+                return self.once(search, start)
             except (LookupFailed, ApiUnreachable) as exc:
                 if not getattr(exc, "transient", True):
                     raise
             time.sleep(self.delay * 2 ** (attempt + 1))
-        return self.once(search)
+        return self.once(search, start)
 
-    def once(self, search: arxiv.Search) -> list[arxiv.Result]:
-        """The results of one request of a search."""
+    def once(self, search: arxiv.Search, start: int = 0) -> list[arxiv.Result]:
+        """The results of one request of a search, from its `start`th (none when the arxiv
+        package, asking for more after a short page, met an empty one)."""
         try:
-            return list(self.client.results(search))
+            return list(self.client.results(search, offset=start))
+        except arxiv.UnexpectedEmptyPageError:
+            return []
         except arxiv.HTTPError as exc:
             raise LookupFailed(exc.status) from exc
         except (requests.ConnectionError, requests.Timeout) as exc:
