@@ -16,13 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from scholarsite.inputs.config import setting_problem
-from scholarsite.sources import API_URL, MAX_AGE_DAYS
+from scholarsite.sources import API_URL, MAX_AGE_DAYS, OPENALEX_URL
 
 COMMANDS = ("build", "check", "serve", "new", "add", "deploy", "link-sources")
 TAKES_VALUE = {
     *("--project", "--site", "--publish-dir", "--jobs", "--base-url", "--host", "--port", "--base-path"),
     *("--remote", "--branch", "--message"),
-    *("--max-age", "--limit", "--only", "--api-url"),
+    *("--max-age", "--limit", "--only", "--api-url", "--source", "--openalex-url", "--mailto"),
 }
 USAGE = 2
 MAX_PORT = 65535
@@ -200,6 +200,25 @@ def parser() -> argparse.ArgumentParser:
         default=None,
         metavar="URL",
         help=f"the arXiv API (also: SCHOLARSITE_ARXIV_API; default: {API_URL})",
+    )
+    link.add_argument(
+        "--source",
+        action="append",
+        choices=("arxiv", "openalex"),
+        default=None,
+        help="ask only this source (repeatable; default: arXiv, then OpenAlex for the papers it identifies)",
+    )
+    link.add_argument(
+        "--openalex-url",
+        default=None,
+        metavar="URL",
+        help=f"the OpenAlex API (also: SCHOLARSITE_OPENALEX_API; default: {OPENALEX_URL})",
+    )
+    link.add_argument(
+        "--mailto",
+        default=None,
+        metavar="EMAIL",
+        help="your address for OpenAlex's polite pool (default: site.yaml's mailto)",
     )
     return main
 

@@ -265,12 +265,22 @@ def run_deploy(root: Path, args: argparse.Namespace) -> int:
 
 
 def run_link_sources(root: Path, args: argparse.Namespace) -> int:
-    """Look papers up on arXiv into sources.yaml; print what was found and what needs review."""
-    from scholarsite.sources import client, link
+    """Look papers up on arXiv and OpenAlex into sources.yaml; print what was found and what
+    needs review."""
+    from scholarsite.inputs.config import load_config
+    from scholarsite.sources import client, link, openalex
 
-    options = link.Options(max_age=args.max_age, limit=args.limit, only=tuple(args.only or ()))
+    sources = tuple(dict.fromkeys(args.source or (link.ARXIV, link.OPENALEX)))
+    options = link.Options(args.max_age, args.limit, tuple(args.only or ()), sources)
     try:
-        report = link.link_sources(root, options, client.ArxivClient(args.api_url))
+        config, _ = load_config(root / "site.yaml", "site.yaml")
+    except BuildError as exc:
+        print_diagnostics(exc.diagnostics)
+        return FAILED
+    mailto = args.mailto if args.mailto is not None else config.mailto or ""
+    try:
+        alex = openalex.OpenAlexClient(args.openalex_url, mailto=mailto)
+        report = link.link_sources(root, options, client.ArxivClient(args.api_url), alex)
     except BuildError as exc:
         print_diagnostics(exc.diagnostics)
         print("sources.yaml has problems: nothing was looked up", file=sys.stderr)
@@ -287,7 +297,11 @@ def run_link_sources(root: Path, args: argparse.Namespace) -> int:
     for key, status in report.outcomes.items():
         if status != "found":
             print(f"  {status}: {key}")
-    print(report.summary() + ("; review sources.yaml, then commit it" if report.outcomes else ""))
+    for key, status in report.impacts.items():
+        if status != "found":
+            print(f"  OpenAlex {status}: {key}")
+    looked = report.outcomes or report.impacts
+    print(report.summary() + ("; review sources.yaml, then commit it" if looked else ""))
     return OK
 
 
