@@ -1,4 +1,4 @@
-"""Command line: `build` (default), `check`, `serve`, `new`, `add`, `deploy`, `link-sources`; exit codes.
+"""Command line: `build` (default), `check`, `serve`, `new`, `add`, `import`, `deploy`, `link-sources`.
 
 Exit codes: 0 success (warnings allowed unless --strict), 1 problems in the input, 2 usage,
 3 a bug in scholarsite (with its traceback), 130 interrupted.
@@ -13,7 +13,7 @@ import os
 import sys
 import time
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -173,6 +173,8 @@ def run(argv: Sequence[str] | None) -> int:
         return run_new(args.folder)
     if args.command == "add":
         return run_add(root, args)
+    if args.command == "import":
+        return run_import(root, args)
     if args.command == "deploy":
         return run_deploy(root, args)
     if args.command == "link-sources":
@@ -198,17 +200,54 @@ def run_add(root: Path, args: argparse.Namespace) -> int:
         print_diagnostics(exc.problems)
         print("nothing was added", file=sys.stderr)
         return FAILED
+    return finish(root, args, changes.lines(), changes.as_dict(), lambda: addseeds.apply(copies))
+
+
+def finish(
+    root: Path, args: argparse.Namespace, lines: list[str], data: dict[str, object], apply: Callable[[], None]
+) -> int:
+    """`add`'s and `import`'s end: print the summary (`--json`: as JSON), then, unless
+    `--dry-run`, write the files and, unless `--no-build`, build."""
     if args.json:
-        print(json.dumps(changes.as_dict(), indent=2, ensure_ascii=False))
+        print(json.dumps(data, indent=2, ensure_ascii=False))
     else:
-        print("\n".join(changes.lines()) or "nothing new")
+        print("\n".join(lines) or "nothing new")
     if args.dry_run:
         return OK
-    addseeds.apply(copies)
+    apply()
     if args.no_build:
         return OK
     with contextlib.redirect_stdout(sys.stderr) if args.json else contextlib.nullcontext():
         return run_build(root, None, False, VOICE.quiet or args.json, None)
+
+
+def run_import(root: Path, args: argparse.Namespace) -> int:
+    """Import an author's works: nothing is written on any problem; the summary, then the build."""
+    from scholarsite.commands import importer
+    from scholarsite.inputs.config import load_config
+    from scholarsite.sources.polite import ApiUnreachable, BadDelay, LookupFailed
+
+    try:
+        config, _ = load_config(root / "site.yaml", "site.yaml")
+        mailto = args.mailto if args.mailto is not None else config.mailto or ""
+        request = importer.Request(
+            args.arxiv_author, args.orcid, args.bibtex, args.author, args.api_url, args.openalex_url, mailto
+        )
+        fetched, problems = importer.fetch(request)
+        print_diagnostics(problems)
+        into = os.path.relpath(args.into.resolve(), root).replace(os.sep, "/") if args.into else None
+        result = importer.plan(root, fetched, tuple(args.exclude or ()), into)
+    except BuildError as exc:
+        print_diagnostics(exc.diagnostics)
+        return FAILED
+    except importer.Refused as exc:
+        print_diagnostics(exc.problems)
+        print("nothing was imported", file=sys.stderr)
+        return FAILED
+    except (ApiUnreachable, LookupFailed, BadDelay, LookupError) as exc:
+        print(f"error: {exc}; nothing was imported", file=sys.stderr)
+        return FAILED
+    return finish(root, args, result.lines(), result.as_dict(), lambda: importer.apply(root, result))
 
 
 def note_left_out(left_out: Sequence[str], where: str) -> None:

@@ -10,13 +10,13 @@ for the author's page. `apply` writes them, each file atomically.
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from scholarsite import pipeline
-from scholarsite.commands.add import Changes, Refused, accepted, free_name, summarise
-from scholarsite.errors import error
-from scholarsite.importing import author_page, found, seedtext
+from scholarsite.commands.add import Changes, Refused, accepted, compare, free_name
+from scholarsite.errors import BuildError, Diagnostic, error
+from scholarsite.importing import author_page, found, from_bibtex, from_orcid, seedtext
 from scholarsite.importing.works import Fetched, Papers, Work, collapse
 from scholarsite.inputs.freshness import latest_possible_year
 from scholarsite.inputs.seeds import SEED_SUFFIX, AuthorRecord, SeedRecord, parse_seed
@@ -24,7 +24,50 @@ from scholarsite.inputs.sources import SOURCES_FILE, SourceEntry, dump_sources, 
 from scholarsite.inputs.store import write_atomically
 from scholarsite.inputs.unicode import normalise
 from scholarsite.model.identity import slug_for
-from scholarsite.model.model import Identities, build_model
+from scholarsite.model.model import Identities, Site, build_model
+from scholarsite.sources.openalex import OpenAlexClient
+
+
+@dataclass(frozen=True)
+class Request:
+    """Where to import from (one of `arxiv_author`, `orcid`, `bibtex`), and how."""
+
+    arxiv_author: str | None = None
+    orcid: str | None = None
+    bibtex: Path | None = None
+    author: str | None = None  # the seed's name (BibTeX: required; ORCID: instead of OpenAlex's)
+    api_url: str | None = None
+    openalex_url: str | None = None
+    mailto: str = ""
+
+
+def fetch(request: Request) -> tuple[Fetched, list[Diagnostic]]:
+    """What the source says of the author, and the problems of a BibTeX file; Refused for a
+    request that cannot be made. The clients' errors (ApiUnreachable, LookupFailed, BadDelay)
+    and LookupError (OpenAlex has no such ORCID) pass through."""
+    if request.arxiv_author is not None:
+        if request.author is not None:
+            raise Refused(
+                [error("import", 0, "--author goes with --orcid or --bibtex; arXiv's name is the one asked")]
+            )
+        from scholarsite.importing import from_arxiv
+        from scholarsite.sources.client import ArxivClient
+
+        return from_arxiv.fetch(ArxivClient(request.api_url), request.arxiv_author), []
+    if request.orcid is not None:
+        alex = OpenAlexClient(request.openalex_url, mailto=request.mailto)
+        fetched = from_orcid.fetch(alex, request.orcid, datetime.date.today().isoformat())
+        fetched.name = request.author or fetched.name
+        return fetched, []
+    assert request.bibtex is not None
+    if not request.author:
+        hint = "name the author whose entries these are with --author"
+        raise Refused([error(str(request.bibtex), 0, "no author named", hint)])
+
+    try:
+        return from_bibtex.fetch(request.bibtex, str(request.bibtex), request.author)
+    except BuildError as exc:
+        raise Refused(list(exc.diagnostics)) from None
 
 
 @dataclass
@@ -42,10 +85,10 @@ class Plan:
 
     def lines(self) -> list[str]:
         """The summary as text."""
-        verb, plural = "update" if self.updated else "add", "s" * (self.added != 1)
-        written = [f"{verb} {self.seed}: {self.added} new record{plural}"] if self.data else []
-        entries = [f"{SOURCES_FILE}: {len(self.entries)} found entries"] if self.entries else []
-        return self.notes + written + entries + self.changes.lines()
+        verb = "update" if self.updated else "add"
+        written = [f"{verb} {self.seed}: {plural(self.added, 'new record')}"] if self.data else []
+        entries = [f"{SOURCES_FILE}: {plural(len(self.entries), 'found entry')}"] if self.entries else []
+        return self.notes + written + entries + replace(self.changes, added_files=[]).lines()
 
     def as_dict(self) -> dict[str, object]:
         """The summary as JSON data."""
@@ -93,36 +136,59 @@ def seed_of(
     return same[0] if same else None
 
 
-def listed_already(existing: AuthorRecord | None, entries: dict[str, SourceEntry]) -> Papers:
-    """The papers the author's seed lists, with the identifiers sources.yaml knows of them."""
-    papers = Papers()
+def listed_already(
+    existing: AuthorRecord | None, entries: dict[str, SourceEntry]
+) -> tuple[Papers, list[SeedRecord]]:
+    """The papers the author's seed lists, with the identifiers sources.yaml knows of them,
+    and the record of each (by the papers' index)."""
+    papers, records = Papers(), []
     for record in existing.records if existing else ():
         entry = entries.get(f"{record.year}/{normalise(record.title)}")
         ids = {"arxiv_id": entry.arxiv_id, "doi": entry.doi} if entry else {}
         work = Work(record.title, record.year, record.source, **ids)
-        papers.put(papers.find(work), work)
-    return papers
+        index = papers.find(work)
+        records += [record] if index is None else []
+        papers.put(index, work)
+    return papers, records
 
 
-def new_records(works: list[Work], existing: Papers) -> tuple[list[tuple[SeedRecord, Work]], list[str]]:
-    """The records to add, newest first (works listed already, or that a seed cannot hold, left
-    out), and a note per work left out."""
+@dataclass
+class Sorting:
+    """The works sorted: records to add, works the seed lists already (with its record), and
+    a note per work left out."""
+
+    new: list[tuple[SeedRecord, Work]] = field(default_factory=list)
+    listed: list[tuple[SeedRecord, Work]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def sort_out(works: list[Work], existing: tuple[Papers, list[SeedRecord]]) -> Sorting:
+    """The records to add, newest first: works listed already, and those a seed cannot hold,
+    left out."""
     year = latest_possible_year()
-    made: list[tuple[SeedRecord, Work]] = []
-    notes: list[str] = []
-    listed = 0
+    papers, records = existing
+    sorting = Sorting()
     for work in works:
-        if existing.find(work) is not None:
-            listed += 1
+        if (index := papers.find(work)) is not None:
+            sorting.listed.append((records[index], work))
             continue
-        result = seedtext.record_of(work, year)
-        if result.record is None:
-            notes.append(f"left out: {work.where or work.title}: {result.reason}")
+        made = seedtext.record_of(work, year)
+        if made.record is None:
+            sorting.notes.append(f"left out: {work.where or work.title}: {made.reason}")
             continue
-        notes += [f"{work.where or work.title}: {result.note}"] if result.note else []
-        made.append((result.record, work))
-    notes += [f"listed already: {listed} papers"] if listed else []
-    return sorted(made, key=lambda pair: -pair[0].year), notes
+        sorting.notes += [f"{work.where or work.title}: {made.note}"] if made.note else []
+        sorting.new.append((made.record, work))
+    if sorting.listed:
+        sorting.notes.append(f"listed already: {plural(len(sorting.listed), 'paper')}")
+    sorting.new.sort(key=lambda pair: -pair[0].year)
+    return sorting
+
+
+def plural(count: int, noun: str) -> str:
+    """`1 paper`, `2 papers`, `2 entries`."""
+    if count == 1:
+        return f"{count} {noun}"
+    return f"{count} {noun[:-1]}ies" if noun.endswith("y") else f"{count} {noun}s"
 
 
 def plan(root: Path, fetched: Fetched, exclude: tuple[str, ...] = (), into: str | None = None) -> Plan:
@@ -139,21 +205,22 @@ def plan(root: Path, fetched: Fetched, exclude: tuple[str, ...] = (), into: str 
     works, notes = excluded(fetched.works, exclude)
     works, twins = collapse(works)
     notes += [f"the same paper twice, kept once: {kept.where} and {other.where}" for kept, other in twins]
-    pairs, left_out = new_records(works, listed_already(existing, entries))
-    notes = fetched.notes + notes + left_out
-    records = [record for record, _ in pairs]
+    sorting = sort_out(works, listed_already(existing, entries))
+    notes = fetched.notes + notes + sorting.notes
+    records = [record for record, _ in sorting.new]
     seed = existing.path if existing else new_seed_path(root, name)
     data = seed_bytes(root, seed, name, existing, records) if records else None
     if data is None and existing is None:
         raise Refused([error("import", 0, f"nothing to import for {name}", "; ".join(notes[-3:]))])
-    after = [a for a in authors if a is not existing]
     parsed = seed_author(seed, data) if data else existing
-    changes = summarise(project, authors, [*after, parsed])
+    assert parsed is not None
+    site = build_model([*(a for a in authors if a is not existing), parsed], identities=project.identities)
+    changes = compare(build_model(authors, identities=project.identities), site)
     changes.added_files = [seed] if existing is None else []
     result = Plan(changes, notes, seed, data, existing is not None, len(records))
-    learn(result, project, [*after, parsed], pairs, entries)
+    result.entries = learnt(site, parsed, sorting, entries)
     if fetched.orcid:
-        result.page = orcid_page(root, project, [*after, parsed], seed, fetched.orcid, result.notes)
+        result.page = orcid_page(root, site, seed, fetched.orcid, result.notes)
     return result
 
 
@@ -185,36 +252,21 @@ def seed_author(seed: str, data: bytes) -> AuthorRecord:
     return author
 
 
-def learn(
-    result: Plan,
-    project: pipeline.Project,
-    authors: list[AuthorRecord],
-    pairs: list[tuple[SeedRecord, Work]],
-    entries: dict[str, SourceEntry],
-) -> None:
-    """The `found` entries of the new records' identifiers, by their papers' keys."""
-    if not pairs:
-        return
-    site = build_model(authors, identities=project.identities)
+def learnt(
+    site: Site, parsed: AuthorRecord, sorting: Sorting, entries: dict[str, SourceEntry]
+) -> dict[str, SourceEntry]:
+    """The `found` entries of what the works identify, new records and listed ones alike, by
+    their papers' keys."""
     where = {(p.path, p.line): paper for paper in site.papers for p in paper.provenance}
-    lines = [r.line for a in authors if a.path == result.seed for r in a.records][-len(pairs) :]
-    works = {}
-    for line, (_, work) in zip(lines, pairs, strict=True):
-        paper = where[(result.seed, line)]
-        works[paper.key] = (work, paper.title)
-    result.entries = found.learnt(works, entries, datetime.date.today().isoformat())
+    added = [r.line for r in parsed.records][len(parsed.records) - len(sorting.new) :]
+    located = [((parsed.path, line), work) for line, (_, work) in zip(added, sorting.new, strict=True)]
+    located += [((record.path, record.line), work) for record, work in sorting.listed]
+    works = {where[at].key: (work, where[at].title) for at, work in located if at in where}
+    return found.learnt(works, entries, datetime.date.today().isoformat())
 
 
-def orcid_page(
-    root: Path,
-    project: pipeline.Project,
-    authors: list[AuthorRecord],
-    seed: str,
-    orcid: str,
-    notes: list[str],
-) -> tuple[str, str] | None:
+def orcid_page(root: Path, site: Site, seed: str, orcid: str, notes: list[str]) -> tuple[str, str] | None:
     """(the author's page, its text with the ORCID) when it changes; what was done in `notes`."""
-    site = build_model(authors, identities=project.identities)
     author = next(a for a in site.authors if seed in a.seed_paths)
     shown = f"content/authors/{author.slug}.md"
     path = root / shown

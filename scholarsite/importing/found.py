@@ -1,7 +1,8 @@
 """What import learns of identifiers, as `sources.yaml` entries, so link-sources need not
 look the papers up again.
 
-A work with an arXiv id or a DOI becomes a `found` entry under its paper's key. An entry
+A work with an arXiv id or a DOI (or found by OpenAlex, whose part it then has) becomes a
+`found` entry under its paper's key. An entry
 already there is kept, unless link-sources left it `unknown` or `ambiguous`, or `not-found`
 without having rejected this arXiv id by hand; a `locked` entry is never changed.
 """
@@ -27,6 +28,7 @@ def found_entry(work: Work, title: str, checked: str) -> SourceEntry:
         published=work.published,
         updated=work.updated,
         authors=work.authors,
+        openalex=work.impact,
     )
 
 
@@ -47,5 +49,5 @@ def learnt(
     return {
         key: found_entry(work, title, checked)
         for key, (work, title) in sorted(works.items())
-        if (work.arxiv_id or work.doi) and replaceable(entries.get(key), work)
+        if (work.arxiv_id or work.doi or work.impact) and replaceable(entries.get(key), work)
     }

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import bibtexparser
 from bibtexparser.middlewares import SeparateCoAuthors, SplitNameParts
-from bibtexparser.model import Entry
+from bibtexparser.model import Block, Entry
 
 from scholarsite.errors import BuildError, Diagnostic, error, warning
 from scholarsite.importing.works import Fetched, Work
@@ -159,11 +159,15 @@ def read_library(path: Path, shown: str) -> bibtexparser.Library:
 def failures(library: bibtexparser.Library, shown: str) -> list[Diagnostic]:
     """A warning for each block bibtexparser could not read (it is left out)."""
     return [
-        warning(
-            shown, block.start_line + 1, f"left out: {str(getattr(block, 'error', '') or 'unreadable')[:200]}"
-        )
-        for block in library.failed_blocks
+        warning(shown, block.start_line + 1, f"left out: {reason(block)}") for block in library.failed_blocks
     ]
+
+
+def reason(block: Block) -> str:
+    """Why bibtexparser could not read a block, in one short line."""
+    problem = getattr(block, "error", None)
+    text = getattr(problem, "abort_reason", "") or str(problem or "") or "not a BibTeX entry"
+    return " ".join(text.split())[:200]
 
 
 def fetch(path: Path, shown: str, name: str) -> tuple[Fetched, list[Diagnostic]]:

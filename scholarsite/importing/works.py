@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
+from scholarsite.inputs.impact import Impact
 from scholarsite.inputs.unicode import normalise
 
 YEAR_SLACK = 1  # a preprint and its published version are often a year apart
@@ -33,6 +34,7 @@ class Work:
     updated: str = ""
     key: str = ""  # the source's own identifier (a BibTeX key, an OpenAlex id)
     where: str = ""  # where the source said it, for messages (`refs.bib:12`)
+    impact: Impact | None = None  # what OpenAlex said of it, when it did
 
     @property
     def identity(self) -> str:
@@ -57,6 +59,7 @@ class Work:
             journal_ref=self.journal_ref or other.journal_ref,
             authors=self.authors or other.authors,
             published=self.published or other.published,
+            impact=self.impact or other.impact,
         )
 
 
