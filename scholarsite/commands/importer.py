@@ -15,8 +15,8 @@ from pathlib import Path
 
 from scholarsite import pipeline
 from scholarsite.commands.add import Changes, Refused, accepted, compare, free_name
-from scholarsite.errors import BuildError, Diagnostic, error
-from scholarsite.importing import author_page, found, from_bibtex, from_orcid, seedtext
+from scholarsite.errors import BuildError, Diagnostic, Severity, error
+from scholarsite.importing import author_page, found, from_arxiv, from_bibtex, from_orcid, seedtext
 from scholarsite.importing.works import Fetched, Papers, Work, collapse
 from scholarsite.inputs.freshness import latest_possible_year
 from scholarsite.inputs.seeds import SEED_SUFFIX, AuthorRecord, SeedRecord, parse_seed
@@ -25,6 +25,7 @@ from scholarsite.inputs.store import write_atomically
 from scholarsite.inputs.unicode import normalise
 from scholarsite.model.identity import slug_for
 from scholarsite.model.model import Identities, Site, build_model
+from scholarsite.sources.client import ArxivClient
 from scholarsite.sources.openalex import OpenAlexClient
 
 
@@ -47,12 +48,8 @@ def fetch(request: Request) -> tuple[Fetched, list[Diagnostic]]:
     and LookupError (OpenAlex has no such ORCID) pass through."""
     if request.arxiv_author is not None:
         if request.author is not None:
-            raise Refused(
-                [error("import", 0, "--author goes with --orcid or --bibtex; arXiv's name is the one asked")]
-            )
-        from scholarsite.importing import from_arxiv
-        from scholarsite.sources.client import ArxivClient
-
+            message = "--author goes with --orcid or --bibtex: an arXiv import's name is the one asked"
+            raise Refused([error("import", 0, message)])
         return from_arxiv.fetch(ArxivClient(request.api_url), request.arxiv_author), []
     if request.orcid is not None:
         alex = OpenAlexClient(request.openalex_url, mailto=request.mailto)
@@ -63,7 +60,6 @@ def fetch(request: Request) -> tuple[Fetched, list[Diagnostic]]:
     if not request.author:
         hint = "name the author whose entries these are with --author"
         raise Refused([error(str(request.bibtex), 0, "no author named", hint)])
-
     try:
         return from_bibtex.fetch(request.bibtex, str(request.bibtex), request.author)
     except BuildError as exc:
@@ -212,11 +208,12 @@ def plan(root: Path, fetched: Fetched, exclude: tuple[str, ...] = (), into: str 
     data = seed_bytes(root, seed, name, existing, records) if records else None
     if data is None and existing is None:
         raise Refused([error("import", 0, f"nothing to import for {name}", "; ".join(notes[-3:]))])
-    parsed = seed_author(seed, data) if data else existing
+    parsed, warnings = seed_author(seed, data, len(records)) if data else (existing, [])
     assert parsed is not None
     site = build_model([*(a for a in authors if a is not existing), parsed], identities=project.identities)
     changes = compare(build_model(authors, identities=project.identities), site)
     changes.added_files = [seed] if existing is None else []
+    changes.warnings = warnings
     result = Plan(changes, notes, seed, data, existing is not None, len(records))
     result.entries = learnt(site, parsed, sorting, entries)
     if fetched.orcid:
@@ -245,11 +242,14 @@ def seed_bytes(
         raise Refused([error(seed, 0, str(exc).removeprefix(f"{seed}: "))]) from None
 
 
-def seed_author(seed: str, data: bytes) -> AuthorRecord:
-    """The author a seed's bytes give (they are verified: they parse)."""
-    author = parse_seed(data, seed, latest_year=latest_possible_year()).author
-    assert author is not None
-    return author
+def seed_author(seed: str, data: bytes, added: int) -> tuple[AuthorRecord, list[str]]:
+    """The author a seed's bytes give (they are verified: they parse), and the warnings about
+    its last `added` records, as `add` lists them."""
+    parse = parse_seed(data, seed, latest_year=latest_possible_year())
+    assert parse.author is not None
+    first = parse.author.records[-added].line
+    warnings = [d.format() for d in parse.diagnostics if d.severity is Severity.WARNING and d.line >= first]
+    return parse.author, warnings
 
 
 def learnt(

@@ -43,6 +43,7 @@ from scholarsite.inputs.text import CONTROL_RE
 HEADER = "arXiv subjects"
 PARAGRAPH_BREAK_RE = re.compile(r"\n[^\S\n]*\n")
 NUMBER_RE = re.compile(r"\d[\d,]*")
+READS_AS = "reads as a subject line or a record's first line"
 UNWRITABLE_RE = re.compile(f"{CONTROL_RE.pattern}|[\ud800-\udfff]")
 
 
@@ -74,15 +75,18 @@ def reads_as_structure(paragraph: str) -> bool:
 def abstract_paragraphs(abstract: str) -> tuple[list[str], str]:
     """The paragraphs to write for an abstract, and a note when it was changed or left out."""
     paragraphs = [p for p in map(one_line, PARAGRAPH_BREAK_RE.split(UNWRITABLE_RE.sub("", abstract))) if p]
-    if not any(map(reads_as_structure, paragraphs)):
-        joined = "\n\n".join(paragraphs)
-        if len(joined) <= MAX_ABSTRACT:
-            return paragraphs, ""
-        return [], f"abstract left out: {len(joined):,} characters, seeds allow {MAX_ABSTRACT:,}"
-    single = " ".join(paragraphs)
-    if reads_as_structure(single) or len(single) > MAX_ABSTRACT:
-        return [], "abstract left out: it reads as a subject line or a record's first line"
-    return [single], "abstract paragraphs joined: one read as a subject line or a record's first line"
+    note = ""
+    if any(map(reads_as_structure, paragraphs)):
+        paragraphs, note = (
+            [" ".join(paragraphs)],
+            "abstract paragraphs joined: one read as a subject line or a record's first line",
+        )
+        if reads_as_structure(paragraphs[0]):
+            return [], f"abstract left out: it {READS_AS}"
+    length = len("\n\n".join(paragraphs))
+    if length > MAX_ABSTRACT:
+        return [], f"abstract left out: {length:,} characters, seeds allow {MAX_ABSTRACT:,}"
+    return paragraphs, note
 
 
 def known_subjects(codes: tuple[str, ...]) -> tuple[str, ...]:
@@ -162,7 +166,7 @@ def verified(text: str, path: str, name: str, records: list[SeedRecord], latest_
     read, meant = [essence(r) for r in parse.author.records], [essence(r) for r in records]
     if read != meant:
         index = next((i for i, (a, b) in enumerate(zip(read, meant, strict=False)) if a != b), len(meant))
-        title = (meant + read)[index][2] if index < len(meant) else read[index][2]
+        title = (meant if index < len(meant) else read)[index][2]
         raise NotWritable(f"{path}: record {index + 1} would read back differently ('{shorten(title)}')")
     return data
 
