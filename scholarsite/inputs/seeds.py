@@ -396,7 +396,8 @@ class SeedParser:
             expected = (
                 f"expected a subject line such as 'cs.DC↗' after the abstract of '{shorten(title.text)}'"
             )
-            self.report(missing_part(self.path, line, source, expected))
+            missing = f"record '{shorten(title.text)}' has no subject line"
+            self.report(missing_part(self.path, line, source, expected, missing))
             return ()
         self.take()
         for code in codes:
@@ -457,10 +458,13 @@ class SeedParser:
             self.report(report(self.path, block.line, f"TeX: {problem}"))
 
 
-def missing_part(path: str, line: int, source: str, message: str) -> Diagnostic:
+def missing_part(path: str, line: int, source: str, message: str, other: str = "") -> Diagnostic:
     """A record without an abstract or a subject line: a warning for an arXiv record (arXiv
-    always has both, so the scrape lost it), a note for other sources, which may have neither."""
-    return (warning if source.casefold() == "arxiv" else note)(path, line, message)
+    always has both, so the scrape lost it), a note (saying `other`, if given) for other
+    sources, which may have neither."""
+    if source.casefold() == "arxiv":
+        return warning(path, line, message)
+    return note(path, line, other or message)
 
 
 def reads_as_title(text: str) -> bool:
