@@ -10,6 +10,7 @@ for the author's page. `apply` writes them, each file atomically.
 from __future__ import annotations
 
 import datetime
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -20,13 +21,19 @@ from scholarsite.importing import author_page, found, from_arxiv, from_bibtex, f
 from scholarsite.importing.works import Fetched, Papers, Work, collapse
 from scholarsite.inputs.freshness import latest_possible_year
 from scholarsite.inputs.seeds import SEED_SUFFIX, AuthorRecord, SeedRecord, parse_seed
-from scholarsite.inputs.sources import SOURCES_FILE, SourceEntry, dump_sources, load_sources
+from scholarsite.inputs.sources import ARXIV_ID_RE, SOURCES_FILE, SourceEntry, dump_sources, load_sources
 from scholarsite.inputs.store import write_atomically
 from scholarsite.inputs.unicode import normalise
 from scholarsite.model.identity import slug_for
 from scholarsite.model.model import Identities, Site, build_model
 from scholarsite.sources.client import ArxivClient
 from scholarsite.sources.openalex import OpenAlexClient
+
+EXCLUDE_PREFIX_RE = re.compile(
+    r"^(?:arxiv:|https?://(?:dx\.)?doi\.org/|https?://arxiv\.org/abs/)", re.IGNORECASE
+)
+ARXIV_VERSIONED_RE = re.compile(rf"(?:{ARXIV_ID_RE.pattern})v\d+")
+VERSION_RE = re.compile(r"v\d+$")
 
 
 @dataclass(frozen=True)
@@ -99,9 +106,16 @@ class Plan:
         return {**self.changes.as_dict(), "import": details}
 
 
+def identifier_of(text: str) -> str:
+    """An identifier as `Work.identifiers` has it: `arXiv:2502.19811v2` is `2502.19811`, a DOI's
+    resolver is dropped, case is folded."""
+    bare = EXCLUDE_PREFIX_RE.sub("", text.strip())
+    return (VERSION_RE.sub("", bare) if ARXIV_VERSIONED_RE.fullmatch(bare) else bare).casefold()
+
+
 def excluded(works: list[Work], exclude: tuple[str, ...]) -> tuple[list[Work], list[str]]:
     """The works `--exclude` does not name, and a note per exclusion."""
-    wanted = {identifier.casefold() for identifier in exclude}
+    wanted = {identifier_of(identifier) for identifier in exclude}
     kept: list[Work] = []
     notes: list[str] = []
     for work in works:
