@@ -429,3 +429,12 @@ def test_real_arxiv_api_lists_an_authors_papers(
         return
     assert code == 0 and 'entries for the author query au:"Ziheng Jiang"' in captured.out
     assert "listed already:" in captured.out  # the shipped seed lists his arXiv papers
+
+
+def test_an_alias_of_an_author_page_updates_that_authors_seed(project: Path) -> None:
+    page = project / "content" / "authors" / "ziheng-jiang.md"
+    page.parent.mkdir(parents=True, exist_ok=True)
+    page.write_text("---\naliases: [Z. Jiang]\n---\n", encoding="utf-8")
+    assert run(project, "--bibtex", str(DATA / "refs.bib"), "--author", "Z. Jiang", "--no-build") == 0
+    assert seeds(project) == ["000_428d720ed8b996c5.txt", "001_195b1e5c39d23b83.txt"]
+    assert seed_of(project, "000_428d720ed8b996c5.txt").records[-1].title.startswith("A Quantum Study")
