@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime
 import json
 import re
+import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -234,3 +235,25 @@ def test_shipped_papers_counts_from_a_stand_in(tmp_path: Path, monkeypatch: pyte
         assert f"h-index {by_definition} ({papers}; counts from OpenAlex, checked 2026-07-02)" in profile
     result = qa.check_html(site)
     assert result.ok, result.problems
+
+
+def test_a_new_count_re_renders_only_the_pages_that_show_it(tmp_path: Path, site: Path) -> None:
+    root = tmp_path / "copy"
+    shutil.copytree(site.parent, root, ignore=shutil.ignore_patterns("site"))
+    pipeline.build(root, workers=1)
+    sources = root / "sources.yaml"
+    sources.write_text(
+        sources.read_text(encoding="utf-8").replace("cited_by: 0", "cited_by: 2"), encoding="utf-8"
+    )
+    produced = set(pipeline.build(root, workers=1).report.produced)
+    delta = next(
+        str(p.relative_to(root / "site")) for p in (root / "site").glob("papers/2024/delta-paper*/index.html")
+    )
+    assert produced == {
+        delta,
+        "authors/ada-lovelace/index.html",
+        "subjects/cs-dc/index.html",  # Delta now among the most cited
+        "years/2024/index.html",
+        "data/papers.json",
+        "data/authors.json",
+    }
