@@ -185,7 +185,7 @@ def parser() -> argparse.ArgumentParser:
         "link-sources",
         parents=[project, apis()],
         formatter_class=helpful,
-        help="look the papers up on arXiv and record them in sources.yaml (review it, then commit it)",
+        help="look the papers up on arXiv and OpenAlex into sources.yaml (review it, then commit it)",
     )
     link.add_argument(
         "--max-age",
@@ -195,7 +195,7 @@ def parser() -> argparse.ArgumentParser:
         help="look up again entries older than this",
     )
     link.add_argument(
-        "--limit", type=int, default=None, metavar="N", help="at most N lookups (default: all due)"
+        "--limit", type=int, default=None, metavar="N", help="at most N lookups per source (default: all due)"
     )
     link.add_argument(
         "--only",

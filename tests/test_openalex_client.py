@@ -121,3 +121,14 @@ def test_delay_never_under_the_floor_against_openalex(monkeypatch: pytest.Monkey
     assert official.api_url == "https://api.openalex.org"
     assert (official.delay, official.backoff) == (openalex.DELAY_SECONDS, openalex.BACKOFF_SECONDS)
     assert openalex.OpenAlexClient("http://127.0.0.1:9", delay=0).delay == 0.0
+
+
+def test_control_characters_and_wrong_types_are_dropped(standin: StandIn) -> None:
+    standin.works[2] = {
+        **standin.works[2],
+        "primary_location": {"source": {"display_name": "Venue\x1b[31m \n Red\x07"}},
+        "cited_by_count": "many",
+        "publication_date": None,
+    }
+    work = client(standin).work(openalex_id="W2741809807")
+    assert work is not None and (work.venue, work.cited_by, work.published) == ("Venue[31m Red", None, "")

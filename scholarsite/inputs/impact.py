@@ -20,6 +20,7 @@ import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from scholarsite.inputs.text import CONTROL_RE
 from scholarsite.inputs.yamlmap import excerpt
 
 IMPACT_STATUSES = ("found", "not-found", "unknown")
@@ -68,7 +69,7 @@ def impact_of(value: Any) -> tuple[Impact | None, str | None]:
             item = item.isoformat()
         if not isinstance(item, str | int | float) or isinstance(item, bool):
             return None, f"'openalex' {name} must be text, found {excerpt(item)}"
-        fields[name] = " ".join(str(item).split())
+        fields[name] = " ".join(CONTROL_RE.sub("", str(item)).split())
     if fields["id"] and not OPENALEX_ID_RE.fullmatch(fields["id"]):
         return None, f"'openalex' id must look like W4392345678, found {excerpt(fields['id'])}"
     if fields["oa_url"] and not WEB_URL_RE.fullmatch(fields["oa_url"]):

@@ -22,6 +22,7 @@ from urllib.parse import quote
 
 import requests
 
+from scholarsite.inputs.text import CONTROL_RE
 from scholarsite.sources import OPENALEX_URL
 from scholarsite.sources.polite import (
     ApiUnreachable,
@@ -57,12 +58,12 @@ class BadAnswer(LookupFailed):
 
 @dataclass(frozen=True)
 class Work:
-    """One OpenAlex work, as scholarsite keeps it ('' or 0 for what OpenAlex leaves out)."""
+    """One OpenAlex work, as scholarsite keeps it ('' or None for what OpenAlex leaves out)."""
 
     openalex_id: str  # W2741809807
     doi: str  # 10.7717/peerj.4375, without the resolver
     title: str
-    cited_by: int
+    cited_by: int | None
     venue: str  # the primary location's source, e.g. a journal or "arXiv (Cornell University)"
     oa_url: str  # the best open-access copy
     published: str  # ISO date
@@ -79,8 +80,9 @@ def short_id(url: Any) -> str:
 
 
 def _text(value: Any) -> str:
-    """A string field, stripped; '' for anything else (OpenAlex sends null for unknowns)."""
-    return " ".join(value.split()) if isinstance(value, str) else ""
+    """A string field, spaces collapsed and control characters dropped; '' for anything else
+    (OpenAlex sends null for unknowns)."""
+    return " ".join(CONTROL_RE.sub("", value).split()) if isinstance(value, str) else ""
 
 
 def _field(data: Any, *path: str) -> Any:
@@ -100,7 +102,7 @@ def work_of(data: Mapping[str, Any]) -> Work:
         openalex_id=short_id(data.get("id")),
         doi=_text(data.get("doi")).removeprefix("https://doi.org/"),
         title=_text(data.get("display_name") or data.get("title")),
-        cited_by=cited if isinstance(cited, int) and not isinstance(cited, bool) and cited >= 0 else 0,
+        cited_by=cited if isinstance(cited, int) and not isinstance(cited, bool) and cited >= 0 else None,
         venue=_text(_field(data, "primary_location", "source", "display_name")),
         oa_url=_text(oa_url) if _text(oa_url).startswith(("https://", "http://")) else "",
         published=_text(data.get("publication_date")),
