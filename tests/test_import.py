@@ -19,6 +19,7 @@ from xml.sax.saxutils import escape
 import pytest
 
 from scholarsite import cli, pipeline
+from scholarsite.inputs import yamlmap
 from scholarsite.inputs.seeds import AuthorRecord, parse_seed
 from scholarsite.inputs.sources import SOURCES_FILE, load_sources
 from scholarsite.sources import client as arxiv_client
@@ -438,3 +439,14 @@ def test_an_alias_of_an_author_page_updates_that_authors_seed(project: Path) -> 
     assert run(project, "--bibtex", str(DATA / "refs.bib"), "--author", "Z. Jiang", "--no-build") == 0
     assert seeds(project) == ["000_428d720ed8b996c5.txt", "001_195b1e5c39d23b83.txt"]
     assert seed_of(project, "000_428d720ed8b996c5.txt").records[-1].title.startswith("A Quantum Study")
+
+
+def test_entries_sources_yaml_could_not_read_are_not_written(
+    project: Path, arxiv: Arxiv, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(yamlmap, "MAX_NODES", 20)  # as 2,000 entries exceed the real limit
+    assert run(project, "--arxiv-author", "Shulai Zhang", "--no-build") == 0
+    assert "sources.yaml: the new entries are not written: sources.yaml:4: error: the value is too large" in (
+        capsys.readouterr().out
+    )
+    assert not (project / SOURCES_FILE).exists() and "shulai-zhang.txt" in seeds(project)

@@ -21,7 +21,14 @@ from scholarsite.importing import author_page, found, from_arxiv, from_bibtex, f
 from scholarsite.importing.works import Fetched, Papers, Work, collapse
 from scholarsite.inputs.freshness import latest_possible_year
 from scholarsite.inputs.seeds import SEED_SUFFIX, AuthorRecord, SeedRecord, parse_seed
-from scholarsite.inputs.sources import ARXIV_ID_RE, SOURCES_FILE, SourceEntry, dump_sources, load_sources
+from scholarsite.inputs.sources import (
+    ARXIV_ID_RE,
+    SOURCES_FILE,
+    SourceEntry,
+    dump_sources,
+    load_sources,
+    parse_sources,
+)
 from scholarsite.inputs.store import write_atomically
 from scholarsite.inputs.unicode import normalise
 from scholarsite.model.identity import slug_for
@@ -84,6 +91,7 @@ class Plan:
     updated: bool  # the seed existed
     added: int  # records added to it
     entries: dict[str, SourceEntry] = field(default_factory=dict)  # new sources.yaml entries
+    sources: str | None = None  # sources.yaml's new text, when it has new entries
     page: tuple[str, str] | None = None  # (content/authors/x.md, its new text)
 
     def lines(self) -> list[str]:
@@ -230,6 +238,7 @@ def plan(root: Path, fetched: Fetched, exclude: tuple[str, ...] = (), into: str 
     changes.warnings = warnings
     result = Plan(changes, notes, seed, data, existing is not None, len(records))
     result.entries = learnt(site, parsed, sorting, entries)
+    result.sources = sources_text(entries, result)
     if fetched.orcid:
         result.page = orcid_page(root, site, seed, fetched.orcid, result.notes)
     return result
@@ -279,6 +288,23 @@ def learnt(
     return found.learnt(works, entries, datetime.date.today().isoformat())
 
 
+def sources_text(entries: dict[str, SourceEntry], result: Plan) -> str | None:
+    """sources.yaml with the new entries, once it reads back; None (and a note, the entries
+    dropped) when there are none, or the file would not read back."""
+    if not result.entries:
+        return None
+    text = dump_sources({**entries, **result.entries})
+    try:
+        problems = parse_sources(text, SOURCES_FILE)[1]
+    except BuildError as exc:  # YAML it refuses whole
+        problems = list(exc.diagnostics)
+    if problems:
+        result.notes.append(f"{SOURCES_FILE}: the new entries are not written: {problems[0].format()}")
+        result.entries = {}
+        return None
+    return text
+
+
 def orcid_page(root: Path, site: Site, seed: str, orcid: str, notes: list[str]) -> tuple[str, str] | None:
     """(the author's page, its text with the ORCID) when it changes; what was done in `notes`."""
     author = next(a for a in site.authors if seed in a.seed_paths)
@@ -294,8 +320,7 @@ def apply(root: Path, result: Plan) -> None:
     """Write the seed, the new sources.yaml entries and the author's page."""
     if result.data is not None:
         write_atomically(root / result.seed, result.data)
-    if result.entries:
-        entries, _ = load_sources(root)
-        write_atomically(root / SOURCES_FILE, dump_sources({**entries, **result.entries}).encode("utf-8"))
+    if result.sources is not None:
+        write_atomically(root / SOURCES_FILE, result.sources.encode("utf-8"))
     if result.page is not None:
         write_atomically(root / result.page[0], result.page[1].encode("utf-8"))
