@@ -450,3 +450,9 @@ def test_entries_sources_yaml_could_not_read_are_not_written(
         capsys.readouterr().out
     )
     assert not (project / SOURCES_FILE).exists() and "shulai-zhang.txt" in seeds(project)
+
+
+def test_no_project_no_import(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(tmp_path / "nowhere", "--bibtex", str(DATA / "refs.bib"), "--author", "Ziheng Jiang") == 1
+    assert "seeds: error: the seeds folder does not exist" in capsys.readouterr().err
+    assert not (tmp_path / "nowhere").exists()

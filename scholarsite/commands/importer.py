@@ -20,7 +20,7 @@ from scholarsite.errors import BuildError, Diagnostic, Severity, error
 from scholarsite.importing import author_page, found, from_arxiv, from_bibtex, from_orcid, seedtext
 from scholarsite.importing.works import Fetched, Papers, Work, collapse
 from scholarsite.inputs.freshness import latest_possible_year
-from scholarsite.inputs.seeds import SEED_SUFFIX, AuthorRecord, SeedRecord, parse_seed
+from scholarsite.inputs.seeds import NO_SEEDS_HINT, SEED_SUFFIX, AuthorRecord, SeedRecord, parse_seed
 from scholarsite.inputs.sources import (
     ARXIV_ID_RE,
     SOURCES_FILE,
@@ -214,6 +214,8 @@ def plan(root: Path, fetched: Fetched, exclude: tuple[str, ...] = (), into: str 
     name = seedtext.one_line(fetched.name)
     if not name:
         raise Refused([error("import", 0, "the author has no name", "give one with --author")])
+    if not (root / "seeds").is_dir():
+        raise Refused([error("seeds", 0, "the seeds folder does not exist", NO_SEEDS_HINT)])
     entries, problems = load_sources(root)
     if problems:
         raise Refused(problems)

@@ -51,6 +51,7 @@ MAX_TITLE = 2_000  # characters; longer is an error
 MAX_ABSTRACT = 20_000  # characters (real arXiv abstracts stay under 2,000); longer is an error
 MAX_RECORDS = 5_000  # per seed file
 MAX_SEED_BYTES = 16 * 2**20
+NO_SEEDS_HINT = "run it in a project folder, name one with --project DIR, or start one: `scholarsite new DIR`"
 
 
 @dataclass(frozen=True)
@@ -520,8 +521,7 @@ def read_seeds(
     parses: list[SeedParse] = []
     skipped: list[Diagnostic] = []
     if not seed_dir.is_dir():
-        hint = "run it in a project folder, name one with --project DIR, or start one: `scholarsite new DIR`"
-        return [], [error(display_dir, 0, "the seeds folder does not exist", hint)]
+        return [], [error(display_dir, 0, "the seeds folder does not exist", NO_SEEDS_HINT)]
     for path in sorted(seed_dir.iterdir()):
         shown = f"{display_dir}/{path.name}"
         if not is_seed_file(path) or (path.is_dir() and not path.is_symlink()):
