@@ -224,6 +224,12 @@ def test_an_existing_author_gets_new_papers_in_their_own_seed(project: Path, arx
     )
 
 
+def test_a_name_arxiv_writes_in_tex_is_the_name_asked(project: Path, arxiv: Arxiv) -> None:
+    arxiv.feeds['au:"Tomás Silva"'] = [entry_xml(3, "Tom\\'as Silva"), entry_xml(4, "TOMAS SILVA")]
+    assert run(project, "--arxiv-author", "Tomás Silva", "--no-build") == 0
+    assert len(seed_of(project, "tomas-silva.txt").records) == 2
+
+
 def test_every_page_of_an_author_query_is_asked_for(project: Path, arxiv: Arxiv) -> None:
     query = 'au:"Grace Hopper"'
     arxiv.feeds[query] = [entry_xml(n, "Grace Hopper") for n in range(1, 251)]

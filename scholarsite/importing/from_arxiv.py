@@ -1,8 +1,9 @@
 """`import --arxiv-author NAME`: an author's papers from the arXiv API (link-sources' client).
 
 arXiv matches the name as a phrase in its author lists and has no author identity: the entries
-kept are those listing an author whose name is the one asked once normalised (accents and case
-aside), and they may still include another person of the same name, which the summary says.
+kept are those listing an author whose name is the one asked once normalised (TeX accents made
+letters, accents and case aside), and they may still include another person of the same name,
+which the summary says.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from scholarsite.inputs.seeds import MAX_RECORDS
 from scholarsite.inputs.unicode import normalise
 from scholarsite.sources.client import ArxivClient, Record
 from scholarsite.sources.matching import years_of
+from scholarsite.tex.render import tex_to_plain
 
 SOURCE = "arXiv"
 SHOWN = 5  # identifiers named in a note, at most
@@ -47,8 +49,8 @@ def a_few(ids: list[str]) -> str:
 def fetch(client: ArxivClient, name: str) -> Fetched:
     """The entries of an author query, those listing exactly `name` made works."""
     entries = [record for page in client.search_author(name, MAX_RECORDS) for record in page]
-    wanted = normalise(name)
-    mine = [r for r in entries if any(normalise(author) == wanted for author in r.authors)]
+    wanted = normalise(tex_to_plain(name))
+    mine = [r for r in entries if any(normalise(tex_to_plain(author)) == wanted for author in r.authors)]
     kept = {r.arxiv_id for r in mine}
     others = [r.arxiv_id for r in entries if r.arxiv_id not in kept]
     notes = [f'arXiv: {len(entries)} entries for the author query au:"{name}"']
