@@ -16,13 +16,14 @@ from pathlib import Path
 from typing import Any
 
 from scholarsite.inputs.config import setting_problem
-from scholarsite.sources import API_URL, MAX_AGE_DAYS
+from scholarsite.sources import API_URL, MAX_AGE_DAYS, OPENALEX_URL
 
-COMMANDS = ("build", "check", "serve", "new", "add", "deploy", "link-sources")
+COMMANDS = ("build", "check", "serve", "new", "add", "import", "deploy", "link-sources")
 TAKES_VALUE = {
     *("--project", "--site", "--publish-dir", "--jobs", "--base-url", "--host", "--port", "--base-path"),
     *("--remote", "--branch", "--message"),
-    *("--max-age", "--limit", "--only", "--api-url"),
+    *("--max-age", "--limit", "--only", "--api-url", "--source", "--openalex-url", "--mailto"),
+    *("--arxiv-author", "--orcid", "--bibtex", "--author", "--exclude", "--into"),
 }
 USAGE = 2
 MAX_PORT = 65535
@@ -172,11 +173,19 @@ def parser() -> argparse.ArgumentParser:
         "--force", action="store_true", help="add a second file for an author, or under a taken name"
     )
     add.add_argument("--json", action="store_true", help="print the change summary as JSON")
+    importer = commands.add_parser(
+        "import",
+        parents=[project, apis()],
+        formatter_class=helpful,
+        help="write an author's seed from arXiv, an ORCID iD (through OpenAlex) or a BibTeX file, "
+        "print what it changes, then build",
+    )
+    add_import_arguments(importer)
     link = commands.add_parser(
         "link-sources",
-        parents=[project],
+        parents=[project, apis()],
         formatter_class=helpful,
-        help="look the papers up on arXiv and record them in sources.yaml (review it, then commit it)",
+        help="look the papers up on arXiv and OpenAlex into sources.yaml (review it, then commit it)",
     )
     link.add_argument(
         "--max-age",
@@ -186,7 +195,7 @@ def parser() -> argparse.ArgumentParser:
         help="look up again entries older than this",
     )
     link.add_argument(
-        "--limit", type=int, default=None, metavar="N", help="at most N lookups (default: all due)"
+        "--limit", type=int, default=None, metavar="N", help="at most N lookups per source (default: all due)"
     )
     link.add_argument(
         "--only",
@@ -196,12 +205,73 @@ def parser() -> argparse.ArgumentParser:
         help="look up this paper key, due or not (repeatable)",
     )
     link.add_argument(
+        "--source",
+        action="append",
+        choices=("arxiv", "openalex"),
+        default=None,
+        help="ask only this source (repeatable; default: arXiv, then OpenAlex for the papers it identifies)",
+    )
+    return main
+
+
+def apis() -> argparse.ArgumentParser:
+    """The options naming the APIs `link-sources` and `import` ask."""
+    options = StrictParser(add_help=False)
+    options.add_argument(
         "--api-url",
         default=None,
         metavar="URL",
         help=f"the arXiv API (also: SCHOLARSITE_ARXIV_API; default: {API_URL})",
     )
-    return main
+    options.add_argument(
+        "--openalex-url",
+        default=None,
+        metavar="URL",
+        help=f"the OpenAlex API (also: SCHOLARSITE_OPENALEX_API; default: {OPENALEX_URL})",
+    )
+    options.add_argument(
+        "--mailto",
+        default=None,
+        metavar="EMAIL",
+        help="your address for OpenAlex's polite pool (default: site.yaml's mailto)",
+    )
+    return options
+
+
+def orcid(text: str) -> str:
+    """`--orcid`'s value: an ORCID iD (or its orcid.org address), its checksum verified."""
+    from scholarsite.importing.from_orcid import BadOrcid, orcid_id
+
+    try:
+        return orcid_id(text)
+    except BadOrcid as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_import_arguments(importer: argparse.ArgumentParser) -> None:
+    """`import`'s source (one of three) and options."""
+    source = importer.add_mutually_exclusive_group(required=True)
+    source.add_argument("--arxiv-author", metavar="NAME", help="the papers arXiv lists under this name")
+    source.add_argument("--orcid", type=orcid, metavar="ID", help="the works of this ORCID iD, from OpenAlex")
+    source.add_argument("--bibtex", type=Path, metavar="FILE", help="the entries of this BibTeX file")
+    importer.add_argument(
+        "--author",
+        metavar="NAME",
+        help="the author's name in the seed (needed with --bibtex; default with --orcid: OpenAlex's)",
+    )
+    importer.add_argument(
+        "--exclude",
+        action="append",
+        default=None,
+        metavar="ID",
+        help="leave out this work: an arXiv id, DOI, OpenAlex id or BibTeX key (repeatable)",
+    )
+    importer.add_argument(
+        "--into", type=Path, metavar="SEED", help="the seed file to update, when several list the name"
+    )
+    importer.add_argument("--dry-run", action="store_true", help="print what would change; change nothing")
+    importer.add_argument("--no-build", action="store_true", help="write the seed but do not build")
+    importer.add_argument("--json", action="store_true", help="print the change summary as JSON")
 
 
 def first_word(argv: Sequence[str]) -> str | None:

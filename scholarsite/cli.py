@@ -1,4 +1,4 @@
-"""Command line: `build` (default), `check`, `serve`, `new`, `add`, `deploy`, `link-sources`; exit codes.
+"""Command line: `build` (default), `check`, `serve`, `new`, `add`, `import`, `deploy`, `link-sources`.
 
 Exit codes: 0 success (warnings allowed unless --strict), 1 problems in the input, 2 usage,
 3 a bug in scholarsite (with its traceback), 130 interrupted.
@@ -13,7 +13,7 @@ import os
 import sys
 import time
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -182,6 +182,8 @@ def run(argv: Sequence[str] | None) -> int:
         return run_new(args.folder)
     if args.command == "add":
         return run_add(run, args)
+    if args.command == "import":
+        return run_import(run, args)
     if args.command == "deploy":
         return run_deploy(run, args)
     if args.command == "link-sources":
@@ -207,17 +209,53 @@ def run_add(run: Run, args: argparse.Namespace) -> int:
         print_diagnostics(exc.problems, run.quiet)
         print("nothing was added", file=sys.stderr)
         return FAILED
+    apply = lambda: addseeds.apply(run.root, changes, copies)  # noqa: E731
+    return finish(run, args, changes.lines(), changes.as_dict(), apply)
+
+
+def finish(
+    run: Run, args: argparse.Namespace, lines: list[str], data: dict[str, object], apply: Callable[[], None]
+) -> int:
+    """`add`'s and `import`'s end: print the summary (`--json`: as JSON), then, unless
+    `--dry-run`, write the files and, unless `--no-build`, build."""
     if args.json:
-        print(json.dumps(changes.as_dict(), indent=2, ensure_ascii=False))
+        print(json.dumps(data, indent=2, ensure_ascii=False))
     else:
-        print("\n".join(changes.lines()) or "nothing new")
+        print("\n".join(lines) or "nothing new")
     if args.dry_run:
         return OK
-    addseeds.apply(run.root, changes, copies)
+    apply()
     if args.no_build:
         return OK
     with contextlib.redirect_stdout(sys.stderr) if args.json else contextlib.nullcontext():
         return run_build(replace(run, quiet=run.quiet or args.json), None, False, None)
+
+
+def run_import(run: Run, args: argparse.Namespace) -> int:
+    """Import an author's works: nothing is written on any problem; the summary, then the build."""
+    from scholarsite.commands import importer
+    from scholarsite.sources.polite import ApiUnreachable, BadDelay, LookupFailed
+
+    try:
+        mailto = mailto_of(run.root, args)
+        request = importer.Request(
+            args.arxiv_author, args.orcid, args.bibtex, args.author, args.api_url, args.openalex_url, mailto
+        )
+        fetched, problems = importer.fetch(request)
+        print_diagnostics(problems, run.quiet)
+        into = os.path.relpath(args.into.resolve(), run.root).replace(os.sep, "/") if args.into else None
+        result = importer.plan(run.root, fetched, tuple(args.exclude or ()), into)
+    except BuildError as exc:
+        print_diagnostics(exc.diagnostics, run.quiet)
+        return FAILED
+    except importer.Refused as exc:
+        print_diagnostics(exc.problems, run.quiet)
+        print("nothing was imported", file=sys.stderr)
+        return FAILED
+    except (ApiUnreachable, LookupFailed, BadDelay, LookupError) as exc:
+        print(f"error: {exc}; nothing was imported", file=sys.stderr)
+        return FAILED
+    return finish(run, args, result.lines(), result.as_dict(), lambda: importer.apply(run.root, result))
 
 
 def note_left_out(left_out: Sequence[str], where: str, quiet: bool) -> None:
@@ -273,13 +311,31 @@ def run_deploy(run: Run, args: argparse.Namespace) -> int:
     return OK
 
 
-def run_link_sources(root: Path, args: argparse.Namespace) -> int:
-    """Look papers up on arXiv into sources.yaml; print what was found and what needs review."""
-    from scholarsite.sources import client, link
+def mailto_of(root: Path, args: argparse.Namespace) -> str:
+    """The address for OpenAlex's polite pool: `--mailto`, else site.yaml's `mailto`
+    (BuildError when site.yaml has problems)."""
+    from scholarsite.inputs.config import load_config
 
-    options = link.Options(max_age=args.max_age, limit=args.limit, only=tuple(args.only or ()))
+    if args.mailto is not None:
+        return str(args.mailto)
+    return load_config(root / "site.yaml", "site.yaml")[0].mailto or ""
+
+
+def run_link_sources(root: Path, args: argparse.Namespace) -> int:
+    """Look papers up on arXiv and OpenAlex into sources.yaml; print what was found and what
+    needs review."""
+    from scholarsite.sources import client, link, openalex
+
+    sources = tuple(dict.fromkeys(args.source or (link.ARXIV, link.OPENALEX)))
+    options = link.Options(args.max_age, args.limit, tuple(args.only or ()), sources)
     try:
-        report = link.link_sources(root, options, client.ArxivClient(args.api_url))
+        mailto = mailto_of(root, args)
+    except BuildError as exc:
+        print_diagnostics(exc.diagnostics)
+        return FAILED
+    try:
+        alex = openalex.OpenAlexClient(args.openalex_url, mailto=mailto)
+        report = link.link_sources(root, options, client.ArxivClient(args.api_url), alex)
     except BuildError as exc:
         print_diagnostics(exc.diagnostics)
         print("sources.yaml has problems: nothing was looked up", file=sys.stderr)
@@ -296,7 +352,11 @@ def run_link_sources(root: Path, args: argparse.Namespace) -> int:
     for key, status in report.outcomes.items():
         if status != "found":
             print(f"  {status}: {key}")
-    print(report.summary() + ("; review sources.yaml, then commit it" if report.outcomes else ""))
+    for key, status in report.impacts.items():
+        if status != "found":
+            print(f"  OpenAlex {status}: {key}")
+    looked = report.outcomes or report.impacts
+    print(report.summary() + ("; review sources.yaml, then commit it" if looked else ""))
     return OK
 
 

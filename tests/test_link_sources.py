@@ -138,8 +138,9 @@ def key_of(project: Path, title: str) -> str:
 
 
 def run(project: Path, *options: str) -> int:
-    """`scholarsite link-sources` on the project; its exit code."""
-    return cli.main(["--project", str(project), "link-sources", *options])
+    """`scholarsite link-sources` on the project, asking arXiv only (OpenAlex has its own
+    tests: test_link_openalex.py); its exit code."""
+    return cli.main(["--project", str(project), "link-sources", "--source", "arxiv", *options])
 
 
 def entries(project: Path) -> dict:

@@ -18,7 +18,7 @@ from pathlib import Path
 from scholarsite.errors import Diagnostic, Severity, error
 from scholarsite.inputs.example import EXAMPLE_NAME, is_example
 from scholarsite.inputs.freshness import latest_possible_year
-from scholarsite.inputs.project import load_project
+from scholarsite.inputs.project import Project, load_project
 from scholarsite.inputs.seeds import SEED_SUFFIX, AuthorRecord, is_seed_file, parse_seed
 from scholarsite.inputs.unicode import normalise
 from scholarsite.model.checks import identities_of
@@ -139,11 +139,23 @@ def compare(before: Site, after: Site) -> Changes:
     return changes
 
 
+def accepted(project: Project) -> list[AuthorRecord]:
+    """The authors of the project's accepted seeds."""
+    return [parse.author for parse in project.seeds if parse.author is not None]
+
+
+def summarise(project: Project, before: list[AuthorRecord], after: list[AuthorRecord]) -> Changes:
+    """What the collection of `after` has that the one of `before` has not (author pages'
+    aliases and claims apply, as in the build)."""
+    identities = identities_of(project.author_pages)[0]
+    return compare(build_model(before, identities=identities), build_model(after, identities=identities))
+
+
 def plan(root: Path, paths: list[Path], force: bool) -> tuple[Changes, list[tuple[Path, Path]]]:
     """The change summary and the copies (source, target) adding `paths` would make."""
     year = latest_possible_year()
     project = load_project(root)  # the seeds as the build reads them (its parse cache too)
-    authors = [p.author for p in project.seeds if p.author is not None]
+    authors = accepted(project)
     taken = {normalise(a.name): a.path for a in authors}
     problems: list[Diagnostic] = []
     new: list[AuthorRecord] = []
@@ -174,10 +186,7 @@ def plan(root: Path, paths: list[Path], force: bool) -> tuple[Changes, list[tupl
         copies.append((source, target))
     if problems:
         raise Refused(problems)
-    identities = identities_of(project.author_pages)[0]  # aliases merge, as in the build
-    changes = compare(
-        build_model(authors, identities=identities), build_model([*authors, *new], identities=identities)
-    )
+    changes = summarise(project, authors, [*authors, *new])
     changes.added_files = [str(target.relative_to(root)) for _, target in copies]
     example = root / "seeds" / EXAMPLE_NAME
     if copies and example.is_file() and is_example(example, example.read_bytes()):

@@ -23,6 +23,7 @@ LANGUAGE_RE = re.compile(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*")
 URL_RE = re.compile(r"https?://[^\s/$.?#][^\s<>\"']*")
 HOST_RE = re.compile(r"(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}", re.I)
 CREDENTIALS_RE = re.compile(r"(?<=//)[^/?#]*@")
+EMAIL_RE = re.compile(r"[^@\s<>\"'&?#/]+@[^@\s<>\"'&?#/]+\.[a-z]{2,63}", re.I)
 MAX_LENGTHS = {"title": 300, "description": 2_000, "language": 35}  # characters
 MAX_TEXT = 2_000  # characters, for any other text setting
 
@@ -43,6 +44,7 @@ class Config:
     portable: bool = False
     unsafe_html: bool = False  # keep raw HTML in content pages (their authors are trusted)
     search_shard_size: int = 2000
+    mailto: str | None = None  # link-sources' contact for OpenAlex's polite pool (never published)
 
 
 BASE_URL_VARIABLE = "SCHOLARSITE_BASE_URL"
@@ -104,6 +106,7 @@ CHECKS: dict[str, Check] = {
     "portable": boolean,
     "unsafe_html": boolean,
     "search_shard_size": positive_int,
+    "mailto": matching(EMAIL_RE, "expected an e-mail address such as 'you@example.org'"),
 }
 assert set(CHECKS) == {f.name for f in fields(Config)}
 

@@ -43,12 +43,16 @@ COUNT_RE = re.compile(
 )
 SOURCE_YEAR_RE = re.compile(r"(?P<source>[A-Za-z][A-Za-z .&/-]{0,40}?)\s*(?P<year>\d{1,6})")
 SUBJECT_SPLIT_RE = re.compile(r"[\s,;↗]+")
+# The sources `scholarsite import` writes: a source-and-year line naming one starts a record
+# even where the file has not used that source yet (after a record without a subject line).
+WRITTEN_SOURCES = frozenset({"arxiv", "openalex", "bibtex"})
 EARLIEST_YEAR = 1800
 LONG_TITLE = 400  # longer titles are read as titles, with a warning
 MAX_TITLE = 2_000  # characters; longer is an error
 MAX_ABSTRACT = 20_000  # characters (real arXiv abstracts stay under 2,000); longer is an error
 MAX_RECORDS = 5_000  # per seed file
 MAX_SEED_BYTES = 16 * 2**20
+NO_SEEDS_HINT = "run it in a project folder, name one with --project DIR, or start one: `scholarsite new DIR`"
 
 
 @dataclass(frozen=True)
@@ -291,8 +295,8 @@ class SeedParser:
         title = self.parse_title(head)
         if title is None:
             return None
-        abstract = self.parse_abstract(title)
-        subjects = self.parse_subject_line(title)
+        abstract = self.parse_abstract(title, source)
+        subjects = self.parse_subject_line(title, source)
         if year is None:
             return None
         return SeedRecord(source, year, title.text, abstract, subjects, self.path, head.line)
@@ -344,7 +348,7 @@ class SeedParser:
         self.check_lookalikes(block, "paper")
         return block
 
-    def parse_abstract(self, title: Block) -> str:
+    def parse_abstract(self, title: Block, source: str) -> str:
         """Abstract paragraphs up to the subject line or the start of the next record."""
         paragraphs: list[str] = []
         while (block := self.peek()) is not None and not self.ends_abstract(self.position):
@@ -352,7 +356,8 @@ class SeedParser:
             self.check_run_together(block)
             paragraphs.append(block.text)
         if not paragraphs:
-            self.report(warning(self.path, title.line, f"record '{shorten(title.text)}' has no abstract"))
+            missing = f"record '{shorten(title.text)}' has no abstract"
+            self.report(missing_part(self.path, title.line, source, missing))
         abstract = "\n\n".join(paragraphs)
         if len(abstract) > MAX_ABSTRACT:
             limit = f"abstracts may have at most {MAX_ABSTRACT:,}"
@@ -375,26 +380,26 @@ class SeedParser:
         return following is not None and self.starts_record(text)
 
     def starts_record(self, text: str) -> bool:
-        """A source-and-year line with a source seen before in this file and a 4-digit year."""
+        """A source-and-year line with a 4-digit year and a source seen before in this file
+        (or one of the WRITTEN_SOURCES)."""
         source_year = parse_source_year(text)
         if source_year is None:
             return False
         source, digits = source_year
-        return source.casefold() in self.sources and len(digits) == 4
+        return source.casefold() in self.sources | WRITTEN_SOURCES and len(digits) == 4
 
-    def parse_subject_line(self, title: Block) -> tuple[str, ...]:
-        """Subject codes, with warnings for a missing line or unknown codes."""
+    def parse_subject_line(self, title: Block, source: str) -> tuple[str, ...]:
+        """Subject codes, with warnings for unknown codes, and for a missing line (a note
+        for sources other than arXiv: `missing_part`)."""
         block = self.peek()
         codes = parse_subjects(block.text) if block and self.ends_abstract(self.position) else None
         if block is None or codes is None:
             line = block.line if block else title.line
-            self.report(
-                warning(
-                    self.path,
-                    line,
-                    f"expected a subject line such as 'cs.DC↗' after the abstract of '{shorten(title.text)}'",
-                )
+            expected = (
+                f"expected a subject line such as 'cs.DC↗' after the abstract of '{shorten(title.text)}'"
             )
+            missing = f"record '{shorten(title.text)}' has no subject line"
+            self.report(missing_part(self.path, line, source, expected, missing))
             return ()
         self.take()
         for code in codes:
@@ -455,6 +460,15 @@ class SeedParser:
             self.report(report(self.path, block.line, f"TeX: {problem}"))
 
 
+def missing_part(path: str, line: int, source: str, message: str, other: str = "") -> Diagnostic:
+    """A record without an abstract or a subject line: a warning for an arXiv record (arXiv
+    always has both, so the scrape lost it), a note (saying `other`, if given) for other
+    sources, which may have neither."""
+    if source.casefold() == "arxiv":
+        return warning(path, line, message)
+    return note(path, line, other or message)
+
+
 def reads_as_title(text: str) -> bool:
     """Text that could be a title: some letters, not too long, neither a subject line nor a
     source-and-year line."""
@@ -509,8 +523,7 @@ def read_seeds(
     parses: list[SeedParse] = []
     skipped: list[Diagnostic] = []
     if not seed_dir.is_dir():
-        hint = "run it in a project folder, name one with --project DIR, or start one: `scholarsite new DIR`"
-        return [], [error(display_dir, 0, "the seeds folder does not exist", hint)]
+        return [], [error(display_dir, 0, "the seeds folder does not exist", NO_SEEDS_HINT)]
     for path in sorted(seed_dir.iterdir()):
         shown = f"{display_dir}/{path.name}"
         if not is_seed_file(path) or (path.is_dir() and not path.is_symlink()):

@@ -19,10 +19,13 @@ sorted by key::
         authors: [Shulai Zhang, Ningxin Zheng, ...]   # complete, in order
         candidates:              # only when ambiguous
           - {arxiv_id: 2502.19811, title: ..., published: 2025-02-27}
+        openalex:                # what OpenAlex said: see `scholarsite.inputs.impact`
+          {status: found, checked: 2026-12-01, id: W4392345678, cited_by: 17, ...}
         locked: true             # set by hand: link-sources never changes this entry
 
 Every key but `status` is optional. A person may edit any entry: set an `arxiv_id` by hand
-(link-sources then fetches that id's metadata), mark a wrong match `not-found`, or `lock` it.
+(link-sources then fetches that id's metadata), mark a wrong match `not-found`, set an
+`openalex: {status: unknown, id: W...}` to choose the OpenAlex work, or `lock` the entry.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ import yaml
 
 from scholarsite.errors import BuildError, Diagnostic, error
 from scholarsite.inputs.files import present, read_input
+from scholarsite.inputs.impact import Impact, impact_of
 from scholarsite.inputs.text import decode
 from scholarsite.inputs.yamlmap import excerpt, read_settings
 
@@ -76,6 +80,7 @@ class SourceEntry:
     updated: str = ""
     authors: tuple[str, ...] = ()
     candidates: tuple[Candidate, ...] = ()
+    openalex: Impact | None = None
     locked: bool = False
 
     @property
@@ -98,6 +103,7 @@ class SourceEntry:
         data = asdict(self)
         data["authors"] = list(self.authors)
         data["candidates"] = [asdict(c) for c in self.candidates]
+        data["openalex"] = self.openalex.as_data() if self.openalex else None
         return {key: value for key, value in data.items() if value not in ("", None, [], (), False)}
 
 
@@ -154,10 +160,14 @@ def entry_of(value: Any) -> tuple[SourceEntry | None, str | None]:
     locked = value.get("locked", False)
     if not isinstance(locked, bool):
         return None, f"'locked' must be true or false, found {excerpt(locked)}"
+    impact, problem = impact_of(value["openalex"]) if value.get("openalex") is not None else (None, None)
+    if problem:
+        return None, problem
     entry = SourceEntry(
         version=version,
         authors=tuple(a.strip() for a in authors),
         candidates=tuple(candidates),
+        openalex=impact,
         locked=locked,
         **fields,
     )
@@ -246,3 +256,15 @@ class Sources:
         """The entry of a paper, when link-sources found its source."""
         entry = self.entries.get(paper_key)
         return entry if entry is not None and entry.status == "found" and entry.arxiv_id else None
+
+    def impact(self, paper_key: str) -> Impact | None:
+        """What OpenAlex said of a paper, when it found the paper."""
+        entry = self.entries.get(paper_key)
+        found = entry.openalex if entry is not None else None
+        return found if found is not None and found.status == "found" else None
+
+    def published(self, paper_key: str) -> str:
+        """A paper's publication date as sources.yaml has it: its arXiv original's first
+        version, else OpenAlex's date; '' when neither is known."""
+        original, impact = self.of(paper_key), self.impact(paper_key)
+        return (original.published if original else "") or (impact.published if impact else "")

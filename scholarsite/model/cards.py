@@ -44,9 +44,8 @@ def iso_date(text: str) -> datetime.date | None:
 
 
 def published_dates(sources: Sources) -> dict[str, datetime.date]:
-    """The publication date of every paper whose source is found, by paper key."""
-    found = {key: sources.of(key) for key in sources.entries}
-    dates = {key: iso_date(entry.published) for key, entry in found.items() if entry is not None}
+    """The publication date of every paper sources.yaml dates (`Sources.published`), by paper key."""
+    dates = {key: iso_date(sources.published(key)) for key in sources.entries}
     return {key: date for key, date in dates.items() if date is not None}
 
 

@@ -56,6 +56,11 @@ def year(value: int) -> str:
     return f"years/{value}/{INDEX}"
 
 
+def new(subject_slug: str = "") -> str:
+    """The "What's new" page of the collection, or of a subject."""
+    return f"subjects/{subject_slug}/new/{INDEX}" if subject_slug else f"papers/new/{INDEX}"
+
+
 def content_page(name: str) -> str:
     """A hand-written page from `content/<name>.md`."""
     return f"{name}/{INDEX}"

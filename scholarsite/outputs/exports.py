@@ -58,6 +58,12 @@ def with_original(item: dict[str, Any], card: Card) -> dict[str, Any]:
     return {**item, "original": {**original, "authors": authors}}
 
 
+def with_impacts(items: list[dict[str, Any]], figures: list[Card | None]) -> list[dict[str, Any]]:
+    """Items (papers or authors, in the site's order) with `impact`, OpenAlex's figures as
+    sources.yaml has them, where there are some."""
+    return [{**item, "impact": f} if f else item for item, f in zip(items, figures, strict=True)]
+
+
 def paper_items(data: SiteData) -> list[dict[str, Any]]:
     """Every paper as `data/papers.json` lists it."""
     cards, records = data.cards, data.records
@@ -111,6 +117,7 @@ def papers_read(data: SiteData) -> list[Any]:
             records[p.key].key,
             [a.slug for a in p.authors],
             p.provenance,
+            data.impact.paper(p),
         )
         for p in data.site.papers
     ]
@@ -122,8 +129,12 @@ def data_files(data: SiteData) -> Iterator[Output]:
     envelope = {"schema_version": DATA_SCHEMA_VERSION}
     version = code_version()
     papers_key = key_of(version, papers_read(data), known=data.card_digests)
-    authors = author_items(data)
-    yield Output(urls.PAPERS_JSON, papers_key, lambda: json_lines(envelope, "papers", paper_items(data)))
+    authors = with_impacts(author_items(data), [data.impact.author(a) for a in data.site.authors])
+
+    def papers() -> list[dict[str, Any]]:
+        return with_impacts(paper_items(data), [data.impact.paper(p) for p in data.site.papers])
+
+    yield Output(urls.PAPERS_JSON, papers_key, lambda: json_lines(envelope, "papers", papers()))
     yield Output(
         urls.AUTHORS_JSON, key_of(version, authors), lambda: json_lines(envelope, "authors", authors)
     )

@@ -1,4 +1,5 @@
-"""Atom feeds (RFC 4287) for the collection, each author and each subject.
+"""Atom feeds (RFC 4287) for the collection, each author and each subject, and of each
+"What's new" listing (`scholarsite.outputs.newest`).
 
 Feeds need absolute URLs, so they exist only when `base_url` is configured. Records carry
 a year but no date, so an entry's `updated` is the first instant of its year (deterministic,
@@ -17,6 +18,7 @@ from scholarsite.inputs.digests import code_version, key_of
 from scholarsite.model import urls
 from scholarsite.model.cards import Card, Cards
 from scholarsite.model.model import Paper
+from scholarsite.outputs import newest as whats_new
 from scholarsite.outputs.registry import Output
 from scholarsite.outputs.sitedata import SiteData
 
@@ -104,6 +106,7 @@ def outputs(data: SiteData) -> Iterator[Output]:
         (f"{s.name} ({s.code}) · {config.title}", cards.subject(s)["path"], s.papers)
         for s in data.site.subjects
     ]
+    feeds += whats_new.feeds(data)
     settings = (config.base_url, config.language, config.title, config.feed_entries)
     known = data.card_digests
     for title, page, papers in feeds:

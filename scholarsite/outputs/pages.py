@@ -23,7 +23,7 @@ from scholarsite.inputs.digests import code_version, key_of
 from scholarsite.model import urls
 from scholarsite.model.cards import Card
 from scholarsite.model.model import Author, Paper, Subject, Year
-from scholarsite.outputs import citations, downloads, hosting, shards
+from scholarsite.outputs import citations, downloads, hosting, newest, shards
 from scholarsite.outputs import seo as metadata
 from scholarsite.outputs.registry import Output, fixed
 from scholarsite.outputs.render import Templates
@@ -173,6 +173,7 @@ class Planner:
             specs += self.subject(subject)
         for year in self.site.years:
             specs += self.year(year)
+        specs += newest.plans(self)
         return specs
 
     def crumbs(self, *trail: tuple[str, str]) -> list[tuple[str, str]]:
@@ -259,6 +260,7 @@ class Planner:
         card = self.cards.author(author)
         profile = self.inputs.author_pages.get(author.slug)
         description = metadata.author_description(author)
+        impact = self.inputs.impact.author(author)
         specs = []
         for path, pager, papers in paginate(first, author.papers, self.config.papers_per_page):
             specs.append(
@@ -283,7 +285,8 @@ class Planner:
                     description=description,
                     og_type="profile",
                     searchable=True,
-                    jsonld=self.meta.person(author, profile, first),
+                    impact=impact,
+                    jsonld=self.meta.person(author, profile, first, impact),
                 )
             )
         return specs
@@ -311,10 +314,11 @@ class Planner:
             citation=self.inputs.records[paper.key],
             related=[self.cards.paper(p) for p in related],
             by_authors=[self.cards.paper(p) for p in by_authors],
+            impact=self.inputs.impact.paper(paper),
         )
 
     def paper_page(
-        self, path: str, paper: Card, citation: citations.CitationRecord, **reads: Any
+        self, path: str, paper: Card, citation: citations.CitationRecord, impact: Card | None, **reads: Any
     ) -> dict[str, Any]:
         """A paper page's context: its citation in every format and its JSON-LD, made here
         (when the page is rendered) from the card and the citation record it reads."""
@@ -327,7 +331,8 @@ class Planner:
             description=paper["abstract_plain"] or paper["title_plain"],
             og_type="article",
             searchable=True,
-            jsonld=self.meta.article(paper, path),
+            jsonld=self.meta.article(paper, path, impact),
+            impact=impact,
             **reads,
         )
 
@@ -382,6 +387,7 @@ class Planner:
             subject.papers,
             front={
                 "subject": card,
+                "most_cited": self.inputs.impact.most_cited(subject.papers),
                 **self.top_authors(subject.author_counts),
                 "description": f"{card['count']} papers in {named} from the collection.",
             },
@@ -394,6 +400,7 @@ class Planner:
             searchable=True,
             bib=urls.beside(first, "papers.bib"),
             feed=urls.beside(first, "feed.xml") if self.inputs.has_feeds else None,
+            new_page=urls.new(subject.slug),
         )
 
     def years_index(self) -> PagePlan:
@@ -419,6 +426,7 @@ class Planner:
             self.crumbs(("Years", urls.YEARS), (str(year.year), first)),
             year.papers,
             front={
+                "most_cited": self.inputs.impact.most_cited(year.papers),
                 **self.top_authors(year.author_counts),
                 "description": f"{len(year.papers)} papers from {year.year} in the collection.",
             },
@@ -445,6 +453,7 @@ class Planner:
             self.site.papers,
             front={"description": f"All {len(self.site.papers)} papers of the collection, newest first."},
             rest={"description": "Papers of the collection, newest first."},
+            new_page=urls.new(),
         )
 
     def content(self, page: Page) -> PagePlan:

@@ -15,6 +15,7 @@ from scholarsite.model.model import Author
 
 DESCRIPTION_LIMIT = 160
 SCHEMA = "https://schema.org"
+LISTS = ("identifier", "sameAs")  # JSON-LD properties several parts of a page add to
 
 
 def clip(text: str, limit: int = DESCRIPTION_LIMIT) -> str:
@@ -56,6 +57,29 @@ def identifiers(original: Card) -> dict[str, Any]:
     }
 
 
+def cited_by(count: int, name: str, checked: str) -> dict[str, Any]:
+    """An InteractionCounter of citations (schema.org has no citation count of its own)."""
+    data: dict[str, Any] = {"@type": "InteractionCounter", "name": name, "userInteractionCount": count}
+    return {**data, "endTime": checked} if checked else data
+
+
+def paper_impact(impact: Card) -> dict[str, Any]:
+    """What OpenAlex said of a paper: its cited-by count, venue, open-access copy and id (the
+    `identifier` and `sameAs` lists to add to those of its original)."""
+    data: dict[str, Any] = {}
+    if impact["openalex_id"]:
+        openalex = {"@type": "PropertyValue", "propertyID": "OpenAlex", "value": impact["openalex_id"]}
+        data.update(identifier=[openalex], sameAs=[impact["openalex_url"]])
+    if impact["cited_by"] is not None:
+        data["interactionStatistic"] = cited_by(impact["cited_by"], "Cited by (OpenAlex)", impact["checked"])
+    if impact["venue"]:
+        data["isPartOf"] = {"@type": "CreativeWork", "name": impact["venue"]}
+    if impact["oa_url"]:
+        data["isAccessibleForFree"] = True
+        data["encoding"] = {"@type": "MediaObject", "contentUrl": impact["oa_url"]}
+    return data
+
+
 class Metadata:
     """JSON-LD and absolute URLs; URLs are absolute only when `base_url` is configured."""
 
@@ -91,9 +115,15 @@ class Metadata:
         items.append({"@type": "ListItem", "position": len(crumbs), "name": crumbs[-1][0]})
         return {"@context": SCHEMA, "@type": "BreadcrumbList", "itemListElement": items}
 
-    def person(self, author: Author, profile: Page | None, path: str) -> dict[str, Any]:
-        """Person for an author page."""
+    def person(
+        self, author: Author, profile: Page | None, path: str, impact: Card | None = None
+    ) -> dict[str, Any]:
+        """Person for an author page (with the citations of their papers in this collection,
+        when OpenAlex found some)."""
         data: dict[str, Any] = {"@context": SCHEMA, "@type": "Person", "name": author.name}
+        if impact:
+            name = f"Citations of the {impact['counted']} papers in this collection found by OpenAlex"
+            data["interactionStatistic"] = cited_by(impact["citations"], name, impact["checked_to"])
         meta = profile.meta if profile else {}
         if meta.get("affiliation"):
             data["affiliation"] = {"@type": "Organization", "name": meta["affiliation"]}
@@ -114,10 +144,10 @@ class Metadata:
         data = {"@type": "Person", "name": author["name"]}
         return {**data, "url": self.link(path, author["path"])} if author["path"] else data
 
-    def article(self, card: Card, path: str) -> dict[str, Any]:
+    def article(self, card: Card, path: str, impact: Card | None = None) -> dict[str, Any]:
         """ScholarlyArticle for a paper page; with its original's identifiers, links and date
-        when sources.yaml knows them. No `abstract`: the page shows it, which is where Google
-        Scholar reads it (and the citation files carry it)."""
+        and what OpenAlex said of it, when sources.yaml knows them. No `abstract`: the page
+        shows it, which is where Google Scholar reads it (and the citation files carry it)."""
         original = card["original"] or {}
         data: dict[str, Any] = {
             "@context": SCHEMA,
@@ -133,4 +163,6 @@ class Metadata:
         }
         if original:
             data.update(identifiers(original))
+        for name, value in (paper_impact(impact) if impact else {}).items():
+            data[name] = [*data.get(name, []), *value] if name in LISTS else value
         return self.with_url(data, path)

@@ -19,6 +19,7 @@ from scholarsite.inputs.sources import Sources
 from scholarsite.lifetime import cores
 from scholarsite.model import related, urls
 from scholarsite.model.cards import Cards
+from scholarsite.model.impact import ImpactFigures
 from scholarsite.model.model import Paper, Site
 from scholarsite.outputs import citations
 from scholarsite.outputs.render import Templates
@@ -76,6 +77,11 @@ class SiteData:
     def cards(self) -> Cards:
         """Plain-data views of every author, subject and paper."""
         return Cards(self.site, self.memo, self.sources)
+
+    @cached_property
+    def impact(self) -> ImpactFigures:
+        """Cited-by counts, venues and h-indexes from sources.yaml's OpenAlex parts."""
+        return ImpactFigures(self.sources, self.cards)
 
     @cached_property
     def card_digests(self) -> dict[int, str]:

@@ -6,3 +6,4 @@ This module holds only the defaults the command line shows, so `--help` stays qu
 
 API_URL = "https://export.arxiv.org/api/query"
 MAX_AGE_DAYS = 180
+OPENALEX_URL = "https://api.openalex.org"

@@ -16,52 +16,34 @@ from __future__ import annotations
 import datetime
 import os
 import re
-import time
+from collections.abc import Iterator
 from dataclasses import dataclass
-from importlib.metadata import PackageNotFoundError, version
-from typing import Any
-from urllib.parse import urlsplit
 
 import arxiv
 import requests
 
 from scholarsite.inputs.sources import ARXIV_ID_RE, DOI_RE
 from scholarsite.sources import API_URL
+from scholarsite.sources.polite import (
+    RETRIES,
+    ApiUnreachable,
+    BadDelay,
+    LookupFailed,
+    PoliteSession,
+    configured_delay,
+    with_retries,
+)
+
+__all__ = ["RETRIES", "ApiUnreachable", "ArxivClient", "BadDelay", "LookupFailed", "Record"]
 
 API_VARIABLE = "SCHOLARSITE_ARXIV_API"
 DELAY_VARIABLE = "SCHOLARSITE_ARXIV_DELAY"
 DELAY_SECONDS = 3.0
-TIMEOUT_SECONDS = 30.0
-RETRIES = 3
-RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+ARXIV_HOSTS = ("arxiv.org",)
 MAX_RESULTS = 10
+AUTHOR_PAGE = 100  # entries per request of an author query (the API allows 2,000)
 SHORT_ID_RE = re.compile(r"abs/(?P<id>.+?)(?:v(?P<version>\d+))?$")
 TEX_QUOTES_RE = re.compile(r'["\\]')
-
-
-def user_agent() -> str:
-    """`scholarsite/0.1.0 (+link-sources)`."""
-    try:
-        mine = version("scholarsite")
-    except PackageNotFoundError:
-        mine = "0+unknown"
-    return f"scholarsite/{mine} (+link-sources)"
-
-
-class LookupFailed(Exception):
-    """The API answered with an error, even after retries: nothing is known of this paper."""
-
-    def __init__(self, status: int):
-        super().__init__(f"the arXiv API answered HTTP {status}")
-        self.transient = status in RETRY_STATUSES
-
-
-class BadDelay(Exception):
-    """SCHOLARSITE_ARXIV_DELAY is not a number."""
-
-
-class ApiUnreachable(Exception):
-    """The API cannot be reached at all (no network, wrong address): the run stops."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +60,7 @@ class Record:
     categories: tuple[str, ...]
     published: str
     updated: str
+    summary: str = ""  # the abstract, its spacing collapsed
 
 
 def record_of(result: arxiv.Result) -> Record:
@@ -96,6 +79,7 @@ def record_of(result: arxiv.Result) -> Record:
         categories=tuple(result.categories),
         published=_iso_date(result.published),
         updated=_iso_date(result.updated),
+        summary=" ".join((result.summary or "").split()),
     )
 
 
@@ -104,37 +88,12 @@ def _iso_date(moment: datetime.datetime) -> str:
     return "" if moment.year <= 1 else moment.date().isoformat()
 
 
-class PoliteSession(requests.Session):
-    """A session that sends scholarsite's User-Agent (instead of the arxiv package's) and never
-    waits on an answer longer than TIMEOUT_SECONDS."""
-
-    def request(self, method: str | bytes, url: str | bytes, *args: Any, **kwargs: Any) -> requests.Response:
-        """The request with the User-Agent replaced and a timeout set."""
-        headers = {k: v for k, v in (kwargs.pop("headers", None) or {}).items() if k.lower() != "user-agent"}
-        kwargs.setdefault("timeout", TIMEOUT_SECONDS)
-        return super().request(method, url, *args, headers={**headers, "User-Agent": user_agent()}, **kwargs)
-
-
-def configured_delay(api_url: str, delay: float | None) -> float:
-    """The seconds between requests: `delay`, else SCHOLARSITE_ARXIV_DELAY, else 3; never
-    under 3 against arXiv's own hosts."""
-    if delay is None:
-        text = os.environ.get(DELAY_VARIABLE, "").strip()
-        try:
-            delay = float(text) if text else DELAY_SECONDS
-        except ValueError:
-            raise BadDelay(f"{DELAY_VARIABLE} must be a number of seconds, found {text[:20]!r}") from None
-    delay = max(delay, 0.0)
-    host = urlsplit(api_url).hostname or ""
-    return max(delay, DELAY_SECONDS) if host == "arxiv.org" or host.endswith(".arxiv.org") else delay
-
-
 class ArxivClient:
     """Searches by title and fetches by id, one request at a time, `delay` seconds apart."""
 
     def __init__(self, api_url: str | None = None, delay: float | None = None):
         self.api_url = (api_url or os.environ.get(API_VARIABLE, "").strip() or API_URL).rstrip("?")
-        self.delay = configured_delay(self.api_url, delay)
+        self.delay = configured_delay(self.api_url, delay, DELAY_VARIABLE, DELAY_SECONDS, ARXIV_HOSTS)
         self.client = arxiv.Client(page_size=MAX_RESULTS, delay_seconds=self.delay, num_retries=0)
         self.client.query_url_format = f"{self.api_url}?{{}}"
         self.client._session = PoliteSession()
@@ -148,33 +107,42 @@ class ArxivClient:
         """The entry of an arXiv id (a list of at most one)."""
         return self.results(arxiv.Search(id_list=[arxiv_id], max_results=1))
 
-    def results(self, search: arxiv.Search) -> list[Record]:
-        """The records of a search; an empty answer is asked once more (arXiv's API sometimes
-        answers an empty first page), and is then returned empty. Entries whose id is not one
-        `sources.yaml` accepts are left out."""
+    def search_author(self, name: str, limit: int) -> Iterator[list[Record]]:
+        """The entries listing an author of that name (a phrase, as arXiv matches it), newest
+        first, a page of AUTHOR_PAGE at a time (one request each), at most `limit` in all."""
+        phrase = " ".join(TEX_QUOTES_RE.sub(" ", name).split())
+        newest = {"sort_by": arxiv.SortCriterion.SubmittedDate, "sort_order": arxiv.SortOrder.Descending}
+        for start in range(0, limit, AUTHOR_PAGE):
+            search = arxiv.Search(query=f'au:"{phrase}"', max_results=start + AUTHOR_PAGE, **newest)
+            page = self.results(search, start, AUTHOR_PAGE)
+            yield page[: limit - start]
+            if len(page) < AUTHOR_PAGE:
+                return
+
+    def results(self, search: arxiv.Search, start: int = 0, page_size: int = MAX_RESULTS) -> list[Record]:
+        """The records of a search from its `start`th, `page_size` per request; an empty
+        answer is asked once more (arXiv's API sometimes answers an empty page), and is then
+        returned empty. Entries whose id is not one `sources.yaml` accepts are left out."""
+        self.client.page_size = page_size
         for _ in range(2):
-            records = [record_of(r) for r in self.with_retries(search)]
+            records = [record_of(r) for r in self.with_retries(search, start)]
             found = [r for r in records if ARXIV_ID_RE.fullmatch(r.arxiv_id)]
             if found:
                 return found
         return []
 
-    def with_retries(self, search: arxiv.Search) -> list[arxiv.Result]:
+    def with_retries(self, search: arxiv.Search, start: int = 0) -> list[arxiv.Result]:
         """The results of a search, asked again after a 429 or 5xx answer or no connection,
         waiting 2, 4, then 8 times the delay; LookupFailed or ApiUnreachable when retries run out."""
-        for attempt in range(RETRIES):
-            try:
-                return self.once(search)
-            except (LookupFailed, ApiUnreachable) as exc:
-                if not getattr(exc, "transient", True):
-                    raise
-            time.sleep(self.delay * 2 ** (attempt + 1))
-        return self.once(search)
+        return with_retries(lambda: self.once(search, start), self.delay)
 
-    def once(self, search: arxiv.Search) -> list[arxiv.Result]:
-        """The results of one request of a search."""
+    def once(self, search: arxiv.Search, start: int = 0) -> list[arxiv.Result]:
+        """The results of one request of a search, from its `start`th (none when the arxiv
+        package, asking for more after a short page, met an empty one)."""
         try:
-            return list(self.client.results(search))
+            return list(self.client.results(search, offset=start))
+        except arxiv.UnexpectedEmptyPageError:
+            return []
         except arxiv.HTTPError as exc:
             raise LookupFailed(exc.status) from exc
         except (requests.ConnectionError, requests.Timeout) as exc:

@@ -1,4 +1,5 @@
-"""The `link-sources` command: look papers up on arXiv and record them in `sources.yaml`.
+"""The `link-sources` command: look papers up on arXiv, then ask OpenAlex about those it can
+identify (`scholarsite.sources.impact`), and record both in `sources.yaml`.
 
 Looked up: papers without an entry, entries whose status is `unknown`, entries with a
 hand-set `arxiv_id` and no metadata yet, and entries checked more than `max_age` days ago;
@@ -6,7 +7,7 @@ never `locked` ones. An entry with an `arxiv_id` (and not marked `not-found`) is
 that id and keeps it; the others are searched by title. An `arxiv_id` left on a `not-found`
 entry is a match rejected by hand, never proposed again.
 
-The file is rewritten (atomically) after every lookup, so an interrupted run loses at most
+The arXiv rules: the file is rewritten (atomically) after every lookup, so an interrupted run loses at most
 the lookup in flight; entries not looked up are written back as they were.
 """
 
@@ -15,7 +16,8 @@ from __future__ import annotations
 import datetime
 import difflib
 from collections import Counter
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from scholarsite.errors import BuildError
@@ -23,60 +25,101 @@ from scholarsite.inputs.sources import SOURCES_FILE, Candidate, SourceEntry, dum
 from scholarsite.inputs.store import write_atomically
 from scholarsite.model.model import Paper
 from scholarsite.progress import BuildProgress
-from scholarsite.sources import MAX_AGE_DAYS
+from scholarsite.sources import MAX_AGE_DAYS, impact
 from scholarsite.sources.client import ArxivClient, LookupFailed, Record
 from scholarsite.sources.matching import Outcome, Wanted, match
+from scholarsite.sources.openalex import OpenAlexClient
 from scholarsite.tex.render import tex_to_plain
 
-STAGE = "looking up on arXiv"
+STAGE = "looking up on arXiv and OpenAlex"
+ARXIV, OPENALEX = "arxiv", "openalex"
 
 
 @dataclass(frozen=True)
 class Options:
-    """What to look up: `only` these keys (all that are due when empty), at most `limit`."""
+    """What to look up: `only` these keys (all that are due when empty), at most `limit` on
+    each of the `sources` asked."""
 
     max_age: int = MAX_AGE_DAYS
     limit: int | None = None
     only: tuple[str, ...] = ()
+    sources: tuple[str, ...] = (ARXIV, OPENALEX)
 
 
 @dataclass
 class Report:
-    """What a run did: the outcome of each lookup by paper key, and how many papers there are."""
+    """What a run did: the outcome of each arXiv lookup and of each OpenAlex one by paper key,
+    and how many papers there are."""
 
     papers: int
     outcomes: dict[str, str] = field(default_factory=dict)
+    impacts: dict[str, str] = field(default_factory=dict)
+    sources: tuple[str, ...] = (ARXIV, OPENALEX)
 
     def summary(self) -> str:
-        """'looked up 3 of 30 papers: 2 found, 1 ambiguous, 0 not-found, 0 unknown'."""
-        counts = Counter(self.outcomes.values())
-        tally = ", ".join(
-            f"{counts[status]} {status}" for status in ("found", "ambiguous", "not-found", "unknown")
-        )
-        return f"looked up {len(self.outcomes)} of {self.papers} papers: {tally}"
+        """'looked up 3 of 30 papers: 2 found, 1 ambiguous, 0 not-found, 0 unknown; OpenAlex:
+        asked about 2: 2 found, 0 not-found, 0 unknown', each part for a source asked."""
+        parts = []
+        if ARXIV in self.sources:
+            found = tally(self.outcomes.values(), ("found", "ambiguous", "not-found", "unknown"))
+            parts.append(f"looked up {len(self.outcomes)} of {self.papers} papers: {found}")
+        if OPENALEX in self.sources:
+            asked = tally(self.impacts.values(), ("found", "not-found", "unknown"))
+            parts.append(f"OpenAlex: asked about {len(self.impacts)} of {self.papers} papers: {asked}")
+        return "; ".join(parts)
+
+
+def tally(outcomes: Iterable[str], statuses: tuple[str, ...]) -> str:
+    """'2 found, 1 ambiguous, 0 not-found'."""
+    counts = Counter(outcomes)
+    return ", ".join(f"{counts[status]} {status}" for status in statuses)
 
 
 class UnknownPaper(Exception):
     """`--only` named a key that is no paper of the collection."""
 
 
-def link_sources(root: Path, options: Options, client: ArxivClient) -> Report:
-    """Look up the papers that are due and rewrite `sources.yaml` after each lookup."""
+def link_sources(
+    root: Path, options: Options, client: ArxivClient | None, alex: OpenAlexClient | None = None
+) -> Report:
+    """Look up on arXiv the papers that are due, and ask OpenAlex about those it is due for
+    (just after their arXiv lookup, if any); rewrite `sources.yaml` after each lookup."""
     entries, problems = load_sources(root)
     if problems:
         raise BuildError(problems)
     papers = papers_of(root)
+    check_only(papers, options.only)
     day = today()
-    keys = chosen(papers, entries, options, day)
-    report = Report(len(papers))
-    if not keys:
-        return report
+    report = Report(len(papers), sources=options.sources)
+    arxiv = set(chosen(papers, entries, options, day)) if client and ARXIV in options.sources else set()
+    alex = alex if OPENALEX in options.sources else None
+    keys = sorted(arxiv | (set(options.only or papers) if alex else set()))
+    limit = len(keys) if options.limit is None else max(options.limit, 0)
     with BuildProgress() as progress:
         for done, key in enumerate(keys):
             progress(STAGE, done, len(keys))
-            entries[key], report.outcomes[key] = look_up(client, papers[key], entries.get(key), day)
-            save(root, entries)
+            old = entries.get(key)
+            if client is not None and key in arxiv:
+                entry, report.outcomes[key] = look_up(client, papers[key], old, day)
+                entries[key] = replace(entry, openalex=old.openalex if old else None)
+                save(root, entries)
+            if alex and len(report.impacts) < limit and ask_openalex(entries.get(key), old, options, day):
+                entries[key], report.impacts[key] = impact.look_up(alex, entries[key], day)
+                save(root, entries)
     return report
+
+
+def ask_openalex(
+    entry: SourceEntry | None, old: SourceEntry | None, options: Options, day: datetime.date
+) -> bool:
+    """OpenAlex should be asked about an entry now: named by `--only` (when it has an id to
+    ask by and is not locked), or due (its ids changed if its arXiv lookup changed them)."""
+    if entry is None:
+        return False
+    if options.only:
+        return impact.identified(entry) and not entry.locked
+    changed = old is None or impact.dois_of(entry) != impact.dois_of(old)
+    return impact.due(entry, day, options.max_age, changed)
 
 
 def today() -> datetime.date:
@@ -95,18 +138,22 @@ def papers_of(root: Path) -> dict[str, Paper]:
 def chosen(
     papers: dict[str, Paper], entries: dict[str, SourceEntry], options: Options, day: datetime.date
 ) -> list[str]:
-    """The keys to look up, in key order: the `only` ones (unless locked), else those due."""
-    for key in options.only:
-        if key not in papers:
-            close = difflib.get_close_matches(key, papers, n=1, cutoff=0.6)
-            raise UnknownPaper(
-                f"no paper has the key {key!r}" + (f"; did you mean {close[0]!r}?" if close else "")
-            )
+    """The keys to look up on arXiv, in key order: the `only` ones (unless locked), else those due."""
     if options.only:
         keys = [k for k in sorted(set(options.only)) if not _locked(entries.get(k))]
     else:
         keys = [k for k in sorted(papers) if due(entries.get(k), day, options.max_age)]
     return keys if options.limit is None else keys[: max(options.limit, 0)]
+
+
+def check_only(papers: dict[str, Paper], only: tuple[str, ...]) -> None:
+    """UnknownPaper when `only` names a key that is no paper's."""
+    for key in only:
+        if key not in papers:
+            close = difflib.get_close_matches(key, papers, n=1, cutoff=0.6)
+            raise UnknownPaper(
+                f"no paper has the key {key!r}" + (f"; did you mean {close[0]!r}?" if close else "")
+            )
 
 
 def _locked(entry: SourceEntry | None) -> bool:

@@ -1,0 +1,80 @@
+"""The `openalex:` part of a `sources.yaml` entry: what OpenAlex said of a paper, and when::
+
+    openalex:
+      status: found              # found | not-found | unknown
+      checked: 2026-07-01        # when link-sources asked OpenAlex
+      id: W4392345678            # the OpenAlex work (set it by hand to choose one)
+      doi: 10.48550/arxiv.2502.19811
+      cited_by: 17               # OpenAlex's cited-by count on that day
+      venue: arXiv (Cornell University)
+      oa_url: https://arxiv.org/pdf/2502.19811
+      published: 2025-02-27
+
+Every key but `status` is optional.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from scholarsite.inputs.text import CONTROL_RE
+from scholarsite.inputs.yamlmap import excerpt
+
+IMPACT_STATUSES = ("found", "not-found", "unknown")
+OPENALEX_ID_RE = re.compile(r"W\d{1,15}")
+WEB_URL_RE = re.compile(r"https?://[^\s<>\"']+")
+IMPACT_TEXT = ("checked", "id", "doi", "venue", "oa_url", "published")
+
+
+@dataclass(frozen=True)
+class Impact:
+    """What OpenAlex said of a paper on the day it was asked (`checked`)."""
+
+    status: str
+    checked: str = ""
+    id: str = ""
+    doi: str = ""
+    cited_by: int | None = None
+    venue: str = ""
+    oa_url: str = ""
+    published: str = ""
+
+    @property
+    def url(self) -> str:
+        """The work's OpenAlex page, or ''."""
+        return f"https://openalex.org/{self.id}" if self.id else ""
+
+    def as_data(self) -> dict[str, Any]:
+        """The part as YAML data: empty fields left out, in a fixed order."""
+        return {key: value for key, value in asdict(self).items() if value not in ("", None)}
+
+
+def impact_of(value: Any) -> tuple[Impact | None, str | None]:
+    """The `openalex:` part from YAML data, or the reason it is not one."""
+    if not isinstance(value, dict):
+        return None, "'openalex' must be key: value fields"
+    unknown = set(value) - set(Impact.__dataclass_fields__)
+    if unknown:
+        return None, f"unknown field {excerpt(sorted(map(str, unknown))[0])} in 'openalex'"
+    status = value.get("status")
+    if status not in IMPACT_STATUSES:
+        return None, f"'openalex' status must be one of {', '.join(IMPACT_STATUSES)}, found {excerpt(status)}"
+    fields: dict[str, Any] = {}
+    for name in IMPACT_TEXT:
+        item = value.get(name, "")
+        if isinstance(item, datetime.date):
+            item = item.isoformat()
+        if not isinstance(item, str | int | float) or isinstance(item, bool):
+            return None, f"'openalex' {name} must be text, found {excerpt(item)}"
+        fields[name] = " ".join(CONTROL_RE.sub("", str(item)).split())
+    if fields["id"] and not OPENALEX_ID_RE.fullmatch(fields["id"]):
+        return None, f"'openalex' id must look like W4392345678, found {excerpt(fields['id'])}"
+    if fields["oa_url"] and not WEB_URL_RE.fullmatch(fields["oa_url"]):
+        return None, f"'openalex' oa_url must be an http(s) address, found {excerpt(fields['oa_url'])}"
+    cited = value.get("cited_by")
+    if cited is not None and (not isinstance(cited, int) or isinstance(cited, bool) or cited < 0):
+        return None, f"'openalex' cited_by must be a whole number from 0, found {excerpt(cited)}"
+    return Impact(status, cited_by=cited, **fields), None

@@ -1,0 +1,101 @@
+""" "What's new", in arXiv's manner: the newest papers by publication date, for the collection
+(`papers/new/`) and each subject (`subjects/<slug>/new/`), each with its Atom feed.
+
+Dates are those `sources.yaml` has (`Sources.published`: the first arXiv version, else
+OpenAlex's date); the seeds give only a year, so papers without a known date are left out,
+and the page says how many and why.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable
+from dataclasses import dataclass
+from itertools import groupby
+from typing import TYPE_CHECKING, Any
+
+from scholarsite.inputs.sources import Sources
+from scholarsite.model import urls
+from scholarsite.model.cards import iso_date
+from scholarsite.model.model import Paper
+from scholarsite.outputs.sitedata import SiteData
+
+if TYPE_CHECKING:
+    from scholarsite.outputs.pages import PagePlan, Planner
+
+TITLE = "What's new"
+
+
+def dated(papers: Iterable[Paper], sources: Sources) -> list[tuple[datetime.date, Paper]]:
+    """The papers with a known publication date, newest first (then by key)."""
+    known = ((iso_date(sources.published(paper.key)), paper) for paper in papers)
+    found = [(date, paper) for date, paper in known if date is not None]
+    return sorted(found, key=lambda item: (-item[0].toordinal(), item[1].key))
+
+
+@dataclass(frozen=True)
+class Scope:
+    """One "What's new" listing: its page, title, papers, and the trail to it from home."""
+
+    page: str
+    title: str
+    papers: list[Paper]
+    trail: tuple[tuple[str, str], ...]
+
+    @property
+    def listing(self) -> str:
+        """The page listing the same papers by year."""
+        return self.trail[-1][1]
+
+
+def scopes(data: SiteData) -> list[Scope]:
+    """The collection's listing and each subject's."""
+    found = [Scope(urls.new(), TITLE, data.site.papers, (("Papers", urls.PAPERS),))]
+    found += [
+        Scope(
+            urls.new(s.slug),
+            f"{TITLE} in {s.name} ({s.code})",
+            s.papers,
+            (("Subjects", urls.SUBJECTS), (s.code, urls.subject(s.slug))),
+        )
+        for s in data.site.subjects
+    ]
+    return found
+
+
+def plans(planner: Planner) -> list[PagePlan]:
+    """The "What's new" pages."""
+    data = planner.inputs
+    pages = []
+    for scope in scopes(data):
+        newest = dated(scope.papers, data.sources)
+        shown = newest[: data.config.papers_per_page]
+        groups: list[dict[str, Any]] = [
+            {"date": date.isoformat(), "papers": [planner.cards.paper(p) for _, p in group]}
+            for date, group in groupby(shown, key=lambda item: item[0])
+        ]
+        pages.append(
+            planner.spec(
+                scope.page,
+                "new.html",
+                scope.title,
+                planner.crumbs(*scope.trail, (TITLE, scope.page)),
+                groups=groups,
+                shown=len(shown),
+                dated=len(newest),
+                total=len(scope.papers),
+                listing=scope.listing,
+                feed=urls.beside(scope.page, "feed.xml") if data.has_feeds else None,
+                description=f"{scope.title}: the newest papers by publication date, newest first.",
+            )
+        )
+    return pages
+
+
+def feeds(data: SiteData) -> list[tuple[str, str, list[Paper]]]:
+    """(title, page, papers newest first) of each "What's new" feed."""
+    site = data.config.title
+    return [
+        (f"{scope.title} · {site}", scope.page, [paper for _, paper in dated(scope.papers, data.sources)])
+        for scope in scopes(data)
+    ]
