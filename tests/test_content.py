@@ -59,7 +59,7 @@ def test_author_profile_appears_on_the_author_page(tmp_path: Path) -> None:
     assert "<dd>Example Lab</dd>" in html
     assert 'href="https://orcid.org/0000-0002-1825-0097"' in html
     assert "<em>distributed</em>" in html and "<math" in html
-    assert '"sameAs": ["https://example.org/zj", "https://orcid.org/0000-0002-1825-0097"]' in html
+    assert '"sameAs":["https://example.org/zj","https://orcid.org/0000-0002-1825-0097"]' in html
 
 
 def test_content_page_becomes_a_page_with_a_nav_link(tmp_path: Path) -> None:
