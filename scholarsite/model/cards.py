@@ -12,7 +12,7 @@ from urllib.parse import quote, quote_plus
 
 from markupsafe import Markup
 
-from scholarsite.inputs.digests import key_of
+from scholarsite.inputs.digests import DigestedDict
 from scholarsite.inputs.memo import Memo
 from scholarsite.inputs.sources import SourceEntry, Sources
 from scholarsite.inputs.unicode import normalise
@@ -78,18 +78,10 @@ class Cards:
         self.memo = memo or Memo()
         self.sources = sources or Sources()
         self.by_name = {a.key: a for a in site.authors}
-        self.subjects = {s.code: self.subject_card(s) for s in site.subjects}
-        self.authors = {a.key: self.author_card(a) for a in site.authors}
-        self.papers = {p.key: self.paper_card(p) for p in site.papers}
-
-    def digests(self) -> dict[int, str]:
-        """Each card's digest by the card's identity: page keys encode a card by its digest.
-
-        Cards are never changed once made, so within a build a card's identity stands for
-        its content.
-        """
-        cards = [*self.subjects.values(), *self.authors.values(), *self.papers.values()]
-        return {id(card): key_of(card) for card in cards}
+        # Cards are never changed once made, so each stands for itself in keys by its digest.
+        self.subjects = {s.code: DigestedDict(self.subject_card(s)) for s in site.subjects}
+        self.authors = {a.key: DigestedDict(self.author_card(a)) for a in site.authors}
+        self.papers = {p.key: DigestedDict(self.paper_card(p)) for p in site.papers}
 
     @staticmethod
     def subject_ref(subject: Subject) -> Card:

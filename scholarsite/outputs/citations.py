@@ -19,6 +19,7 @@ from urllib.parse import quote
 
 from slugify import slugify
 
+from scholarsite.inputs.digests import Digested
 from scholarsite.inputs.unicode import strip_ignorable
 from scholarsite.tex.bibtex import escape_specials, tex_to_bibtex
 
@@ -39,7 +40,7 @@ _URL_SAFE = ":/?#[]@!$&'()*+,;=%~-._"
 
 
 @dataclass(frozen=True)
-class CitationRecord:
+class CitationRecord(Digested):
     """What the exports need to know about one paper."""
 
     key: str

@@ -48,10 +48,10 @@ def links(page: str, record: CitationRecord) -> list[dict[str, str]]:
 def outputs(data: SiteData) -> Iterator[Output]:
     """Every paper's citation files, each keyed by its file name and the paper's citation record
     (the record's key made once for the three)."""
-    version, known, records = code_version(), data.card_digests, data.records
+    version, records = code_version(), data.records
     for paper in data.site.papers:
         page, record = data.cards.paper(paper)["path"], records[paper.key]
-        cited = key_of(version, record, known=known)
+        cited = key_of(version, record, digested=True)
         for f in FORMATS:
             key = digest(f"{cited}\0{f.filename}".encode())
             yield Output(urls.beside(page, f.filename), key, partial(produce, data, f, record))

@@ -36,10 +36,10 @@ def citation_files(data: SiteData) -> Iterator[Output]:
     cards, records = data.cards, data.records
     groups: list[tuple[str, list[Paper]]] = [(cards.author(a)["path"], a.papers) for a in data.site.authors]
     groups += [(cards.subject(s)["path"], s.papers) for s in data.site.subjects]
-    version, known = code_version(), data.card_digests
+    version = code_version()
     for page, papers in groups:
         cited = [records[p.key] for p in papers]
-        key = key_of(version, cited, known=known)
+        key = key_of(version, cited, digested=True)
         yield Output(urls.beside(page, "papers.bib"), key, partial(bibliography, data, cited))
 
 
@@ -128,7 +128,7 @@ def data_files(data: SiteData) -> Iterator[Output]:
     are keyed by what they are made from and encoded only when it changed."""
     envelope = {"schema_version": DATA_SCHEMA_VERSION}
     version = code_version()
-    papers_key = key_of(version, papers_read(data), known=data.card_digests)
+    papers_key = key_of(version, papers_read(data), digested=True)
     authors = with_impacts(author_items(data), [data.impact.author(a) for a in data.site.authors])
 
     def papers() -> list[dict[str, Any]]:

@@ -108,10 +108,9 @@ def outputs(data: SiteData) -> Iterator[Output]:
     ]
     feeds += whats_new.feeds(data)
     settings = (config.base_url, config.language, config.title, config.feed_entries)
-    known = data.card_digests
     for title, page, papers in feeds:
         newest = papers[: config.feed_entries]
-        key = key_of(code_version(), title, page, settings, [cards.paper(p) for p in newest], known=known)
+        key = key_of(code_version(), title, page, settings, [cards.paper(p) for p in newest], digested=True)
         yield Output(
             urls.beside(page, "feed.xml"), key, partial(atom_feed, title, page, newest, cards, config)
         )

@@ -502,12 +502,12 @@ def render(templates: Templates, plan: PagePlan) -> bytes:
 def outputs(data: SiteData) -> Iterator[Output]:
     """Every HTML page, keyed by the sources of its template, the settings and what it reads;
     with base_url, the sitemap listing them."""
-    templates, known, planner = data.templates, data.card_digests, Planner(data)
+    templates, planner = data.templates, Planner(data)
     settings = key_of(code_version(), planner.settings)
     plans = planner.all()
     for plan in plans:
         key = key_of(
-            settings, templates.digest(plan.template, plan.path), plan.template, plan.reads, known=known
+            settings, templates.digest(plan.template, plan.path), plan.template, plan.reads, digested=True
         )
         yield Output(plan.path, key, partial(render, templates, plan))
     if data.config.base_url:

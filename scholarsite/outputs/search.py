@@ -167,7 +167,6 @@ def outputs(data: SiteData) -> Iterator[Bundle]:
     language = data.config.language.split("-")[0]
     folders = shards.folders(data.site, data.config.search_shard_size)
     split = shards.split(found, [url for url, _, _ in found], len(folders))
-    known = data.card_digests
     for number, (folder, shard) in enumerate(zip(folders, split, strict=True)):
         key = key_of(
             code_version(),
@@ -176,7 +175,7 @@ def outputs(data: SiteData) -> Iterator[Bundle]:
             data.config.portable,
             folder,
             [r for _, r, _ in shard],
-            known=known,
+            digested=True,
         )
         makers = [make for _, _, make in shard]
         yield Bundle(folder, key, partial(index_shard, makers, language, number == 0))

@@ -13,7 +13,6 @@ from functools import cached_property
 
 from scholarsite.inputs.config import Config
 from scholarsite.inputs.content import Page
-from scholarsite.inputs.digests import key_of
 from scholarsite.inputs.memo import Memo
 from scholarsite.inputs.sources import Sources
 from scholarsite.lifetime import cores
@@ -82,13 +81,6 @@ class SiteData:
     def impact(self) -> ImpactFigures:
         """Cited-by counts, venues and h-indexes from sources.yaml's OpenAlex parts."""
         return ImpactFigures(self.sources, self.cards)
-
-    @cached_property
-    def card_digests(self) -> dict[int, str]:
-        """The digest of every card and citation record by its identity, for keys of outputs
-        that show them (each is encoded once per build, not once per page showing it)."""
-        records = {id(record): key_of(record) for record in self.records.values()}
-        return {**self.cards.digests(), **records}
 
     @cached_property
     def records(self) -> dict[str, citations.CitationRecord]:

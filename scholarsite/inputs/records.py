@@ -1,0 +1,45 @@
+"""What a seed file says: its author and their publication records, and the problems found."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scholarsite.errors import Diagnostic, Severity
+
+
+@dataclass(frozen=True)
+class SeedRecord:
+    """One publication record as listed in one seed file."""
+
+    source: str
+    year: int
+    title: str
+    abstract: str
+    subjects: tuple[str, ...]
+    path: str
+    line: int
+
+
+@dataclass(frozen=True)
+class AuthorRecord:
+    """Everything one seed file says about one author."""
+
+    name: str
+    path: str
+    line: int
+    claimed_count: int | None
+    at_least: bool
+    records: tuple[SeedRecord, ...]
+
+
+@dataclass(frozen=True)
+class SeedParse:
+    """The result of parsing one file: the author (None if the file is rejected) and problems."""
+
+    author: AuthorRecord | None
+    diagnostics: tuple[Diagnostic, ...]
+
+    @property
+    def rejected(self) -> bool:
+        """True when the file has errors and contributes nothing to the site."""
+        return any(d.severity is Severity.ERROR for d in self.diagnostics)
