@@ -175,6 +175,7 @@ def test_newest_first_with_dates_and_a_stated_order_without(
         assert f'<p class="note order">{note}' in (site / page).read_text(encoding="utf-8"), page
     home = (site / "index.html").read_text(encoding="utf-8")
     assert f'<h2 id="latest">{heading}</h2>' in home
+    assert (f'<p class="note order">{note}' in home) == (not sources)  # "latest" says the order
     assert list(rows(site / "index.html")) == order
     assert ("<time datetime=" in home) == bool(sources)  # dates shown where the heading says "latest"
 
@@ -188,13 +189,15 @@ def test_home_heading_says_latest_only_when_every_date_is_known() -> None:
     assert listings.latest([card(2026, "2026-01-02"), card(2025, "2025-12-01")]) == {
         "heading": "Latest papers",
         "when": "date",
+        "note": "",
     }
     assert listings.latest([card(2026, "2026-01-02"), card(2026)]) == {
         "heading": "Papers from 2026",
         "when": "",
+        "note": listings.ORDER_PARTLY_DATED,
     }
-    assert listings.latest([card(2026), card(2024)]) == {"heading": "Papers from 2024–2026", "when": "year"}
-    assert listings.order_note([card(2026, "2026-01-02"), card(2026)]) == listings.ORDER_PARTLY_DATED
+    several = listings.latest([card(2026), card(2024)])
+    assert several == {"heading": "Papers from 2024–2026", "when": "year", "note": listings.ORDER_UNDATED}
 
 
 def author(listed: int, claimed: int | None, at_least: bool = False) -> Author:

@@ -59,15 +59,17 @@ def order_note(cards: list[Card]) -> str:
 
 
 def latest(cards: list[Card]) -> dict[str, str]:
-    """The home page's heading over its first papers and what their rows say of their dates:
-    "Latest papers" (with dates) only when every one of them has a known date, else the years
-    they are from ("Papers from 2026"; rows with their year when there are several)."""
+    """The home page's heading over its first papers, what their rows say of their dates, and
+    their order when the heading does not say it: "Latest papers" (with dates) only when every
+    one of them has a known date, else the years they are from ("Papers from 2026"; rows with
+    their year when there are several)."""
     if cards and all(published(card) for card in cards):
-        return {"heading": "Latest papers", "when": "date"}
+        return {"heading": "Latest papers", "when": "date", "note": ""}
     years = sorted({card["year"] for card in cards})
+    note = order_note(cards)
     if len(years) < 2:
-        return {"heading": f"Papers from {years[0]}" if years else "Papers", "when": ""}
-    return {"heading": f"Papers from {years[0]}–{years[-1]}", "when": "year"}
+        return {"heading": f"Papers from {years[0]}" if years else "Papers", "when": "", "note": note}
+    return {"heading": f"Papers from {years[0]}–{years[-1]}", "when": "year", "note": note}
 
 
 def count_text(author: Author) -> str:
