@@ -71,13 +71,22 @@ def original_card(entry: SourceEntry) -> Card:
     }
 
 
+def unique_spellings(authors: list[Author]) -> dict[str, Author]:
+    """Each spelling that names one author of the collection only, with that author."""
+    owners: dict[str, list[Author]] = {}
+    for author in authors:
+        for spelling in author.spellings:
+            owners.setdefault(spelling, []).append(author)
+    return {spelling: found[0] for spelling, found in owners.items() if len(found) == 1}
+
+
 class Cards:
     """Cards for every author, subject and paper of a site, built once."""
 
     def __init__(self, site: Site, memo: Memo | None = None, sources: Sources | None = None):
         self.memo = memo or Memo()
         self.sources = sources or Sources()
-        self.by_name = {a.key: a for a in site.authors}
+        self.by_spelling = unique_spellings(site.authors)
         # Cards are never changed once made, so each stands for itself in keys by its digest.
         self.subjects = {s.code: DigestedDict(self.subject_card(s)) for s in site.subjects}
         self.authors = {a.key: DigestedDict(self.author_card(a)) for a in site.authors}
@@ -117,8 +126,16 @@ class Cards:
         their page, others with path ''); else the collection's own authors."""
         if entry is None or not entry.authors:
             return [self.author_ref(a) for a in paper.authors]
-        found = [(name, self.by_name.get(normalise(name))) for name in entry.authors]
+        found = [(name, self.person(paper, name)) for name in entry.authors]
         return [{"name": name, "path": urls.author(a.slug) if a else ""} for name, a in found]
+
+    def person(self, paper: Paper, name: str) -> Author | None:
+        """The collection's author a name of a paper's source list is: one of the paper's own
+        authors under any of their spellings (seeds' names, aliases), else the one author of the
+        collection so spelled."""
+        spelling = normalise(name)
+        own = (a for a in paper.authors if spelling in a.spellings)
+        return next(own, None) or self.by_spelling.get(spelling)
 
     def paper_card(self, paper: Paper) -> Card:
         """Everything a paper list shows about a paper."""

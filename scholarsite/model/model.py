@@ -124,6 +124,7 @@ class Author:
     claimed_count: int | None
     at_least: bool
     seed_paths: list[str]
+    spellings: list[str] = field(default_factory=list)  # normalised names: seeds' and aliases
     papers: list[Paper] = field(default_factory=list)
     coauthors: list[tuple[Author, int]] = field(default_factory=list)
     subject_counts: list[tuple[Subject, int]] = field(default_factory=list)
@@ -175,12 +176,16 @@ class Identities:
             return f"{slug}#page", slug
         return name, None
 
+    def aliases_of(self, slug: str) -> list[str]:
+        """The other spellings (normalised) an author page declares for the person of `slug`."""
+        return sorted(alias for alias, target in self.aliases.items() if target == slug)
+
 
 def merge_authors(
     records: Iterable[AuthorRecord], identities: Identities
 ) -> list[tuple[Author, list[SeedRecord]]]:
     """One Author per person (normalised name, unless an author page says otherwise), with
-    every seed record of its files, in file order."""
+    every seed record of its files, in file order, and every spelling of the person's name."""
     merged: dict[str, tuple[Author, list[SeedRecord]]] = {}
     for record in sorted(records, key=lambda r: r.path):
         key, slug = identities.identity(record)
@@ -189,11 +194,21 @@ def merge_authors(
             merged[key] = (author, [])
         author, seed_records = merged[key]
         author.seed_paths.append(record.path)
+        known(author.spellings, normalise(record.name))
         if record.claimed_count is not None:  # two seeds of one person: the larger claim
             author.claimed_count = max(author.claimed_count or 0, record.claimed_count)
             author.at_least = author.at_least or record.at_least
         seed_records.extend(record.records)
+    for author, _ in merged.values():
+        for alias in identities.aliases_of(author.slug):
+            known(author.spellings, alias)
     return list(merged.values())
+
+
+def known(spellings: list[str], spelling: str) -> None:
+    """Add a spelling unless it is there already (first seen first)."""
+    if spelling not in spellings:
+        spellings.append(spelling)
 
 
 class PaperIndex:

@@ -25,6 +25,7 @@ from scholarsite.model.cards import Card
 from scholarsite.model.model import Author, Paper, Subject, Year
 from scholarsite.outputs import citations, downloads, hosting, newest, shards
 from scholarsite.outputs import seo as metadata
+from scholarsite.outputs.listings import chart, count_text, latest, order_note, paginate
 from scholarsite.outputs.registry import Output, fixed
 from scholarsite.outputs.render import Templates
 from scholarsite.outputs.sitedata import SiteData
@@ -46,53 +47,6 @@ class PagePlan:
     def context(self) -> dict[str, Any]:
         """The page's full context (computed now, dropped after rendering)."""
         return self.make(**self.reads)
-
-
-def paginate(
-    first: str, papers: list[Paper], per_page: int
-) -> Iterator[tuple[str, dict[str, Any], list[Paper]]]:
-    """(path, pager, papers) for each page of a long, newest-first list of papers; always at
-    least one page.
-
-    Pages are cut from the oldest end: every page but the first holds `per_page` papers, the
-    first from `per_page` to twice as many less one. A paper added at the front (new papers are
-    the newest) then changes the first page only, where cutting from the front would move a
-    paper from every page to the next; the others change when the number of pages does.
-    """
-    count = max(1, len(papers) // per_page)
-    head = len(papers) - (count - 1) * per_page
-    chunks = [papers[:head]] + [
-        papers[start : start + per_page] for start in range(head, len(papers), per_page)
-    ]
-    links = [{"number": n, "path": urls.paged(first, n)} for n in range(1, len(chunks) + 1)]
-    for number, chunk in enumerate(chunks, start=1):
-        yield (
-            links[number - 1]["path"],
-            {
-                "number": number,
-                "count": len(chunks),
-                "links": links if len(chunks) > 1 else [],
-            },
-            chunk,
-        )
-
-
-def count_text(author: Author) -> str:
-    """'lists 18 of at least 19 records' and its variants."""
-    listed = len(author.papers)
-    noun = "paper" if listed == 1 else "papers"
-    if author.claimed_count is None:
-        return f"lists {listed} {noun}"
-    claim = f"at least {author.claimed_count}" if author.at_least else str(author.claimed_count)
-    return f"lists {listed} of {claim} records"
-
-
-def chart(items: list[tuple[Card | int, int]], label: Callable[[Any], str]) -> list[dict[str, Any]]:
-    """Bars with a share of the largest count, for the inline SVG charts."""
-    top = max((count for _, count in items), default=1)
-    return [
-        {"label": label(item), "item": item, "count": count, "share": count / top} for item, count in items
-    ]
 
 
 class Planner:
@@ -184,6 +138,7 @@ class Planner:
         """The home page: introduction, figures, authors, latest papers, subjects."""
         intro = next((p.body for p in self.inputs.pages if p.name == "index"), Markup(""))
         top_authors = sorted(self.site.authors, key=lambda a: (-len(a.papers), a.key))[:60]
+        newest = [self.cards.paper(p) for p in self.site.papers[: self.config.latest_papers]]
         return self.spec(
             urls.HOME,
             "home.html",
@@ -199,7 +154,7 @@ class Planner:
             },
             authors=[self.cards.author(a) for a in top_authors],
             more_authors=len(self.site.authors) > len(top_authors),
-            latest=[self.cards.paper(p) for p in self.site.papers[: self.config.latest_papers]],
+            latest={"papers": newest, **latest(newest)},
             archives=self.archives(),
             feed=urls.FEED if self.inputs.has_feeds else None,
         )
@@ -275,10 +230,10 @@ class Planner:
                     coauthors=[{"author": self.cards.author(a), "count": n} for a, n in author.coauthors],
                     subject_chart=chart(
                         [(self.cards.subject_ref(s), n) for s, n in author.subject_counts],
-                        lambda c: c["code"],
+                        lambda c: c["name"],
                     ),
                     year_chart=chart(author.year_counts, str),
-                    groups=self.cards.by_year(papers),
+                    **self.papers_of(papers),
                     pager=pager,
                     bib=urls.beside(first, "papers.bib"),
                     feed=urls.beside(first, "feed.xml") if self.inputs.has_feeds else None,
@@ -367,13 +322,20 @@ class Planner:
                 template,
                 title if pager["number"] == 1 else f"{title} (page {pager['number']})",
                 crumbs,
-                groups=self.cards.by_year(chunk),
+                **self.papers_of(chunk),
                 pager=pager,
                 **(front if pager["number"] == 1 else rest),
                 **context,
             )
             for path, pager, chunk in paginate(first, papers, self.config.papers_per_page)
         ]
+
+    def papers_of(self, papers: list[Paper]) -> dict[str, Any]:
+        """A page's papers grouped by year, and the order they follow, said plainly."""
+        return {
+            "groups": self.cards.by_year(papers),
+            "order": order_note([self.cards.paper(p) for p in papers]),
+        }
 
     def subject(self, subject: Subject) -> list[PagePlan]:
         """A subject's papers by year and its authors."""

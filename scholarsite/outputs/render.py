@@ -54,17 +54,33 @@ class Fragments:
     def __init__(self, env: jinja2.Environment, portable: bool):
         self.env = env
         self.portable = portable  # links to index pages as `folder/index.html`
-        self.cache: dict[tuple[str, str, str, str, bool], Markup] = {}
+        self.cache: dict[tuple[str, ...], Markup] = {}
 
     def paper_summary(
-        self, card: dict[str, Any], root: str, exclude: str, heading: str, compact: bool
+        self,
+        card: dict[str, Any],
+        root: str,
+        me: dict[str, Any] | None,
+        skip: str,
+        heading: str,
+        compact: bool,
+        when: str,
     ) -> Markup:
-        """The summary of a paper for pages whose root is `root`, omitting author `exclude`."""
-        key = (card["path"], root, exclude, heading, compact)
+        """The summary of a paper for pages whose root is `root`, with author `me` (a card, by
+        its page) marked, subject `skip` left out, and its date said as `when` asks."""
+        key = (card["path"], root, me["path"] if me else "", skip, heading, str(compact), when)
         if key not in self.cache:
             template = self.env.get_template(SUMMARY_PARTIAL)
-            context = {"p": card, "root": root, "exclude": exclude, "heading": heading, "compact": compact}
-            context["portable"] = self.portable
+            context = {
+                "p": card,
+                "root": root,
+                "me": me,
+                "skip": skip,
+                "heading": heading,
+                "compact": compact,
+                "when": when,
+                "portable": self.portable,
+            }
             self.cache[key] = Markup(template.render(context))
         return self.cache[key]
 
