@@ -10,6 +10,8 @@ from scholarsite import pipeline, theme
 
 from .conftest import ROOT
 
+EXPECTED = ROOT / "tests/fixtures/golden/assets"  # the theme's assets as the golden site has them
+
 
 def seeds_only(folder: Path) -> Path:
     """A project holding nothing but the shipped seeds."""
@@ -21,7 +23,7 @@ def test_a_project_with_only_seeds_builds_with_the_built_in_theme(tmp_path: Path
     project = seeds_only(tmp_path / "p")
     pipeline.build(project, workers=1)
     site = project / "site"
-    assert (site / "assets/style.css").read_bytes() == (theme.ASSETS / "style.css").read_bytes()
+    assert (site / "assets/style.css").read_bytes() == (EXPECTED / "style.css").read_bytes()
     home = (site / "index.html").read_text(encoding="utf-8")
     assert "assets/style.css" in home and (site / "papers/index.html").is_file()
 
@@ -40,7 +42,7 @@ def test_project_templates_and_assets_override_file_by_file(tmp_path: Path) -> N
     assert "Our lab." in paper  # the built-in paper.html extends the project's base.html
     assert (site / "assets/style.css").read_text() == "body { color: teal; }\n"
     assert (site / "assets/logo.svg").is_file()
-    assert (site / "assets/site.js").read_bytes() == (theme.ASSETS / "site.js").read_bytes()
+    assert (site / "assets/site.js").read_bytes() == (EXPECTED / "site.js").read_bytes()
 
 
 def test_removing_an_override_falls_back_to_the_theme(tmp_path: Path) -> None:
@@ -51,4 +53,4 @@ def test_removing_an_override_falls_back_to_the_theme(tmp_path: Path) -> None:
     (project / "assets/style.css").unlink()
     report = pipeline.build(project, workers=1).report
     assert "assets/style.css" in report.written
-    assert (project / "site/assets/style.css").read_bytes() == (theme.ASSETS / "style.css").read_bytes()
+    assert (project / "site/assets/style.css").read_bytes() == (EXPECTED / "style.css").read_bytes()

@@ -12,16 +12,14 @@ import datetime
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import groupby
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from scholarsite.inputs.sources import Sources
 from scholarsite.model import urls
 from scholarsite.model.cards import iso_date
 from scholarsite.model.model import Paper
+from scholarsite.outputs.plan import PagePlan, Spec, home_trail
 from scholarsite.outputs.sitedata import SiteData
-
-if TYPE_CHECKING:
-    from scholarsite.outputs.pages import PagePlan, Planner
 
 TITLE = "What's new"
 
@@ -63,23 +61,22 @@ def scopes(data: SiteData) -> list[Scope]:
     return found
 
 
-def plans(planner: Planner) -> list[PagePlan]:
-    """The "What's new" pages."""
-    data = planner.inputs
+def plans(data: SiteData, spec: Spec) -> list[PagePlan]:
+    """The "What's new" pages, planned by `spec` (the planner's)."""
     pages = []
     for scope in scopes(data):
         newest = dated(scope.papers, data.sources)
         shown = newest[: data.config.papers_per_page]
         groups: list[dict[str, Any]] = [
-            {"date": date.isoformat(), "papers": [planner.cards.paper(p) for _, p in group]}
+            {"date": date.isoformat(), "papers": [data.cards.paper(p) for _, p in group]}
             for date, group in groupby(shown, key=lambda item: item[0])
         ]
         pages.append(
-            planner.spec(
+            spec(
                 scope.page,
                 "new.html",
                 scope.title,
-                planner.crumbs(*scope.trail, (TITLE, scope.page)),
+                home_trail(*scope.trail, (TITLE, scope.page)),
                 groups=groups,
                 shown=len(shown),
                 dated=len(newest),

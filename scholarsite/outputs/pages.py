@@ -11,7 +11,6 @@ construction: `make` sees only `reads` and the settings, which are in every key.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from functools import partial
 from itertools import groupby
 from typing import Any
@@ -26,6 +25,7 @@ from scholarsite.model.model import Author, Paper, Subject, Year
 from scholarsite.outputs import citations, downloads, hosting, newest, shards
 from scholarsite.outputs import seo as metadata
 from scholarsite.outputs.listings import chart, count_text, latest, order_note, paginate
+from scholarsite.outputs.plan import PagePlan, home_trail
 from scholarsite.outputs.registry import Output, fixed
 from scholarsite.outputs.render import Templates
 from scholarsite.outputs.sitedata import SiteData
@@ -33,20 +33,6 @@ from scholarsite.outputs.sitedata import SiteData
 AUTHORS_ON_ONE_PAGE = 2000  # beyond this the A-Z index gets one page per initial (pages < 1 MB)
 MORE_BY_AUTHORS = 5  # newest other papers of the same authors on a paper page
 LISTED_AUTHORS = 100  # authors beside a subject's or year's papers (pages stay under 1 MB)
-
-
-@dataclass(frozen=True)
-class PagePlan:
-    """One HTML page to render: what it reads, and how its context is made from that."""
-
-    path: str
-    template: str
-    reads: dict[str, Any]
-    make: Callable[..., dict[str, Any]]  # make(**reads) -> the template's context
-
-    def context(self) -> dict[str, Any]:
-        """The page's full context (computed now, dropped after rendering)."""
-        return self.make(**self.reads)
 
 
 class Planner:
@@ -127,12 +113,8 @@ class Planner:
             specs += self.subject(subject)
         for year in self.site.years:
             specs += self.year(year)
-        specs += newest.plans(self)
+        specs += newest.plans(self.inputs, self.spec)
         return specs
-
-    def crumbs(self, *trail: tuple[str, str]) -> list[tuple[str, str]]:
-        """Breadcrumbs starting at home."""
-        return [("Home", urls.HOME), *trail]
 
     def home(self) -> PagePlan:
         """The home page: introduction, figures, authors, latest papers, subjects."""
@@ -143,7 +125,7 @@ class Planner:
             urls.HOME,
             "home.html",
             self.config.title,
-            self.crumbs(),
+            home_trail(),
             intro=intro,
             figures={
                 "authors": len(self.site.authors),
@@ -184,7 +166,7 @@ class Planner:
             }
             for letter, group in groupby(ordered, key=initial)
         ]
-        crumbs = self.crumbs(("Authors", urls.AUTHORS))
+        crumbs = home_trail(("Authors", urls.AUTHORS))
         index = self.spec(
             urls.AUTHORS,
             "authors.html",
@@ -223,7 +205,7 @@ class Planner:
                     path,
                     "author.html",
                     author.name,
-                    self.crumbs(("Authors", urls.AUTHORS), (author.name, first)),
+                    home_trail(("Authors", urls.AUTHORS), (author.name, first)),
                     author=card,
                     count_text=count_text(author),
                     profile={"meta": profile.meta, "bio": profile.body} if profile else None,
@@ -260,7 +242,7 @@ class Planner:
             path,
             "paper.html",
             card["title_plain"],
-            self.crumbs(
+            home_trail(
                 ("Papers", urls.PAPERS), (str(paper.year), urls.year(paper.year)), (card["title_plain"], path)
             ),
             self.paper_page,
@@ -297,7 +279,7 @@ class Planner:
             urls.SUBJECTS,
             "subjects.html",
             "Subjects",
-            self.crumbs(("Subjects", urls.SUBJECTS)),
+            home_trail(("Subjects", urls.SUBJECTS)),
             archives=self.archives(),
             description=f"The {len(self.site.subjects)} arXiv subjects of the collection, by archive.",
         )
@@ -345,7 +327,7 @@ class Planner:
             first,
             "subject.html",
             subject.name,
-            self.crumbs(("Subjects", urls.SUBJECTS), (subject.code, first)),
+            home_trail(("Subjects", urls.SUBJECTS), (subject.code, first)),
             subject.papers,
             front={
                 "subject": card,
@@ -372,7 +354,7 @@ class Planner:
             urls.YEARS,
             "years.html",
             "Years",
-            self.crumbs(("Years", urls.YEARS)),
+            home_trail(("Years", urls.YEARS)),
             years=years,
             year_chart=chart([(y["year"], y["count"]) for y in years], str),
             description="Papers of the collection by year.",
@@ -385,7 +367,7 @@ class Planner:
             first,
             "year.html",
             f"Papers of {year.year}",
-            self.crumbs(("Years", urls.YEARS), (str(year.year), first)),
+            home_trail(("Years", urls.YEARS), (str(year.year), first)),
             year.papers,
             front={
                 "most_cited": self.inputs.impact.most_cited(year.papers),
@@ -411,7 +393,7 @@ class Planner:
             urls.PAPERS,
             "papers.html",
             "Papers",
-            self.crumbs(("Papers", urls.PAPERS)),
+            home_trail(("Papers", urls.PAPERS)),
             self.site.papers,
             front={"description": f"All {len(self.site.papers)} papers of the collection, newest first."},
             rest={"description": "Papers of the collection, newest first."},
@@ -425,7 +407,7 @@ class Planner:
             path,
             "page.html",
             page.title,
-            self.crumbs((page.title, path)),
+            home_trail((page.title, path)),
             body=page.body,
             description=str(page.meta.get("description", self.config.description)),
         )
@@ -437,7 +419,7 @@ class Planner:
             urls.SEARCH,
             "search.html",
             "Search",
-            self.crumbs(("Search", urls.SEARCH)),
+            home_trail(("Search", urls.SEARCH)),
             description="Search titles, abstracts, authors and subjects.",
             shards=[folder + "/" for folder in shards.folders(self.site, self.config.search_shard_size)],
         )
@@ -448,7 +430,7 @@ class Planner:
             urls.NOT_FOUND,
             "404.html",
             "Page not found",
-            self.crumbs(),
+            home_trail(),
             description="This page does not exist.",
             inline_css=Markup(self.inputs.stylesheet),
             top_folders=sorted(urls.RESERVED | {page.name for page in self.inputs.pages}),
