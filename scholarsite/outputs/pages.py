@@ -25,6 +25,8 @@ from scholarsite.model.cards import Card
 from scholarsite.model.model import Author, Paper, Subject, Year
 from scholarsite.outputs import citations, hosting, shards
 from scholarsite.outputs import seo as metadata
+from scholarsite.outputs.coauthors import CoauthorViews
+from scholarsite.outputs.paging import paginate
 from scholarsite.outputs.registry import Output, fixed
 from scholarsite.outputs.render import Templates
 from scholarsite.outputs.sitedata import SiteData, downloads
@@ -46,35 +48,6 @@ class PagePlan:
     def context(self) -> dict[str, Any]:
         """The page's full context (computed now, dropped after rendering)."""
         return self.make(**self.reads)
-
-
-def paginate(
-    first: str, papers: list[Paper], per_page: int
-) -> Iterator[tuple[str, dict[str, Any], list[Paper]]]:
-    """(path, pager, papers) for each page of a long, newest-first list of papers; always at
-    least one page.
-
-    Pages are cut from the oldest end: every page but the first holds `per_page` papers, the
-    first from `per_page` to twice as many less one. A paper added at the front (new papers are
-    the newest) then changes the first page only, where cutting from the front would move a
-    paper from every page to the next; the others change when the number of pages does.
-    """
-    count = max(1, len(papers) // per_page)
-    head = len(papers) - (count - 1) * per_page
-    chunks = [papers[:head]] + [
-        papers[start : start + per_page] for start in range(head, len(papers), per_page)
-    ]
-    links = [{"number": n, "path": urls.paged(first, n)} for n in range(1, len(chunks) + 1)]
-    for number, chunk in enumerate(chunks, start=1):
-        yield (
-            links[number - 1]["path"],
-            {
-                "number": number,
-                "count": len(chunks),
-                "links": links if len(chunks) > 1 else [],
-            },
-            chunk,
-        )
 
 
 def count_text(author: Author) -> str:
@@ -104,6 +77,7 @@ class Planner:
         self.config = inputs.config
         self.cards = inputs.cards
         self.meta = metadata.Metadata(inputs.config)
+        self.coauthors = CoauthorViews(inputs.network, inputs.cards, inputs.site)
         self.common = {
             "site": {
                 "title": inputs.config.title,
@@ -162,7 +136,7 @@ class Planner:
     def all(self) -> list[PagePlan]:
         """Every page, in a stable order."""
         specs = [self.home(), *self.authors_index(), self.subjects_index(), self.years_index()]
-        specs += [self.search(), self.not_found()]
+        specs += [self.coauthor_index(), self.search(), self.not_found()]
         specs += self.papers_index()
         specs += [self.content(page) for page in self.inputs.pages if page.name != "index"]
         for author in self.site.authors:
@@ -252,12 +226,21 @@ class Planner:
             for group in letters
         ]
 
+    def coauthor_index(self) -> PagePlan:
+        """Who wrote with whom: the co-author network's communities and its strongest pairs."""
+        title, path = "Co-author network", urls.COAUTHORS
+        crumbs = self.crumbs(("Authors", urls.AUTHORS), (title, path))
+        described = f"Who wrote with whom among the {len(self.site.authors)} authors of the collection."
+        network = self.coauthors.index()
+        return self.spec(path, "coauthors.html", title, crumbs, network=network, description=described)
+
     def author(self, author: Author) -> list[PagePlan]:
         """An author's pages: profile, co-authors, charts, papers by year."""
         first = urls.author(author.slug)
         card = self.cards.author(author)
         profile = self.inputs.author_pages.get(author.slug)
         description = metadata.author_description(author)
+        ego = self.coauthors.ego(author)  # drawn on the first page only
         specs = []
         for path, pager, papers in paginate(first, author.papers, self.config.papers_per_page):
             specs.append(
@@ -275,6 +258,7 @@ class Planner:
                         lambda c: c["code"],
                     ),
                     year_chart=chart(author.year_counts, str),
+                    ego=ego if pager["number"] == 1 else None,
                     groups=self.cards.by_year(papers),
                     pager=pager,
                     bib=urls.beside(first, "papers.bib"),
