@@ -26,6 +26,7 @@ EGO_X = 18  # the author's node, from the left
 TOP = 26  # room above the first row (the author's name when there are few rows)
 LABEL_GAP = 10  # from a node to its label
 MARGIN = 6
+BOLD = 1.1  # how much wider the author's name is, in bold
 WIDEST_SPOKE = 4.0  # stroke width of the line to the co-author with the most shared papers
 
 
@@ -76,6 +77,8 @@ def layout(ego: Card) -> dict[str, Any]:
                 "spoke": rounded(1 + (WIDEST_SPOKE - 1) * node["shared"] / most),
             }
         )
+    name = fit(ego["name"], (WIDTH - 2 * MARGIN) / BOLD)
+    label_y = centre_y - 14
     partners: list[list[int]] = [[] for _ in nodes]
     for i, j, _ in ego["links"]:
         partners[i].append(j)
@@ -87,8 +90,14 @@ def layout(ego: Card) -> dict[str, Any]:
             "x": EGO_X,
             "y": rounded(centre_y),
             "label_x": MARGIN,
-            "label_y": rounded(centre_y - 14),
-            "label": fit(ego["name"], WIDTH - 2 * MARGIN),
+            "label_y": rounded(label_y),
+            "label": name,
+            "box": {  # behind the name, which crosses the lines to the first co-authors
+                "x": MARGIN - 3,
+                "y": rounded(label_y - FONT),
+                "width": rounded(text_width(name) * BOLD + 6),
+                "height": FONT + 5,
+            },
         },
         "nodes": placed,
         "links": [(placed[i], placed[j]) for i, j, _ in ego["links"]],
