@@ -131,7 +131,7 @@ def test_communities_are_the_same_in_every_process() -> None:
 
 def ego_card(names: list[str], links: list[tuple[int, int, int]] = ()) -> dict:
     """An ego-network card as `CoauthorViews.ego` makes it."""
-    community = {"slug": "x", "name": "X", "lead": "X", "colour": 2, "size": 9, "anchor": "community-x"}
+    community = {"slug": "x", "name": "X", "lead": "X", "colour": 2, "anchor": "community-x"}
     nodes = [
         {
             "author": {"name": n, "path": f"authors/{i}/index.html", "count": 1},

@@ -16,13 +16,13 @@ PAIRS_LISTED = 100  # pairs in the network page's table (the most shared papers)
 
 
 def community_card(community: Community) -> Card:
-    """Name, most central member, colour class, size and anchor (on the network page) of a community."""
+    """Name, most central member, colour class and anchor (on the network page) of a
+    community: what an ego figure shows of it (not its size, which changes with any member)."""
     return {
         "slug": community.slug,
         "name": community.name,
         "lead": community.members[0].name,
         "colour": community.colour,
-        "size": len(community.members),
         "anchor": f"community-{community.slug}",
     }
 
@@ -94,6 +94,7 @@ class CoauthorViews:
             "communities": [
                 {
                     "card": self.communities[c.slug],
+                    "size": len(c.members),
                     "pairs": c.pairs,
                     "members": [
                         {"author": self.cards.author(a), "coauthors": len(a.coauthors)}
