@@ -4,15 +4,15 @@ Two authors of the collection are linked when they list a paper in common, weigh
 (`Author.coauthors` counts them). Communities are found in each connected component with
 networkx's Louvain method and a fixed seed, on a graph built in key order, so the same network
 gives the same communities in every process. A community is named after its most central
-members (the most papers shared within it) and gets one of `COLOURS` colour classes, chosen from
-a hash of its name so that it keeps its colour while its centre stays, and differing from the
-communities it touches where it can. Everything here is linear in co-author pairs (Louvain
-near-linear per level).
+members (the most papers shared within it) and gets one of `COLOURS` colour classes, chosen
+from a hash of its centre's slug so that it keeps its colour while its centre stays, and
+differing from those of its closest neighbours where it can. Everything here is linear in
+co-author pairs (Louvain near-linear per level).
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -23,6 +23,7 @@ from scholarsite.model.model import Author, Site
 
 SEED = 21  # Louvain's random state: fixed, so communities are the same in every build
 COLOURS = 8  # colour classes of the stylesheet (`community-0` ... `community-7`)
+AVOIDED = 3  # a community's colour differs from those of the communities it shares most pairs with
 NAMED_AFTER = 3  # central members that name a community
 EGO_LIMIT = 20  # co-authors drawn in an author's ego network (those with the most shared papers)
 
@@ -102,18 +103,25 @@ def make_community(keys: list[str], authors: Mapping[str, Author], pairs: Mappin
 def colour_communities(
     communities: list[Community], community_of: Mapping[str, Community], pairs: Iterable[Pair]
 ) -> None:
-    """Give each community a colour class: the one its slug hashes to, or the next that no
-    community it shares a pair with has taken already (in the order given: largest first)."""
-    touching: dict[str, set[str]] = defaultdict(set)
+    """Give each community a colour class: the one its slug hashes to, or the next one that none
+    of the `AVOIDED` communities it shares most pairs with has taken before it (in the order of
+    their slugs' hashes). Neither order nor choice depends on sizes, so a community keeps its
+    colour while its centre and its closest neighbours stay (a proper colouring would not:
+    changes would cascade through the whole network)."""
+    cross: Counter[tuple[str, str]] = Counter()
     for a, b in pairs:
         first, second = community_of[a].slug, community_of[b].slug
         if first != second:
-            touching[first].add(second)
-            touching[second].add(first)
+            cross[first, second] += 1
+            cross[second, first] += 1
+    nearest: dict[str, list[tuple[int, str]]] = defaultdict(list)
+    for (first, second), count in cross.items():
+        nearest[first].append((-count, second))
     colours: dict[str, int] = {}
-    for community in communities:
+    for community in sorted(communities, key=lambda c: short_hash(c.slug)):
         start = int(short_hash(community.slug), 16) % COLOURS
-        taken = {colours[slug] for slug in touching[community.slug] if slug in colours}
+        avoided = sorted(nearest[community.slug])[:AVOIDED]
+        taken = {colours[slug] for _, slug in avoided if slug in colours}
         free = [c % COLOURS for c in range(start, start + COLOURS) if c % COLOURS not in taken]
         community.colour = colours[community.slug] = free[0] if free else start
 

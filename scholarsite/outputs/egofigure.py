@@ -30,20 +30,27 @@ BOLD = 1.1  # how much wider the author's name is, in bold
 WIDEST_SPOKE = 4.0  # stroke width of the line to the co-author with the most shared papers
 
 
-def text_width(text: str) -> float:
-    """An estimate of the width of `text` at FONT: wide (East Asian) characters one em, others
+def char_width(char: str) -> float:
+    """An estimate of a character's width at FONT: wide (East Asian) characters one em, others
     0.6 em (more than most Latin letters take in the system fonts)."""
-    return sum(FONT * (1.0 if unicodedata.east_asian_width(c) in "WF" else 0.6) for c in text)
+    return FONT * (1.0 if unicodedata.east_asian_width(char) in "WF" else 0.6)
+
+
+def text_width(text: str) -> float:
+    """An estimate of the width of `text` at FONT."""
+    return sum(map(char_width, text))
 
 
 def fit(text: str, budget: float) -> str:
     """`text`, or its longest beginning that fits `budget` with '…' after it."""
-    if text_width(text) <= budget:
+    widths = [char_width(c) for c in text]
+    if sum(widths) <= budget:
         return text
-    cut = text
-    while cut and text_width(cut + "…") > budget:
-        cut = cut[:-1]
-    return cut.rstrip() + "…"
+    room, used, cut = budget - char_width("…"), 0.0, 0
+    while cut < len(text) and used + widths[cut] <= room:
+        used += widths[cut]
+        cut += 1
+    return text[:cut].rstrip() + "…"
 
 
 def rounded(value: float) -> float:
