@@ -10,10 +10,13 @@ import sys
 from itertools import combinations
 from pathlib import Path
 
+import pytest
+
 from scholarsite.inputs.seeds import AuthorRecord, SeedRecord
 from scholarsite.model import network
+from scholarsite.model.cards import Cards
 from scholarsite.model.model import Site, build_model
-from scholarsite.outputs import egofigure
+from scholarsite.outputs import coauthors, egofigure
 
 from .test_model import shipped_site
 
@@ -164,3 +167,22 @@ def test_short_names_are_whole_and_wide_characters_count_double() -> None:
     assert egofigure.text_width("ab") == 2 * 0.6 * egofigure.FONT
     cut = egofigure.fit("张伟张伟张伟张伟张伟", 5 * egofigure.FONT)
     assert cut.endswith("…") and egofigure.text_width(cut) <= 5 * egofigure.FONT
+
+
+def test_the_network_page_lists_the_largest_communities_within_its_bounds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    site = two_cliques()
+    pairs = network.coauthor_pairs(site)
+    built = network.build_network(site, network.find_communities(pairs), pairs)
+    monkeypatch.setattr(coauthors, "COMMUNITIES_LISTED", 2)
+    monkeypatch.setattr(coauthors, "MEMBERS_ON_PAGE", 6)
+    monkeypatch.setattr(coauthors, "MEMBERS_AT_LEAST", 1)
+    index = coauthors.CoauthorViews(built, Cards(site), site).index()
+    assert [(c["size"], len(c["members"]), c["more"]) for c in index["communities"]] == [(4, 3, 1), (4, 3, 1)]
+    assert index["community_count"] == 3 and index["unlisted_authors"] == 2  # Ivy and Jon
+    assert index["linked"] == 10 and index["alone"] == 1 and index["pair_count"] == len(pairs) == 14
+    top = [(p["first"]["name"], p["second"]["name"], p["shared"]) for p in index["pairs"][:2]]
+    assert top == [("Ann", "Bob", 4), ("Ann", "Cat", 4)]
+    across = [p for p in index["pairs"] if p["community"] is None]
+    assert [(p["first"]["name"], p["second"]["name"]) for p in across] == [("Dan", "Eve")]

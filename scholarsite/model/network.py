@@ -12,6 +12,7 @@ co-author pairs (Louvain near-linear per level).
 
 from __future__ import annotations
 
+import random
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -50,6 +51,17 @@ def components(pairs: Mapping[Pair, int]) -> list[tuple[list[str], list[tuple[st
     return list(zip(found, edges, strict=True))
 
 
+class KeyedOrder(random.Random):
+    """Louvain's random state: it visits nodes in an order drawn once per node, from a hash of
+    the node and `SEED`. A seeded shuffle of the node list would redraw every node's place when
+    one node is added, and so move communities all over the network; here an added author
+    takes a place of its own and leaves the others' order as it was."""
+
+    def shuffle(self, x: list[object]) -> None:  # type: ignore[override]
+        """Put `x` in the hash order of its items (the only draw Louvain makes)."""
+        x.sort(key=lambda node: short_hash(f"{SEED}\0{node}"))
+
+
 def find_communities(pairs: Mapping[Pair, int]) -> list[list[str]]:
     """Groups of author keys (each sorted, the groups too) with many shared papers inside:
     Louvain's communities in each connected component (a pair alone is one community)."""
@@ -61,7 +73,7 @@ def find_communities(pairs: Mapping[Pair, int]) -> list[list[str]]:
         graph = nx.Graph()
         graph.add_nodes_from(keys)
         graph.add_weighted_edges_from(edges)
-        found = nx.community.louvain_communities(graph, weight="weight", seed=SEED)
+        found = nx.community.louvain_communities(graph, weight="weight", seed=KeyedOrder(SEED))
         groups += [sorted(group) for group in found]
     return sorted(groups)
 

@@ -11,7 +11,10 @@ from scholarsite.model.cards import Card, Cards
 from scholarsite.model.model import Author, Site
 from scholarsite.model.network import Community, Network
 
-MEMBERS_LISTED = 100  # members named per community on the network page (the most central)
+COMMUNITIES_LISTED = 200  # on the network page, the largest (pages stay under 1 MB)
+MEMBERS_LISTED = 100  # members named per community there (the most central) ...
+MEMBERS_ON_PAGE = 2000  # ... fewer when many communities share the page, down to
+MEMBERS_AT_LEAST = 5
 PAIRS_LISTED = 100  # pairs in the network page's table (the most shared papers)
 
 
@@ -74,9 +77,11 @@ class CoauthorViews:
         }
 
     def index(self) -> dict[str, Any]:
-        """The network page's reads: every community with its most central members, the pairs
-        with the most shared papers, and the counts."""
+        """The network page's reads: the largest communities with their most central members,
+        the pairs with the most shared papers, and the counts."""
         network = self.network
+        listed = network.communities[:COMMUNITIES_LISTED]
+        named = max(MEMBERS_AT_LEAST, min(MEMBERS_LISTED, MEMBERS_ON_PAGE // max(1, len(listed))))
         top = heapq.nsmallest(PAIRS_LISTED, network.pairs.items(), key=lambda item: (-item[1], item[0]))
         by_key = {a.key: a for a in self.site.authors}
         pairs = []
@@ -98,12 +103,14 @@ class CoauthorViews:
                     "pairs": c.pairs,
                     "members": [
                         {"author": self.cards.author(a), "coauthors": len(a.coauthors)}
-                        for a in c.members[:MEMBERS_LISTED]
+                        for a in c.members[:named]
                     ],
-                    "more": max(0, len(c.members) - MEMBERS_LISTED),
+                    "more": max(0, len(c.members) - named),
                 }
-                for c in network.communities
+                for c in listed
             ],
+            "community_count": len(network.communities),
+            "unlisted_authors": sum(len(c.members) for c in network.communities[COMMUNITIES_LISTED:]),
             "pairs": pairs,
             "pair_count": len(network.pairs),
             "linked": len(network.community_of),
