@@ -185,12 +185,13 @@ def main() -> None:
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     figures = measure(args.authors, args.papers, args.repeats, args.clustered)
-    print(f"| {args.papers:,} papers, {args.authors:,} authors (median of {args.repeats}) | |\n|---|---:|")
+    teams = f", teams in groups of {args.clustered}" if args.clustered else ""
+    print(f"| {args.papers:,} papers, {args.authors:,} authors{teams} (median of {args.repeats}) | |")
+    print("|---|---:|")
     for name, value in figures.items():
-        shown = (
-            f"{value:.3f} s" if isinstance(value, float) and "KB" not in name and "MB" not in name else value
-        )
-        print(f"| {name} | {shown if not isinstance(shown, float) else round(shown, 1)} |")
+        sized = "KB" in name or "MB" in name
+        shown = (f"{value:.1f}" if sized else f"{value:.3f} s") if isinstance(value, float) else value
+        print(f"| {name} | {shown} |")
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1, default=str))
 
