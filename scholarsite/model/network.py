@@ -53,13 +53,37 @@ def components(pairs: Mapping[Pair, int]) -> list[tuple[list[str], list[tuple[st
 
 class KeyedOrder(random.Random):
     """Louvain's random state: it visits nodes in an order drawn once per node, from a hash of
-    the node and `SEED`. A seeded shuffle of the node list would redraw every node's place when
-    one node is added, and so move communities all over the network; here an added author
-    takes a place of its own and leaves the others' order as it was."""
+    the node's name and `SEED`. A seeded shuffle of the node list would redraw every node's
+    place when one node is added, and so move communities all over the network; here an added
+    author takes a place of its own and leaves the others' order as it was."""
 
     def shuffle(self, x: list[object]) -> None:  # type: ignore[override]
         """Put `x` in the hash order of its items (the only draw Louvain makes)."""
         x.sort(key=lambda node: short_hash(f"{SEED}\0{node}"))
+
+
+def louvain(graph: nx.Graph) -> list[list[str]]:
+    """Louvain's communities of a connected graph of author keys, level by level: each level
+    is networkx's (one level of local moves, nodes visited in `KeyedOrder`), then the groups
+    become the nodes of the next level's graph, each named after its smallest key (networkx
+    would number them in the order found, which one added author changes everywhere), until
+    a level merges nothing."""
+    members = {node: [node] for node in graph}
+    while True:
+        level = nx.community.louvain_communities(graph, weight="weight", seed=KeyedOrder(SEED), max_level=1)
+        if len(level) == graph.number_of_nodes():
+            return sorted(sorted(keys) for keys in members.values())
+        name = {node: min(group) for group in level for node in group}
+        merged: dict[str, list[str]] = defaultdict(list)
+        for node, keys in members.items():
+            merged[name[node]] += keys
+        weights: Counter[tuple[str, str]] = Counter()
+        for a, b, weight in graph.edges(data="weight"):
+            weights[min(name[a], name[b]), max(name[a], name[b])] += weight
+        graph = nx.Graph()
+        graph.add_nodes_from(sorted(merged))
+        graph.add_weighted_edges_from((a, b, w) for (a, b), w in sorted(weights.items()))
+        members = merged
 
 
 def find_communities(pairs: Mapping[Pair, int]) -> list[list[str]]:
@@ -73,8 +97,7 @@ def find_communities(pairs: Mapping[Pair, int]) -> list[list[str]]:
         graph = nx.Graph()
         graph.add_nodes_from(keys)
         graph.add_weighted_edges_from(edges)
-        found = nx.community.louvain_communities(graph, weight="weight", seed=KeyedOrder(SEED))
-        groups += [sorted(group) for group in found]
+        groups += louvain(graph)
     return sorted(groups)
 
 
