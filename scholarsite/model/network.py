@@ -3,7 +3,9 @@
 Two authors of the collection are linked when they list a paper in common, weighted by how many
 (`Author.coauthors` counts them). Communities are found in each connected component with
 networkx's Louvain method and a fixed seed, on a graph built in key order, so the same network
-gives the same communities in every process. A community is named after its most central
+gives the same communities in every process; nodes are visited in an order drawn per node and
+named by their keys at every level, so that one added author leaves the communities away from
+it as they were where the network has communities (see `louvain`). A community is named after its most central
 members (the most papers shared within it) and gets one of `COLOURS` colour classes, chosen
 from a hash of its centre's slug so that it keeps its colour while its centre stays, and
 differing from those of its closest neighbours where it can. Everything here is linear in
