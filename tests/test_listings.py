@@ -137,7 +137,8 @@ def test_author_sidebar_names_subjects_and_says_counts_once(identities: Path) ->
     assert re.search(
         r'<a href="../../subjects/cs-et/">Emerging Technologies</a> <span class="code">cs.ET', page
     )
-    assert "<figcaption" not in page
+    sidebar = page[page.index('<aside class="sidebar">') : page.index("</aside>")]
+    assert "<figcaption" not in sidebar  # the charts' headings say it all
     assert page.index('class="paper-list"') < page.index('id="coauthors"')  # publications first
 
 

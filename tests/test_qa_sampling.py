@@ -59,6 +59,12 @@ def test_sample_skips_redirect_pages(tmp_path: Path) -> None:
     assert qa.sample_pages(tmp_path) == ["authors/b/index.html"]
 
 
+def test_a_folder_starting_with_an_underscore_is_a_kind_of_its_own(tmp_path: Path) -> None:
+    for rel in ("authors/_network/index.html", "authors/ada/index.html", "authors/bob/index.html"):
+        write_page(tmp_path, rel)
+    assert qa.sample_pages(tmp_path) == ["authors/_network/index.html", "authors/ada/index.html"]
+
+
 def test_sample_of_a_built_site_holds_its_heaviest_pages(tmp_path: Path) -> None:
     generate(tmp_path / "seeds", authors=20, papers=80, seed=5)
     project = make_project(tmp_path / "project", tmp_path / "seeds", BASE_URL_YAML)

@@ -142,6 +142,7 @@ EVERY_KIND = {
     "home": "",
     "author": f"authors/{AUTHOR}/",
     "authors": "authors/",
+    "co-author network": "authors/_network/",
     "paper": None,  # found in the built site
     "papers": "papers/",
     "subject": "subjects/cs.DC/",

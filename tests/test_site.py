@@ -27,8 +27,13 @@ def html_pages(site: Path) -> list[Path]:
 
 
 def page_dirs(site: Path, folder: str) -> list[Path]:
-    """Pages directly below a folder (authors/x/index.html), excluding pagination."""
-    return sorted(p for p in (site / folder).glob("*/index.html") if p.parent.name != "page")
+    """Pages directly below a folder (authors/x/index.html), excluding pagination and the site's
+    own pages there (`_network`: no slug starts with "_")."""
+    return sorted(
+        p
+        for p in (site / folder).glob("*/index.html")
+        if p.parent.name != "page" and not p.parent.name.startswith("_")
+    )
 
 
 def test_page_counts(shipped_site: Path) -> None:
@@ -39,6 +44,7 @@ def test_page_counts(shipped_site: Path) -> None:
     for index in (
         "index.html",
         "authors/index.html",
+        "authors/_network/index.html",
         "papers/index.html",
         "subjects/index.html",
         "years/index.html",
@@ -224,7 +230,7 @@ def test_long_lists_are_split_into_pages(tmp_path: Path, monkeypatch: pytest.Mon
         for letter in letters
     )
     assert listed == 0  # the current initial is not a link to itself
-    author_pages = [p for p in (site / "authors").glob("*/index.html") if p.parent.name != "_initial"]
+    author_pages = [p for p in (site / "authors").glob("*/index.html") if not p.parent.name.startswith("_")]
     assert len(author_pages) == 60
     assert max(p.stat().st_size for p in site.rglob("*.html")) < 1_000_000
     for page in [site / "papers/page/2/index.html", site / "authors/_initial" / letters[0] / "index.html"]:

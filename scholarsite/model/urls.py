@@ -12,6 +12,7 @@ INDEX = "index.html"
 
 HOME = INDEX
 AUTHORS = "authors/index.html"
+COAUTHORS = "authors/_network/index.html"  # "_" never occurs in an author slug
 PAPERS = "papers/index.html"
 SUBJECTS = "subjects/index.html"
 YEARS = "years/index.html"
@@ -120,6 +121,7 @@ def named(name: str, *args: int | str) -> str:
     fixed = {
         "home": HOME,
         "authors": AUTHORS,
+        "coauthors": COAUTHORS,
         "papers": PAPERS,
         "subjects": SUBJECTS,
         "years": YEARS,

@@ -24,6 +24,7 @@ from scholarsite.model.cards import Card
 from scholarsite.model.model import Author, Paper, Subject, Year
 from scholarsite.outputs import citations, downloads, hosting, newest, shards
 from scholarsite.outputs import seo as metadata
+from scholarsite.outputs.coauthors import CoauthorViews
 from scholarsite.outputs.listings import chart, count_text, latest, order_note, paginate
 from scholarsite.outputs.plan import PagePlan, home_trail
 from scholarsite.outputs.registry import Output, fixed
@@ -44,6 +45,7 @@ class Planner:
         self.config = inputs.config
         self.cards = inputs.cards
         self.meta = metadata.Metadata(inputs.config)
+        self.coauthors = CoauthorViews(inputs.network, inputs.cards, inputs.site)
         self.common = {
             "site": {
                 "title": inputs.config.title,
@@ -103,7 +105,7 @@ class Planner:
     def all(self) -> list[PagePlan]:
         """Every page, in a stable order."""
         specs = [self.home(), *self.authors_index(), self.subjects_index(), self.years_index()]
-        specs += [self.search(), self.not_found()]
+        specs += [self.coauthor_index(), self.search(), self.not_found()]
         specs += self.papers_index()
         specs += [self.content(page) for page in self.inputs.pages if page.name != "index"]
         for author in self.site.authors:
@@ -191,6 +193,14 @@ class Planner:
             for group in letters
         ]
 
+    def coauthor_index(self) -> PagePlan:
+        """Who wrote with whom: the co-author network's communities and its strongest pairs."""
+        title, path = "Co-author network", urls.COAUTHORS
+        crumbs = home_trail(("Authors", urls.AUTHORS), (title, path))
+        described = f"Who wrote with whom among the {len(self.site.authors)} authors of the collection."
+        network = self.coauthors.index()
+        return self.spec(path, "coauthors.html", title, crumbs, network=network, description=described)
+
     def author(self, author: Author) -> list[PagePlan]:
         """An author's pages: profile, co-authors, charts, papers by year."""
         first = urls.author(author.slug)
@@ -198,6 +208,7 @@ class Planner:
         profile = self.inputs.author_pages.get(author.slug)
         description = metadata.author_description(author)
         impact = self.inputs.impact.author(author)
+        ego = self.coauthors.ego(author)  # drawn on the first page only
         specs = []
         for path, pager, papers in paginate(first, author.papers, self.config.papers_per_page):
             specs.append(
@@ -216,6 +227,7 @@ class Planner:
                     ),
                     year_chart=chart(author.year_counts, str),
                     **self.papers_of(papers),
+                    ego=ego if pager["number"] == 1 else None,
                     pager=pager,
                     bib=urls.beside(first, "papers.bib"),
                     feed=urls.beside(first, "feed.xml") if self.inputs.has_feeds else None,

@@ -13,6 +13,7 @@ from functools import cached_property
 
 from scholarsite.inputs.config import Config
 from scholarsite.inputs.content import Page
+from scholarsite.inputs.digests import key_of
 from scholarsite.inputs.memo import Memo
 from scholarsite.inputs.sources import Sources
 from scholarsite.lifetime import cores
@@ -20,6 +21,7 @@ from scholarsite.model import related, urls
 from scholarsite.model.cards import Cards
 from scholarsite.model.impact import ImpactFigures
 from scholarsite.model.model import Paper, Site
+from scholarsite.model.network import Network, build_network, coauthor_pairs, find_communities
 from scholarsite.outputs import citations
 from scholarsite.outputs.render import Templates
 
@@ -126,6 +128,18 @@ class SiteData:
             return {p.key: [by_key[key] for key in before.get(p.key, ()) if key in by_key] for p in papers}
         nearest = json.loads(self.memo.text("related", compute, texts))
         return {paper.key: [papers[j] for j in found] for paper, found in zip(papers, nearest, strict=True)}
+
+    @cached_property
+    def network(self) -> Network:
+        """The co-author network. Its communities (Louvain: seconds at 100,000 papers) are kept
+        in the memo by a digest of the co-author pairs and found again only when a pair changed."""
+        pairs = coauthor_pairs(self.site)
+
+        def compute(_: str) -> str:
+            return json.dumps(find_communities(pairs), ensure_ascii=False, separators=(",", ":"))
+
+        groups = json.loads(self.memo.text("communities", compute, key_of(list(pairs.items()))))
+        return build_network(self.site, groups, pairs)
 
     def settle_related(self) -> bool:
         """Compute the related lists if those in use stand in for them; whether they did."""

@@ -25,15 +25,17 @@ def _first_of_each_kind(site: Path) -> list[str]:
     """The root index.html and 404.html, then the alphabetically first index.html of each kind.
 
     A page kind is a (top-level folder, depth) pair, so `publications/index.html` (the list)
-    and `publications/<slug>/index.html` (a detail page) are two kinds. A redirect page (an old
-    URL) is of no kind: a browser leaves it at once.
+    and `publications/<slug>/index.html` (a detail page) are two kinds; a folder whose name
+    starts with "_" (`authors/_network/`: no slug does) holds a kind of its own. A redirect page
+    (an old URL) is of no kind: a browser leaves it at once.
     """
     picks = [name for name in ("index.html", "404.html") if (site / name).is_file()]
     kinds: dict[tuple[str, int], str] = {}
     for path in sorted(site.rglob("index.html")):
         rel = path.relative_to(site)
         if len(rel.parts) > 1 and not REDIRECT.search(path.read_bytes()[:2048]):
-            kinds.setdefault((rel.parts[0], len(rel.parts)), rel.as_posix())
+            own = rel.parts[1] if len(rel.parts) > 2 and rel.parts[1].startswith("_") else ""
+            kinds.setdefault((rel.parts[0], len(rel.parts), own), rel.as_posix())
     return picks + sorted(kinds.values(), key=lambda rel: (rel.split("/")[0], rel.count("/")))
 
 

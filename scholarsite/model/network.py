@@ -1,0 +1,207 @@
+"""The collection's co-author network: who wrote with whom, grouped into communities.
+
+Two authors of the collection are linked when they list a paper in common, weighted by how many
+(`Author.coauthors` counts them). Communities are found in each connected component with
+networkx's Louvain method and a fixed seed, on a graph built in key order, so the same network
+gives the same communities in every process; nodes are visited in an order drawn per node and
+named by their keys at every level, so that one added author leaves the communities away from
+it as they were where the network has communities (see `louvain`). A community is named after its most central
+members (the most papers shared within it) and gets one of `COLOURS` colour classes, chosen
+from a hash of its centre's slug so that it keeps its colour while its centre stays, and
+differing from those of its closest neighbours where it can. Everything here is linear in
+co-author pairs (Louvain near-linear per level).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+import networkx as nx
+
+from scholarsite.model.identity import short_hash
+from scholarsite.model.model import Author, Site
+
+SEED = 21  # Louvain's random state: fixed, so communities are the same in every build
+COLOURS = 8  # colour classes of the stylesheet (`community-0` ... `community-7`)
+AVOIDED = 3  # a community's colour differs from those of the communities it shares most pairs with
+NAMED_AFTER = 3  # central members that name a community
+EGO_LIMIT = 20  # co-authors drawn in an author's ego network (those with the most shared papers)
+
+Pair = tuple[str, str]  # two author keys, the smaller first
+
+
+def coauthor_pairs(site: Site) -> dict[Pair, int]:
+    """The papers each pair of authors shares, by pair of keys, in key order."""
+    pairs = {(a.key, b.key): n for a in site.authors for b, n in a.coauthors if a.key < b.key}
+    return dict(sorted(pairs.items()))
+
+
+def components(pairs: Mapping[Pair, int]) -> list[tuple[list[str], list[tuple[str, str, int]]]]:
+    """Each connected component of the network: its keys and weighted edges, in key order."""
+    graph = nx.Graph()
+    graph.add_edges_from(pairs)
+    component_of = {}
+    found = sorted(sorted(keys) for keys in nx.connected_components(graph))
+    for number, keys in enumerate(found):
+        component_of.update(dict.fromkeys(keys, number))
+    edges: list[list[tuple[str, str, int]]] = [[] for _ in found]
+    for (a, b), shared in pairs.items():
+        edges[component_of[a]].append((a, b, shared))
+    return list(zip(found, edges, strict=True))
+
+
+class KeyedOrder(random.Random):
+    """Louvain's random state: it visits nodes in an order drawn once per node, from a hash of
+    the node's name and `SEED`. A seeded shuffle of the node list would redraw every node's
+    place when one node is added, and so move communities all over the network; here an added
+    author takes a place of its own and leaves the others' order as it was."""
+
+    def shuffle(self, x: list[object]) -> None:  # type: ignore[override]
+        """Put `x` in the hash order of its items (the only draw Louvain makes)."""
+        x.sort(key=lambda node: short_hash(f"{SEED}\0{node}"))
+
+
+def louvain(graph: nx.Graph) -> list[list[str]]:
+    """Louvain's communities of a connected graph of author keys, level by level: each level
+    is networkx's (one level of local moves, nodes visited in `KeyedOrder`), then the groups
+    become the nodes of the next level's graph, each named after its smallest key (networkx
+    would number them in the order found, which one added author changes everywhere), until
+    a level merges nothing."""
+    members = {node: [node] for node in graph}
+    while True:
+        level = nx.community.louvain_communities(graph, weight="weight", seed=KeyedOrder(SEED), max_level=1)
+        if len(level) == graph.number_of_nodes():
+            return sorted(sorted(keys) for keys in members.values())
+        name = {node: min(group) for group in level for node in group}
+        merged: dict[str, list[str]] = defaultdict(list)
+        for node, keys in members.items():
+            merged[name[node]] += keys
+        weights: Counter[tuple[str, str]] = Counter()
+        for a, b, weight in graph.edges(data="weight"):
+            weights[min(name[a], name[b]), max(name[a], name[b])] += weight
+        graph = nx.Graph()
+        graph.add_nodes_from(sorted(merged))
+        graph.add_weighted_edges_from((a, b, w) for (a, b), w in sorted(weights.items()))
+        members = merged
+
+
+def find_communities(pairs: Mapping[Pair, int]) -> list[list[str]]:
+    """Groups of author keys (each sorted, the groups too) with many shared papers inside:
+    Louvain's communities in each connected component (a pair alone is one community)."""
+    groups = []
+    for keys, edges in components(pairs):
+        if len(keys) <= 2:
+            groups.append(keys)
+            continue
+        graph = nx.Graph()
+        graph.add_nodes_from(keys)
+        graph.add_weighted_edges_from(edges)
+        groups += louvain(graph)
+    return sorted(groups)
+
+
+@dataclass(eq=False)
+class Community:
+    """Authors who wrote much together: the most central first."""
+
+    slug: str  # the slug of its most central member (unique: that author is in no other)
+    name: str  # 'Ada Lovelace, Charles Babbage and Mary Somerville'
+    members: list[Author]
+    pairs: int  # co-author pairs inside it
+    colour: int = -1  # its colour class, once chosen (`colour_communities`)
+
+
+def named_after(members: list[Author]) -> str:
+    """'A', 'A and B', 'A, B and C' from the first NAMED_AFTER members."""
+    names = [a.name for a in members[:NAMED_AFTER]]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def make_community(keys: list[str], authors: Mapping[str, Author], pairs: Mapping[Pair, int]) -> Community:
+    """A community of these keys, members by papers shared inside it (then by how many
+    co-authors inside, then by key)."""
+    inside = set(keys)
+    strength: dict[str, int] = dict.fromkeys(keys, 0)
+    degree: dict[str, int] = dict.fromkeys(keys, 0)
+    count = 0
+    for key in keys:
+        for coauthor, shared in authors[key].coauthors:
+            if coauthor.key in inside:
+                strength[key] += shared
+                degree[key] += 1
+                count += key < coauthor.key
+    members = sorted((authors[k] for k in keys), key=lambda a: (-strength[a.key], -degree[a.key], a.key))
+    return Community(members[0].slug, named_after(members), members, count)
+
+
+def colour_communities(
+    communities: list[Community], community_of: Mapping[str, Community], pairs: Iterable[Pair]
+) -> None:
+    """Give each community a colour class: the one its slug hashes to, or the next one that none
+    of the `AVOIDED` communities it shares most pairs with has taken before it (in the order of
+    their slugs' hashes). Neither order nor choice depends on sizes, so a community keeps its
+    colour while its centre and its closest neighbours stay (a proper colouring would not:
+    changes would cascade through the whole network)."""
+    cross: Counter[tuple[str, str]] = Counter()
+    for a, b in pairs:
+        first, second = community_of[a].slug, community_of[b].slug
+        if first != second:
+            cross[first, second] += 1
+            cross[second, first] += 1
+    nearest: dict[str, list[tuple[int, str]]] = defaultdict(list)
+    for (first, second), count in cross.items():
+        nearest[first].append((-count, second))
+    colours: dict[str, int] = {}
+    for community in sorted(communities, key=lambda c: short_hash(c.slug)):
+        start = int(short_hash(community.slug), 16) % COLOURS
+        avoided = sorted(nearest[community.slug])[:AVOIDED]
+        taken = {colours[slug] for _, slug in avoided if slug in colours}
+        free = [c % COLOURS for c in range(start, start + COLOURS) if c % COLOURS not in taken]
+        community.colour = colours[community.slug] = free[0] if free else start
+
+
+@dataclass(frozen=True)
+class Ego:
+    """An author's co-authors as drawn: the most frequent, and the pairs among them."""
+
+    author: Author
+    coauthors: list[tuple[Author, int]]  # shown, most shared papers first
+    links: list[tuple[int, int, int]]  # (i, j, shared papers) of shown co-authors who wrote together
+    more: int  # co-authors not shown
+
+
+@dataclass(frozen=True)
+class Network:
+    """The co-author network of a site: its pairs and communities (largest first)."""
+
+    pairs: dict[Pair, int]
+    communities: list[Community]
+    community_of: dict[str, Community]  # by author key
+
+    def shared(self, a: Author, b: Author) -> int:
+        """Papers the two authors share (0 when none)."""
+        return self.pairs.get((a.key, b.key) if a.key < b.key else (b.key, a.key), 0)
+
+    def ego(self, author: Author, limit: int = EGO_LIMIT) -> Ego:
+        """The author's `limit` most frequent co-authors and the pairs among them."""
+        shown = author.coauthors[:limit]
+        links = [
+            (i, j, n)
+            for i, (a, _) in enumerate(shown)
+            for j, (b, _) in enumerate(shown[i + 1 :], start=i + 1)
+            if (n := self.shared(a, b))
+        ]
+        return Ego(author, shown, links, len(author.coauthors) - len(shown))
+
+
+def build_network(site: Site, groups: Iterable[list[str]], pairs: dict[Pair, int]) -> Network:
+    """The network of `site` with the communities `groups` (from `find_communities(pairs)`)."""
+    authors = {a.key: a for a in site.authors}
+    communities = [make_community(keys, authors, pairs) for keys in groups]
+    communities.sort(key=lambda c: (-len(c.members), c.slug))
+    community_of = {a.key: c for c in communities for a in c.members}
+    colour_communities(communities, community_of, pairs)
+    return Network(pairs, communities, community_of)
