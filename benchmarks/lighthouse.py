@@ -1,6 +1,6 @@
 """Lighthouse scores for one page per page kind of a built site (a report, not a gate).
 
-Usage: python benchmarks/lighthouse.py SITE_DIR [--base-path /scholarsite/] [--pages URLPATH ...]
+Usage: python -m benchmarks.lighthouse SITE_DIR [--base-path /scholarsite/] [--pages URLPATH ...]
                                         [--details] [--json-dir DIR]
 --details prints, per page, the audits that did not pass (id, score, title); --json-dir keeps
 each page's full Lighthouse JSON report.
