@@ -219,3 +219,13 @@ def test_quiet_and_verbose_are_accepted_by_every_command_before_or_after_it(
         assert cli.main(["--project", str(project), *words(command, "--quiet")]) == cli.OK
         out, err = capsys.readouterr()
         assert "note:" not in err and "site/index.html" not in out
+
+
+def test_add_to_a_folder_that_is_no_project_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    seed = make_project(tmp_path / "p") / "seeds"
+    nowhere = tmp_path / "nowhere"
+    assert cli.main(["--project", str(nowhere), "add", str(next(seed.iterdir()))]) == cli.FAILED
+    assert "the seeds folder does not exist" in capsys.readouterr().err
+    assert not nowhere.exists()  # nothing made where no project was

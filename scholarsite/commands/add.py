@@ -19,7 +19,7 @@ from scholarsite.errors import Diagnostic, Severity, error
 from scholarsite.inputs.example import EXAMPLE_NAME, is_example
 from scholarsite.inputs.freshness import latest_possible_year
 from scholarsite.inputs.project import Project, load_project
-from scholarsite.inputs.seeds import SEED_SUFFIX, AuthorRecord, is_seed_file, parse_seed
+from scholarsite.inputs.seeds import NO_SEEDS_HINT, SEED_SUFFIX, AuthorRecord, is_seed_file, parse_seed
 from scholarsite.inputs.unicode import normalise
 from scholarsite.model.checks import identities_of
 from scholarsite.model.conflicts import others, place
@@ -151,8 +151,15 @@ def summarise(project: Project, before: list[AuthorRecord], after: list[AuthorRe
     return compare(build_model(before, identities=identities), build_model(after, identities=identities))
 
 
+def require_seeds_folder(root: Path) -> None:
+    """Refused unless `root` is a project (has `seeds/`): never a folder made by mistake."""
+    if not (root / "seeds").is_dir():
+        raise Refused([error("seeds", 0, "the seeds folder does not exist", NO_SEEDS_HINT)])
+
+
 def plan(root: Path, paths: list[Path], force: bool) -> tuple[Changes, list[tuple[Path, Path]]]:
     """The change summary and the copies (source, target) adding `paths` would make."""
+    require_seeds_folder(root)
     year = latest_possible_year()
     project = load_project(root)  # the seeds as the build reads them (its parse cache too)
     authors = accepted(project)

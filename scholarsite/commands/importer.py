@@ -14,13 +14,13 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from scholarsite.commands.add import Changes, Refused, accepted, compare, free_name
+from scholarsite.commands.add import Changes, Refused, accepted, compare, free_name, require_seeds_folder
 from scholarsite.errors import BuildError, Diagnostic, Severity, error
 from scholarsite.importing import author_page, found, from_arxiv, from_bibtex, from_orcid, seedtext
 from scholarsite.importing.works import Fetched, Papers, Work, collapse
 from scholarsite.inputs.freshness import latest_possible_year
 from scholarsite.inputs.project import load_project
-from scholarsite.inputs.seeds import NO_SEEDS_HINT, SEED_SUFFIX, AuthorRecord, SeedRecord, parse_seed
+from scholarsite.inputs.seeds import SEED_SUFFIX, AuthorRecord, SeedRecord, parse_seed
 from scholarsite.inputs.sources import (
     ARXIV_ID_RE,
     SOURCES_FILE,
@@ -215,8 +215,7 @@ def plan(root: Path, fetched: Fetched, exclude: tuple[str, ...] = (), into: str 
     name = seedtext.one_line(fetched.name)
     if not name:
         raise Refused([error("import", 0, "the author has no name", "give one with --author")])
-    if not (root / "seeds").is_dir():
-        raise Refused([error("seeds", 0, "the seeds folder does not exist", NO_SEEDS_HINT)])
+    require_seeds_folder(root)
     entries, problems = load_sources(root)
     if problems:
         raise Refused(problems)
