@@ -12,7 +12,7 @@ import contextlib
 import itertools
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from scholarsite import ownership, shortcut, write
@@ -22,7 +22,9 @@ from scholarsite.inputs.config import NONE_GIVEN, Overrides
 from scholarsite.inputs.freshness import save_last_build
 from scholarsite.inputs.memo import MEMO_FILE, Memo
 from scholarsite.inputs.project import Project, load_project
+from scholarsite.inputs.state import STATE_FILE, BuildState
 from scholarsite.model.checks import model_of
+from scholarsite.model.related import RelatedIndex, Row
 from scholarsite.outputs.registry import Produced
 from scholarsite.outputs.render import Templates
 from scholarsite.outputs.site import SEARCH_FAMILIES, outputs, site_outputs
@@ -38,28 +40,40 @@ def quiet(stage: str, done: int, total: int) -> None:
 
 @dataclass
 class Caches:
-    """What a build keeps for the next: seed parses, derived text and, in a process that builds
-    again (the preview), the compiled templates."""
+    """What a build keeps for the next: seed parses, derived text, the build state (the related
+    papers' index) and, in a process that builds again (the preview), the compiled templates and
+    the state loaded already."""
 
     parses: ParseCache
     memo: Memo
+    state: BuildState = field(default_factory=lambda: BuildState(None))
     templates: Templates | None = None
-    related: dict[str, list[str]] | None = None  # the last build's related lists (kept warm)
+    related: RelatedIndex | None = None  # loaded from `state` when first needed, then kept warm
 
     @classmethod
     def of(cls, root: Path) -> Caches:
         """The project's caches, in `.scholarsite-cache/`."""
-        return cls(ParseCache(root / CACHE_FILE), Memo(root / MEMO_FILE))
+        return cls(ParseCache(root / CACHE_FILE), Memo(root / MEMO_FILE), BuildState(root / STATE_FILE))
 
     @classmethod
     def empty(cls) -> Caches:
         """Caches that start empty and are never saved (a clean build)."""
         return cls(ParseCache(None), Memo(None))
 
+    def related_index(self) -> RelatedIndex:
+        """The related papers' index of the last build (empty when there is none)."""
+        if self.related is None:
+            k = int(self.state.value("related_k") or -1)  # -1: no lists yet
+            self.related = RelatedIndex.of_rows(k, map(Row.of_columns, self.state.related_rows()))
+        return self.related
+
     def save(self) -> None:
         """Write what changed."""
         self.parses.save()
         self.memo.save()
+        if self.related is not None:
+            rows, removed = self.related.saved()
+            self.state.save_related((row.columns() for row in rows), removed, self.related.k)
 
 
 @dataclass
@@ -155,6 +169,7 @@ def site_data(project: Project, caches: Caches | None = None) -> tuple[SiteData,
         memo=caches.memo,
         sources=project.sources,
         static=project.static,
+        related_index=caches.related_index(),
     )
     return data, sorted(project.diagnostics + problems)
 

@@ -22,7 +22,7 @@ from benchmarks.corpus import generate
 from scholarsite import pipeline, shortcut
 from scholarsite.inputs.config import NONE_GIVEN
 from scholarsite.inputs.project import load_project
-from scholarsite.model import related, urls
+from scholarsite.model import urls
 from scholarsite.outputs import downloads
 from scholarsite.outputs.site import in_search
 from scholarsite.preview.server import Preview
@@ -206,30 +206,7 @@ def test_preview_rebuilds_equal_clean_builds(project: Path, tmp_path: Path) -> N
         assert site_files(project / "site") == site_files(clean), f"step {step}: {change}"
         assert manifest_keys(project / "site") == manifest_keys(clean), f"step {step}: {change}"
         shutil.rmtree(clean)
-    assert len(reloads) >= STEPS // 2 + 1  # a second reload when the related lists settle
-
-
-def test_the_preview_reloads_before_it_computes_related_papers(
-    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Fast render: after a title edit, browsers reload with the related lists of the build
-    before, then the lists are computed; the site then equals a clean build."""
-    events: list[str] = []
-    preview = Preview(project, reload=lambda: events.append("reload"))
-    preview.rebuild()
-    real = related.related_papers
-
-    def counted(*args: object, **options: object) -> list[list[int]]:
-        events.append("related")
-        return real(*args, **options)
-
-    monkeypatch.setattr(related, "related_papers", counted)
-    events.clear()
-    edit_title(project, random.Random(3))
-    preview.rebuild(["title"])
-    assert events[:2] == ["reload", "related"]
-    clean_build(project, tmp_path / "clean")
-    assert site_files(project / "site") == site_files(tmp_path / "clean")
+    assert len(reloads) == STEPS // 2 + 1  # one reload a build
 
 
 def test_parallel_build_equals_serial_build(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""Related papers by TF-IDF cosine over a pruned inverted index."""
+"""Related papers: cosine over rare terms, a clean index and one updated edit by edit alike."""
 
 from __future__ import annotations
 
@@ -94,11 +94,11 @@ def test_titles_are_weighted_higher() -> None:
     assert related_papers(docs, k=1, titles=titles)[0] == [1]
 
 
-def test_posting_lists_are_capped() -> None:
-    docs = [f"shared words everywhere topic{i % 3} marker{i}" for i in range(30)]
-    result = related_papers(docs, k=5, candidates=2)
-    check_shape(result, len(docs), 5)
-    assert sum(map(len, result)) < sum(map(len, related_papers(docs, k=5)))
+def test_a_term_in_too_many_papers_relates_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    docs = [f"shared words everywhere marker{i}" for i in range(30)]
+    assert all(related_papers(docs, k=5))
+    monkeypatch.setattr(related, "MAX_DF", 15)  # buckets up to 8-15 papers
+    assert related_papers(docs, k=5) == [[] for _ in docs]
 
 
 def test_moe_communication_papers_relate_to_each_other() -> None:
@@ -160,3 +160,45 @@ def test_related_papers_in_workers_forked_from_a_thread_of_the_preview(
     finally:
         signal.signal(signal.SIGTERM, previous)
     assert found == [serial]
+
+
+TEXTS = st.dictionaries(
+    st.sampled_from([f"p{i}" for i in range(12)]),
+    st.tuples(st.lists(WORDS, max_size=4).map(" ".join), st.lists(WORDS, max_size=10).map(" ".join)),
+    max_size=12,
+)
+
+
+@given(st.lists(TEXTS, min_size=1, max_size=6), st.integers(1, 4), st.sampled_from([0, 64]))
+def test_an_index_updated_edit_by_edit_equals_a_clean_one(steps: list[dict], k: int, few: int) -> None:
+    """Papers added, edited and removed in any order: the updated index (saved and restored
+    from its rows in between) has the same vectors and lists as one made from the last texts,
+    whether the lists that moved papers touch are updated or ranked anew (`FEW_MOVED`)."""
+    related.FEW_MOVED = few
+    index = related.RelatedIndex(k)
+    for texts in steps:
+        index.update(texts, k)
+        rows, _ = index.saved()
+        kept = {row.key: row for row in rows}
+        restored = [
+            kept.get(key)
+            or related.Row(key, index.digests[key], index.counts[key], index.vectors[key], index.related[key])
+            for key in index.digests
+        ]
+        index = related.RelatedIndex.of_rows(k, restored)
+    related.FEW_MOVED = 64
+    clean = related.RelatedIndex(k)
+    clean.update(steps[-1], k)
+    assert index.related == clean.related
+    assert index.vectors == clean.vectors
+
+
+def test_an_edit_re_ranks_only_papers_that_share_a_term() -> None:
+    docs = {f"p{i:02d}": ("", f"topic{i % 5} detail{i % 7} marker{i}") for i in range(40)}
+    index = related.RelatedIndex(3)
+    assert len(index.update(docs, 3)) == 40
+    edited = {**docs, "p00": ("", "topic0 detail0 marker0 extra")}
+    changed = index.update(edited, 3)
+    sharing = {key for key, (_, text) in docs.items() if {"topic0", "detail0"} & set(text.split())}
+    assert changed <= sharing
+    assert index.update(edited, 3) == set()  # nothing changed: nothing ranked again

@@ -9,6 +9,9 @@ from __future__ import annotations
 import datetime
 import hashlib
 import json
+import os
+import stat
+import time
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -17,6 +20,7 @@ from scholarsite.errors import Diagnostic, Severity
 from scholarsite.inputs.config import Overrides
 from scholarsite.inputs.digests import code_version
 from scholarsite.inputs.files import fingerprint_bytes, present, visible_files
+from scholarsite.inputs.state import STATE_FILE, BuildState, Stamp
 from scholarsite.inputs.store import CACHE_FOLDER, write_atomically
 
 INPUTS = (  # everything a build reads (visible files only, so static/'s one hidden folder is named)
@@ -24,26 +28,68 @@ INPUTS = (  # everything a build reads (visible files only, so static/'s one hid
     *("site.yaml", "sources.yaml"),
 )
 LAST_BUILD_FILE = CACHE_FOLDER / "last-build.json"
+STAMP_SETTLED = 2_000_000_000  # ns: a stamp younger than this is not trusted next time
 
 
-def inputs_fingerprint(root: Path, *settings: str) -> str:
+def inputs_fingerprint(root: Path, *settings: str, state: BuildState | None = None) -> str:
     """A digest of everything a build reads (and of the code reading it).
 
     Equal fingerprints mean equal outputs, so a build whose inputs are unchanged since the
-    last one into the same site can stop after checking that the site is intact.
+    last one into the same site can stop after checking that the site is intact. With `state`,
+    a file whose stamp (size, mtime, inode) is the one recorded with its digest is not read.
     """
     summary = hashlib.sha256("\0".join([code_version(), *settings]).encode())
+    digests = FileDigests(root, state.input_digests() if state else {})
     for name in INPUTS:
         path = root / name
         files = visible_files(path) if path.is_dir() else [path] if present(path) else []  # a pipe too
         for file in files:
             summary.update(file.relative_to(root).as_posix().encode() + b"\0")
-            summary.update(hashlib.sha256(fingerprint_bytes(file, root)).digest())
+            summary.update(digests.of(file))
+    if state is not None and digests.seen != digests.known:
+        state.save_input_digests(digests.seen)
     for folder in (theme.TEMPLATES, theme.ASSETS):  # the built-in theme, which projects build on
         for file in visible_files(folder):
             summary.update(f"theme/{folder.name}/{file.relative_to(folder).as_posix()}".encode() + b"\0")
             summary.update(hashlib.sha256(file.read_bytes()).digest())
     return summary.hexdigest()
+
+
+class FileDigests:
+    """Input files' digests, from their stamps where a file's stamp is the one recorded.
+
+    Only a regular file (not a link) in a folder inside the project is taken by its stamp; a
+    stamp less than STAMP_SETTLED old is not recorded (a file written twice within the
+    filesystem's time resolution could keep its stamp), as git does for its index.
+    """
+
+    def __init__(self, root: Path, known: dict[str, tuple[Stamp, bytes]]):
+        self.root, self.real_root = root, os.path.realpath(root)
+        self.known = known
+        self.seen: dict[str, tuple[Stamp, bytes]] = {}
+        self.now = time.time_ns()
+        self.folders: dict[Path, bool] = {}
+
+    def of(self, file: Path) -> bytes:
+        """The digest of what a fingerprint hashes for `file`."""
+        status = os.lstat(file)
+        if not stat.S_ISREG(status.st_mode) or not self.inside(file.parent):
+            return hashlib.sha256(fingerprint_bytes(file, self.root)).digest()
+        name = file.relative_to(self.root).as_posix()
+        stamp = (status.st_size, status.st_mtime_ns, status.st_ino)
+        known = self.known.get(name)
+        digest = known[1] if known and known[0] == stamp else None
+        digest = digest or hashlib.sha256(fingerprint_bytes(file, self.root)).digest()
+        if self.now - status.st_mtime_ns > STAMP_SETTLED:
+            self.seen[name] = (stamp, digest)
+        return digest
+
+    def inside(self, folder: Path) -> bool:
+        """Whether a folder's real path is inside the project's."""
+        if folder not in self.folders:
+            real = os.path.realpath(folder)
+            self.folders[folder] = real == self.real_root or real.startswith(self.real_root + os.sep)
+        return self.folders[folder]
 
 
 def read_last_build(root: Path, site_dir: Path, fingerprint: str) -> list[Diagnostic] | None:
@@ -77,4 +123,9 @@ def latest_possible_year() -> int:
 
 def fingerprint_of(root: Path, overrides: Overrides) -> str:
     """The fingerprint of a project's inputs today, with the settings given over site.yaml's."""
-    return inputs_fingerprint(root, str(latest_possible_year()), overrides.base_url, str(overrides.portable))
+    state = BuildState(root / STATE_FILE)
+    try:
+        settings = (str(latest_possible_year()), overrides.base_url, str(overrides.portable))
+        return inputs_fingerprint(root, *settings, state=state)
+    finally:
+        state.close()

@@ -1,32 +1,42 @@
-"""Related papers by content: TF-IDF cosine over a pruned inverted index, standard library only.
+"""Related papers by content: cosine over rare terms, updated by the change, standard library only.
 
-Each paper keeps only its `top_terms` highest-weighted terms, terms found in one paper or in
-more than a `max_df` share of papers are skipped, and each term's posting list keeps only its
-`candidates` highest-weighted papers. Scoring a paper then touches at most
-top_terms * candidates postings, so the whole run stays near-linear in the number of papers.
-Counting, weighing and scoring can be spread over forked worker processes.
+What "related" means: each paper is represented by its `TOP_TERMS` highest-weighted terms
+(words of its title and abstract, titles counted `TITLE_BOOST` more times, stop words and
+plurals folded). A term's weight is 1 + log(tf) times an inverse document frequency that depends
+only on the *power of two* the term's document frequency falls in (1, 2-3, 4-7, ... papers),
+and only terms found in 2 to `MAX_DF` papers are kept: a term in one paper relates nothing and
+a term in hundreds says little. The related papers of a paper are the k others with the highest
+dot product of those vectors (ties: the smaller paper key first).
+
+Every quantity is local: a paper's vector depends on its own text and on the df *buckets* of
+its terms, and its list on the vectors that share a kept term with it (at most MAX_DF papers
+a term). So an edit re-weighs one paper, re-weighs the holders of a term only when that term's
+bucket changes (rarely), and re-ranks only the papers that share a changed term; a value that
+comes out equal stops the ripple. `RelatedIndex.update` is the same function of the texts
+whether it starts empty (a clean build) or from the last build's state.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import multiprocessing
 import re
-from array import array
-from collections import Counter
-from collections.abc import Callable, Sequence
-from functools import partial
-from heapq import nlargest
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from heapq import nsmallest
 from itertools import chain
-from operator import itemgetter, mul
 
 from scholarsite.lifetime import Workers
 
 TOP_TERMS = 16
-MAX_DF = 0.05
-MIN_DF_CAP = 100
+MAX_DF = 255  # a term in more papers than this is not kept (its bucket: 2**8 and over)
 TITLE_BOOST = 2
-CHUNK = 5_000  # papers per task when work is spread over processes
+CHUNK = 5_000  # papers per task when ranking is spread over processes
+FEW_MOVED = 64  # up to this many re-weighed papers, the others' lists are updated, not ranked anew
+IDF_BASE = 21  # idf of a term in bucket b: 1 + (IDF_BASE - b) * ln 2 (positive up to ~10**6 papers)
 
 _WORD = re.compile(r"[^\W_]+")
 # For ASCII text, translating non-alphanumerics to spaces and splitting gives the same words faster.
@@ -48,49 +58,8 @@ _STOPWORDS = frozenset(
     | {"using", "use", "used", "based", "new", "novel", "results", "approach", "method"}
 )
 
-Vector = tuple[array, array]  # (term ids, weights), highest weight first
-Postings = dict[int, Vector]  # term id -> (paper indices, weights)
-Counts = list[tuple[array, array]]  # per paper: (term ids, counts)
-Chunk = tuple[list[str], Counts, list[int]]  # terms, counts and df, with ids local to a chunk
-
-
-def related_papers(
-    docs: Sequence[str],
-    k: int = 5,
-    candidates: int = 200,
-    *,
-    titles: Sequence[str] | None = None,
-    top_terms: int = TOP_TERMS,
-    max_df: float = MAX_DF,
-    workers: int = 1,
-) -> list[list[int]]:
-    """For each paper, up to k indices of the most similar other papers, best first.
-
-    docs[i] is the plain text (title and abstract) of paper i; the words of titles[i], if
-    given, count TITLE_BOOST more times. Each paper is represented by its top_terms
-    highest-weighted terms, terms in more than max_df of the papers (and at least
-    MIN_DF_CAP papers) are skipped, and each term keeps its `candidates` highest-weighted
-    papers. Ties are broken by the lower index; papers sharing no kept term are not related.
-    With workers > 1, the work runs in that many forked processes (where the platform can
-    fork); the result is the same.
-    """
-    counts, df = _merge_counts(_map_chunks(_count_terms, (docs, titles), len(docs), workers))
-    tables = _weight_tables(counts, df, max(MIN_DF_CAP, int(max_df * len(docs))))
-    vectors = _map_chunks(_weigh, (counts, *tables, top_terms), len(docs), workers)
-    postings = _invert(vectors, candidates)
-    return _map_chunks(_nearest_all, (vectors, postings, k), len(docs), workers)
-
-
-def _map_chunks(func: Callable[..., list], state: tuple, n: int, workers: int) -> list:
-    """func(*state, chunk) over consecutive chunks of range(n), concatenated in order.
-
-    With workers > 1 the chunks run in forked processes, which inherit state without copies.
-    """
-    if workers <= 1 or n <= CHUNK or "fork" not in multiprocessing.get_all_start_methods():
-        return func(*state, range(n))
-    chunks = [range(start, min(start + CHUNK, n)) for start in range(0, n, CHUNK)]
-    with Workers(workers, partial(func, *state)) as pool:
-        return list(chain.from_iterable(pool.map(chunks)))
+Counts = tuple[tuple[str, int], ...]  # a paper's terms and their counts, by term
+Vector = tuple[tuple[str, float], ...]  # its kept terms and weights, highest first
 
 
 def _term(word: str) -> str:
@@ -104,136 +73,246 @@ def _term(word: str) -> str:
     return word
 
 
-def _count_terms(docs: Sequence[str], titles: Sequence[str] | None, chunk: range) -> list[Chunk]:
-    """Term counts and document frequencies of the papers in chunk, as a one-item list."""
-    vocabulary = _Vocabulary()
-    df: Counter[int] = Counter()
-    counts = []
-    for i in chunk:
-        words = _words(docs[i])
-        if titles is not None:
-            words += _words(titles[i]) * TITLE_BOOST
-        tf = vocabulary.count(words)
-        df.update(tf.keys())
-        counts.append((array("i", tf.keys()), array("i", tf.values())))
-    return [(list(vocabulary.terms), counts, [df[t] for t in range(len(vocabulary.terms))])]
-
-
 def _words(text: str) -> list[str]:
     """The lowercase runs of letters and digits in text."""
     text = text.lower()
     return text.translate(_ASCII_SPACES).split() if text.isascii() else _WORD.findall(text)
 
 
-def _merge_counts(chunks: list[Chunk]) -> tuple[Counts, list[int]]:
-    """The chunks' counts with one term id space, and the document frequency of each term."""
-    term_ids: dict[str, int] = {}
-    remaps = [[term_ids.setdefault(term, len(term_ids)) for term in terms] for terms, _, _ in chunks]
-    counts: Counts = []
-    df = [0] * len(term_ids)
-    for remap, (_, part, part_df) in zip(remaps, chunks, strict=True):
-        for tid, n in zip(remap, part_df, strict=True):
-            df[tid] += n
-        if remap == list(range(len(remap))):
-            counts += part
-        else:
-            counts += [(array("i", map(remap.__getitem__, ids)), tfs) for ids, tfs in part]
-    return counts, df
+def term_counts(title: str, text: str) -> Counts:
+    """The terms of a paper's text (its title and abstract), the title's words counted
+    TITLE_BOOST more times."""
+    counts = Counter(filter(None, map(_term, _words(text) + _words(title) * TITLE_BOOST)))
+    return tuple(sorted(counts.items()))
 
 
-class _Vocabulary:
-    """Maps words to term ids; words that are dropped map to -1."""
-
-    def __init__(self) -> None:
-        self.terms: dict[str, int] = {}
-        self.words: dict[str, int] = {}
-
-    def count(self, words: list[str]) -> Counter[int]:
-        """Term id counts of the words, without dropped words."""
-        for word in set(words).difference(self.words):
-            self.words[word] = self._term_id(_term(word))
-        tf = Counter(map(self.words.__getitem__, words))
-        del tf[-1]
-        return tf
-
-    def _term_id(self, term: str) -> int:
-        """Id of a term, registering it if new; -1 for the empty (dropped) term."""
-        if not term:
-            return -1
-        return self.terms.setdefault(term, len(self.terms))
+def bucket(df: int) -> int:
+    """The power-of-two bucket of a document frequency (0 for none, 1 for one paper, 2 for
+    two or three, ...): weights change only when a term's bucket does."""
+    return df.bit_length()
 
 
-def _weight_tables(counts: Counts, df: list[int], cap: int) -> tuple[list, list, list]:
-    """IDF per term, the same with 0.0 for terms not kept (df < 2 or df > cap), 1 + log(tf)."""
-    n = len(counts)
-    idf = [math.log((1 + n) / (1 + f)) + 1.0 for f in df]
-    kept_idf = [w if 2 <= f <= cap else 0.0 for w, f in zip(idf, df, strict=True)]
-    most = max((max(tfs) for _, tfs in counts if tfs), default=0)
-    log_tf = [0.0] + [1.0 + math.log(tf) for tf in range(1, most + 1)]
-    return idf, kept_idf, log_tf
+def idf(bucket_: int) -> float:
+    """The inverse document frequency of a term in `bucket_`."""
+    return 1.0 + (IDF_BASE - bucket_) * math.log(2)
 
 
-def _weigh(
-    counts: Counts, idf: list, kept_idf: list, log_tf: list, top_terms: int, chunk: range
-) -> list[Vector]:
-    """Per paper, the L2-normalised TF-IDF weights of its top_terms kept terms.
+def kept(bucket_: int) -> bool:
+    """Whether terms of this bucket relate papers (found in 2 to MAX_DF papers)."""
+    return 2 <= bucket_ <= MAX_DF.bit_length()
 
-    The norm counts every term of the paper, so the kept weights are its share of the cosine.
-    """
-    vectors = []
-    for ids, tfs in map(counts.__getitem__, chunk):
-        tf_weights = list(map(log_tf.__getitem__, tfs))
-        norm = math.hypot(*map(mul, tf_weights, map(idf.__getitem__, ids))) or 1.0
-        weights = list(map(mul, tf_weights, map(kept_idf.__getitem__, ids)))
-        best = sorted(range(len(weights)), key=weights.__getitem__, reverse=True)[:top_terms]
-        best = [b for b in best if weights[b] > 0.0]
-        vectors.append(
-            (array("i", map(ids.__getitem__, best)), array("d", (weights[b] / norm for b in best)))
+
+def text_digest(title: str, text: str) -> str:
+    """A digest of a paper's text as the index reads it."""
+    return hashlib.sha256(f"{title}\0{text}".encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+@dataclass(frozen=True)
+class Row:
+    """What the index keeps of one paper between builds."""
+
+    key: str
+    digest: str
+    counts: Counts
+    vector: Vector
+    related: tuple[str, ...]
+
+    def columns(self) -> tuple[str, str, str, str, str]:
+        """The row as the state store keeps it (JSON: floats round-trip exactly)."""
+        return (self.key, self.digest, *(json.dumps(v, separators=(",", ":")) for v in self.parts()))
+
+    def parts(self) -> tuple[Counts, Vector, tuple[str, ...]]:
+        """The row's values."""
+        return self.counts, self.vector, self.related
+
+    @classmethod
+    def of_columns(cls, columns: tuple[str, str, str, str, str]) -> Row:
+        """A row from the state store."""
+        key, digest, counts, vector, found = columns
+        return cls(
+            key,
+            digest,
+            tuple((t, n) for t, n in json.loads(counts)),
+            tuple((t, w) for t, w in json.loads(vector)),
+            tuple(json.loads(found)),
         )
-    return vectors
 
 
-def _invert(vectors: list[Vector], candidates: int) -> Postings:
-    """Posting lists per term, each cut to its `candidates` highest-weighted papers."""
-    postings: Postings = {}
-    for i, (ids, weights) in enumerate(vectors):
-        for t, w in zip(ids, weights, strict=True):
-            if t not in postings:
-                postings[t] = (array("i"), array("d"))
-            docs, ws = postings[t]
-            docs.append(i)
-            ws.append(w)
-    for t, (docs, ws) in postings.items():
-        if len(docs) > candidates:
-            best = sorted(nlargest(candidates, range(len(docs)), key=ws.__getitem__))
-            postings[t] = (array("i", (docs[j] for j in best)), array("d", (ws[j] for j in best)))
-    return postings
+@dataclass
+class RelatedIndex:
+    """Every paper's terms, vector and related list, with the tables derived from them;
+    `update` brings it to new texts doing only the work the change needs."""
+
+    k: int = 5
+    digests: dict[str, str] = field(default_factory=dict)
+    counts: dict[str, Counts] = field(default_factory=dict)
+    vectors: dict[str, Vector] = field(default_factory=dict)
+    related: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    df: Counter[str] = field(default_factory=Counter)
+    holders: defaultdict[str, set[str]] = field(default_factory=lambda: defaultdict(set))  # term -> papers
+    postings: defaultdict[str, dict[str, float]] = field(default_factory=lambda: defaultdict(dict))
+    unsaved: set[str] = field(default_factory=set)  # papers changed or removed since `saved`
+
+    @classmethod
+    def of_rows(cls, k: int, rows: Iterable[Row]) -> RelatedIndex:
+        """An index holding the rows kept by the last build, whose lists hold up to k papers."""
+        index = cls(k)
+        for row in rows:
+            index.digests[row.key], index.counts[row.key] = row.digest, row.counts
+            index.vectors[row.key], index.related[row.key] = row.vector, row.related
+            for term, _ in row.counts:
+                index.df[term] += 1
+                index.holders[term].add(row.key)
+            for term, weight in row.vector:
+                index.postings[term][row.key] = weight
+        return index
+
+    def saved(self) -> tuple[list[Row], list[str]]:
+        """The rows changed and the keys removed since the last call."""
+        keys, self.unsaved = sorted(self.unsaved), set()
+        rows = [
+            Row(key, self.digests[key], self.counts[key], self.vectors[key], self.related[key])
+            for key in keys
+            if key in self.digests
+        ]
+        return rows, [key for key in keys if key not in self.digests]
+
+    def update(self, texts: Mapping[str, tuple[str, str]], k: int, workers: int = 1) -> set[str]:
+        """Bring the index to `texts` (paper key -> title and text) with k related papers
+        each; the keys whose related list changed (or that are gone)."""
+        digests = {key: text_digest(*text) for key, text in texts.items()}
+        gone = self.digests.keys() - texts.keys()
+        edited = {key for key, d in digests.items() if self.digests.get(key) != d}
+        reweighed = self._count(gone, {key: term_counts(*texts[key]) for key in edited})
+        for key in gone:
+            del self.digests[key], self.related[key]
+        self.digests.update((key, digests[key]) for key in edited)
+        revector = (edited | set().union(*(self.holders[t] for t in reweighed))) - gone
+        moved, touched = self._post(gone, {key: self._vector(self.counts[key]) for key in revector})
+        rerank = moved | edited | set().union(*(self.postings[t].keys() for t in touched))
+        whole = set(rerank) if len(moved) + len(gone) > FEW_MOVED else moved | edited
+        if k != self.k:
+            self.k, rerank, whole = k, set(texts), set(texts)
+        self.unsaved |= gone | edited | moved
+        whole |= {key for key in rerank - whole if not (moved | gone).isdisjoint(self.related.get(key, ()))}
+        changed = self._rank(sorted(whole), workers)
+        for key in sorted(rerank - whole):  # only the moved papers' scores changed: rank them in
+            found = self._rank_in(key, moved)
+            if self.related[key] != found:
+                self.related[key] = found
+                self.unsaved.add(key)
+                changed.add(key)
+        return changed | gone
+
+    def _count(self, gone: set[str], counts: dict[str, Counts]) -> set[str]:
+        """Move the document frequencies to the new texts; the terms whose bucket changed."""
+        before: dict[str, int] = {}
+        for key in gone | counts.keys():
+            for term, _ in self.counts.pop(key, ()):
+                before.setdefault(term, self.df[term])
+                self.df[term] -= 1
+                self.holders[term].discard(key)
+        for key, terms in counts.items():
+            self.counts[key] = terms
+            for term, _ in terms:
+                before.setdefault(term, self.df[term])
+                self.df[term] += 1
+                self.holders[term].add(key)
+        return {term for term, df in before.items() if bucket(df) != bucket(self.df[term])}
+
+    def _vector(self, counts: Counts) -> Vector:
+        """A paper's TOP_TERMS kept terms with their L2-normalised weights (the norm counts every
+        term of the paper, so the kept weights are its share of the cosine)."""
+        weights = [((1.0 + math.log(n)) * idf(bucket(self.df[t])), t) for t, n in counts]
+        norm = math.hypot(*(w for w, _ in weights)) or 1.0
+        best = sorted((-w, t) for w, t in weights if kept(bucket(self.df[t])))[:TOP_TERMS]
+        return tuple((t, -w / norm) for w, t in best)
+
+    def _post(self, gone: set[str], vectors: dict[str, Vector]) -> tuple[set[str], set[str]]:
+        """Move the posting lists to the new vectors; the papers whose vector changed and the
+        terms whose posting list changed."""
+        moved: set[str] = set()
+        touched: set[str] = set()
+        for key in sorted(gone | vectors.keys()):
+            old = self.vectors.pop(key, ())
+            new = vectors.get(key)
+            if new is not None:
+                self.vectors[key] = new
+            if old == new:
+                continue
+            moved.add(key)
+            for term, _ in old:
+                del self.postings[term][key]
+            for term, weight in new or ():
+                self.postings[term][key] = weight
+            touched.update(t for t, _ in chain(old, new or ()))
+        return moved - gone, touched
+
+    def _rank(self, keys: list[str], workers: int) -> set[str]:
+        """Rank the related papers of `keys` again; the keys whose list changed."""
+        changed = set()
+        for key, found in zip(keys, _map_chunks(self._nearest_all, keys, workers), strict=True):
+            if self.related.get(key) != found:
+                self.related[key] = found
+                changed.add(key)
+        self.unsaved |= changed
+        return changed
+
+    def _rank_in(self, key: str, moved: set[str]) -> tuple[str, ...]:
+        """The related papers of a paper whose vector and whose related papers' vectors are
+        unchanged, when only the `moved` papers' vectors changed: every paper outside its list
+        ranked below the list before and still does, so the list and the moved papers that
+        share a term with it hold the new list."""
+        vector = self.vectors[key]
+        terms = {term for term, _ in vector}
+        scores = {}
+        for other in (*self.related[key], *sorted(moved)):
+            weights = dict(self.vectors[other])
+            if other != key and not terms.isdisjoint(weights):
+                total = 0.0
+                for term, q in vector:  # in the order `_nearest` adds them: the same float
+                    if term in weights:
+                        total += q * weights[term]
+                scores[other] = total
+        return top_k(scores, self.k)
+
+    def _nearest_all(self, keys: Sequence[str]) -> list[tuple[str, ...]]:
+        """`_nearest` of each key."""
+        return [self._nearest(key) for key in keys]
+
+    def _nearest(self, key: str) -> tuple[str, ...]:
+        """The k papers whose vectors have the highest dot product with this paper's."""
+        scores: dict[str, float] = {}
+        score = scores.get
+        for term, q in self.vectors[key]:
+            for other, w in self.postings[term].items():
+                scores[other] = score(other, 0.0) + q * w
+        scores.pop(key, None)
+        return top_k(scores, self.k)
 
 
-def _nearest_all(vectors: list[Vector], postings: Postings, k: int, chunk: range) -> list:
-    """_nearest for each paper in chunk."""
-    return [_nearest(i, vectors[i], postings, k) for i in chunk]
+def top_k(scores: dict[str, float], k: int) -> tuple[str, ...]:
+    """The k keys of highest score, ties broken by the smaller key."""
+    return tuple(key for key, _ in nsmallest(max(k, 0), scores.items(), key=lambda item: (-item[1], item[0])))
 
 
-def _nearest(i: int, vector: Vector, postings: Postings, k: int) -> list[int]:
-    """The k papers with the highest dot product with paper i, excluding i."""
-    scores: dict[int, float] = {}
-    score = scores.get
-    for t, q in zip(*vector, strict=True):
-        for j, w in zip(*postings[t], strict=True):
-            scores[j] = score(j, 0.0) + q * w
-    scores.pop(i, None)
-    return _top_k(scores, k)
+def _map_chunks(func, keys: Sequence[str], workers: int) -> list:  # type: ignore[no-untyped-def]
+    """func(chunk) over consecutive chunks of keys, concatenated in order; in forked processes
+    (which inherit the index without copies) when there are many and several workers."""
+    if workers <= 1 or len(keys) <= CHUNK or "fork" not in multiprocessing.get_all_start_methods():
+        return func(keys)
+    chunks = [keys[start : start + CHUNK] for start in range(0, len(keys), CHUNK)]
+    with Workers(workers, func) as pool:
+        return list(chain.from_iterable(pool.map(chunks)))
 
 
-def _top_k(scores: dict[int, float], k: int) -> list[int]:
-    """Indices of the k highest scores, ties broken by the lower index."""
-    if k <= 0:
-        return []
-    top = nlargest(k + 1, scores.items(), key=itemgetter(1))
-    if len(top) > k and top[k][1] == top[k - 1][1]:
-        edge = top[k - 1][1]
-        top = [item for item in top if item[1] > edge]
-        top += sorted(item for item in scores.items() if item[1] == edge)
-    top.sort(key=lambda item: (-item[1], item[0]))
-    return [j for j, _ in top[:k]]
+def related_papers(
+    docs: Sequence[str], k: int = 5, *, titles: Sequence[str] | None = None, workers: int = 1
+) -> list[list[int]]:
+    """For each paper, up to k indices of the most similar other papers, best first (the index
+    of a clean build over docs[i], with titles[i] as the title if given)."""
+    keys = [f"{i:09d}" for i in range(len(docs))]
+    texts = {key: ((titles[i] if titles is not None else ""), docs[i]) for i, key in enumerate(keys)}
+    index = RelatedIndex(k)
+    index.update(texts, k, workers)
+    return [[int(other) for other in index.related[key]] for key in keys]

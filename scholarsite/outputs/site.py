@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Iterator
-from pathlib import PurePosixPath
 
 from scholarsite.errors import BuildError, Diagnostic, error
 from scholarsite.outputs import downloads, exports, feeds, hosting, pages, search
@@ -54,9 +53,12 @@ def static_problems(static: Iterable[str], made: Iterable[str]) -> list[Diagnost
     """An error for each file of `static/` (by site path) that is where the build writes a
     file or a folder, is inside a folder a bundle owns whole ("x/" in `made`), or has a name
     no site path may have."""
+    static = list(static)
+    if not static:
+        return []
     made = list(made)
     files = {path for path in made if not path.endswith("/")}
-    folders = {str(parent) for path in made for parent in PurePosixPath(path).parents}
+    folders = {path[:i] for path in made for i, char in enumerate(path) if char == "/"} | {"."}
     whole = tuple(path for path in made if path.endswith("/"))
     problems = []
     for path in static:

@@ -6,7 +6,6 @@ All of it is keyed by identity (`paper.key`, `author.key`, `subject.code`), neve
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -71,8 +70,7 @@ class SiteData:
     sources: Sources = field(default_factory=Sources)
     bibtex_made: dict[citations.CitationRecord, str] = field(default_factory=dict)
     static: dict[str, bytes] = field(default_factory=dict)  # static/'s files, by site path
-    related_before: dict[str, list[str]] | None = None  # the build before's related lists, by key
-    provisional: bool = False  # whether `related` holds those lists for now
+    related_index: related.RelatedIndex = field(default_factory=related.RelatedIndex)  # warm state
 
     @cached_property
     def cards(self) -> Cards:
@@ -102,32 +100,16 @@ class SiteData:
 
     @cached_property
     def related(self) -> dict[str, list[Paper]]:
-        """Each paper's most similar papers by title and abstract (TF-IDF), by paper key.
-
-        The lists depend on every paper's text (term weights are collection-wide), so they are
-        kept in the memo by a digest of all texts and computed again only when a text changed.
-        When they would be, and `related_before` holds the lists of the build before (the
-        preview's), those stand in (`provisional`) until `settle_related`.
-        """
+        """Each paper's most similar papers by title and abstract, by paper key
+        (`model.related`: the index, kept between builds, is updated by the texts that changed)."""
         papers = self.site.papers
-        titles = [self.cards.paper(p)["title_plain"] for p in papers]
-        docs = [f"{t} {self.cards.paper(p)['abstract_plain']}" for t, p in zip(titles, papers, strict=True)]
-        k = self.config.related_papers
-
-        def compute(_: str) -> str:
-            found = related.related_papers(docs, k, titles=titles, workers=cores())
-            return json.dumps(found, separators=(",", ":"))
-
-        texts = hashlib.sha256(
-            "\0".join([str(k), *titles, *docs]).encode("utf-8", "surrogatepass")
-        ).hexdigest()
-        if self.related_before is not None and not self.memo.has("related", texts):
-            self.provisional = True
-            by_key = {paper.key: paper for paper in papers}
-            before = self.related_before
-            return {p.key: [by_key[key] for key in before.get(p.key, ()) if key in by_key] for p in papers}
-        nearest = json.loads(self.memo.text("related", compute, texts))
-        return {paper.key: [papers[j] for j in found] for paper, found in zip(papers, nearest, strict=True)}
+        texts = {}
+        for paper in papers:
+            card = self.cards.paper(paper)
+            texts[paper.key] = (card["title_plain"], f"{card['title_plain']} {card['abstract_plain']}")
+        self.related_index.update(texts, self.config.related_papers, workers=cores())
+        by_key = {paper.key: paper for paper in papers}
+        return {key: [by_key[other] for other in found] for key, found in self.related_index.related.items()}
 
     @cached_property
     def network(self) -> Network:
@@ -140,14 +122,6 @@ class SiteData:
 
         groups = json.loads(self.memo.text("communities", compute, key_of(list(pairs.items()))))
         return build_network(self.site, groups, pairs)
-
-    def settle_related(self) -> bool:
-        """Compute the related lists if those in use stand in for them; whether they did."""
-        if not self.provisional:
-            return False
-        self.related_before, self.provisional = None, False
-        del self.__dict__["related"]  # computed afresh at the next use
-        return True
 
     @property
     def has_feeds(self) -> bool:

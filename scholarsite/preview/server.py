@@ -145,8 +145,7 @@ class Preview:
         return not self.problems and not (self.site_dir / write.MANIFEST).is_file()
 
     def done(self, report: write.SyncReport, diagnostics: Iterable[Diagnostic]) -> None:
-        """Pages of a build are in place: show its warnings (once a build), and reload browsers
-        (again when the build settles what it showed first: see `steps.pages_shown`)."""
+        """Pages of a build are in place: show its warnings (once a build), and reload browsers."""
         self.problems = []
         warnings = list(dict.fromkeys(d.format() for d in diagnostics if d.severity == Severity.WARNING))
         if warnings and not self.announced:

@@ -1,8 +1,5 @@
 """The preview's build: the steps of `pipeline.build`, written in two syncs so browsers reload
 as soon as the pages are in place, before the search index (as long again) is made.
-
-While the pages are made, the last build's related-paper lists stand in for this one's; once
-the true lists are known, the pages they change are made again and browsers reload again.
 """
 
 from __future__ import annotations
@@ -38,23 +35,14 @@ def build(root: Path, caches: Caches, shown: Shown, overrides: Overrides) -> Bui
     ready = prepare(root, site_dir, looked.fingerprint, False, overrides, caches, None, quiet)
     search = ready.search()
     with reported_with(ready.diagnostics):
-        pages = pages_shown(ready, caches, shown)
+        pages = pages_shown(ready, shown)
         found = sync_outputs(ready, search, quiet, in_search, "search", ready.fingerprint)
     ready.finish()
     return BuildResult(pages.merged(found), time.perf_counter() - started, ready.diagnostics)
 
 
-def pages_shown(ready: Ready, caches: Caches, shown: Shown) -> write.SyncReport:
-    """Sync the pages with the last build's related lists standing in, show them; then with
-    the true lists, showing again what they changed."""
-    data = ready.data
-    data.related_before, caches.related = caches.related, None
-    pages = sync_outputs(ready, site_outputs(data), quiet, not_search, "pages")
+def pages_shown(ready: Ready, shown: Shown) -> write.SyncReport:
+    """Sync the pages, then show them."""
+    pages = sync_outputs(ready, site_outputs(ready.data), quiet, not_search, "pages")
     shown(pages, ready.diagnostics)
-    if data.settle_related():
-        settled = sync_outputs(ready, site_outputs(data), quiet, not_search, "pages")
-        pages = pages.then(settled)
-        if settled.written:
-            shown(settled, ready.diagnostics)
-    caches.related = {key: [p.key for p in found] for key, found in data.related.items()}
     return pages
