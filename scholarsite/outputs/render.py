@@ -19,12 +19,14 @@ from scholarsite import theme
 from scholarsite.errors import BuildError, Diagnostic, error
 from scholarsite.inputs.files import present, read_input, visible_files
 from scholarsite.inputs.memo import Memo
+from scholarsite.inputs.store import CACHE_FOLDER
 from scholarsite.model import urls
 from scholarsite.outputs.egofigure import layout as ego_layout
 from scholarsite.outputs.policy import content_security_policy
 from scholarsite.outputs.seo import json_script
 
 SUMMARY_PARTIAL = "partials/paper_summary.html"  # rendered through the `paper_summary` global
+TEMPLATE_CACHE = CACHE_FOLDER / "templates"  # compiled templates, by name and source checksum
 
 
 @jinja2.pass_context
@@ -134,12 +136,26 @@ class ProjectLoader(jinja2.BaseLoader):
         return [f.relative_to(self.folder).as_posix() for f in visible_files(self.folder)]
 
 
+def compiled_templates(folder: Path) -> jinja2.BytecodeCache | None:
+    """Jinja's cache of compiled templates in `folder`, inside the project's cache folder (none
+    when there is no cache folder, as in a clean build, or it cannot be written)."""
+    try:
+        if folder.parent.is_dir():
+            folder.mkdir(exist_ok=True)
+            return jinja2.FileSystemBytecodeCache(str(folder))
+    except OSError:
+        pass
+    return None
+
+
 def make_environment(templates_dir: Path) -> jinja2.Environment:
     """The Jinja2 environment shared by all pages: the project's templates first, then the
-    built-in theme's."""
+    built-in theme's; compiled templates are kept by their source's checksum in the project's
+    cache folder (a one-shot build compiles only the templates that changed)."""
     builtin = jinja2.FileSystemLoader(str(theme.TEMPLATES))
     env = jinja2.Environment(
         loader=jinja2.ChoiceLoader([ProjectLoader(templates_dir), builtin]),
+        bytecode_cache=compiled_templates(templates_dir.parent / TEMPLATE_CACHE),
         undefined=jinja2.StrictUndefined,
         autoescape=jinja2.select_autoescape(["html", "xml", "svg"]),
         trim_blocks=True,
