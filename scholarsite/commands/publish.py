@@ -25,7 +25,7 @@ from scholarsite import write
 from scholarsite.write.manifest import read_manifest
 
 CHUNK = 1 << 20
-SPOOLED = 32 << 20  # a file is held in memory up to this size while it is checked, else on disk
+SPOOLED = 16 << 20  # a file is held in memory up to this size while it is checked, else on disk
 
 
 class NotPublishable(write.WriteConflict):

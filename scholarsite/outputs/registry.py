@@ -64,7 +64,9 @@ def check_path(path: object) -> None:
     if path.startswith("/") or "\\" in path:
         raise ValueError(f"invalid output path {path!r}: must be relative POSIX, without backslashes")
     if CONTROL_RE.search(path):
-        raise ValueError(f"invalid output path {path!r}: a control character such as a newline, tab or NUL in a name")
+        raise ValueError(
+            f"invalid output path {path!r}: a control character such as a newline, tab or NUL in a name"
+        )
     wrapped = f"/{path}/"
     if "//" in wrapped or "/./" in wrapped or "/../" in wrapped:
         raise ValueError(f"invalid output path {path!r}: empty, '.' or '..' part")
