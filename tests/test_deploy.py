@@ -62,7 +62,14 @@ def test_a_failing_build_is_not_deployed(
 
 
 INJECTION = "zz\ndata 0\nM 100644 inline CNAME"  # issue 29: a name that was a fast-import command
-HOSTILE_NAMES = (INJECTION, "plain\nnewline.txt", 'quote " and back\\slash', "tab\there", '"quoted"', "é ü 中.txt")
+HOSTILE_NAMES = (
+    INJECTION,
+    "plain\nnewline.txt",
+    'quote " and back\\slash',
+    "tab\there",
+    '"quoted"',
+    "é ü 中.txt",
+)
 
 
 def test_no_file_name_can_steer_the_commit(repository: tuple[Path, Path], tmp_path: Path) -> None:
@@ -81,7 +88,9 @@ def test_no_file_name_can_steer_the_commit(repository: tuple[Path, Path], tmp_pa
     assert sorted(filter(None, names)) == sorted([*files, ".nojekyll"])
     for name, content in files.items():
         shown = subprocess.run(
-            [*GIT, "-C", str(project), "cat-file", "blob", f"gh-pages:{name}"], check=True, capture_output=True
+            [*GIT, "-C", str(project), "cat-file", "blob", f"gh-pages:{name}"],
+            check=True,
+            capture_output=True,
         )
         assert shown.stdout == content
 

@@ -151,14 +151,20 @@ def test_removed_pages_are_deleted_and_foreign_objects_left_alone(
     shutil.copy(ROOT / "seeds/000_428d720ed8b996c5.txt", project / "seeds")
     assert deploy(project) == cli.OK
     with_both = digests(project)
-    assert "s3://lab-site/records/notes/keep.txt: note: not uploaded by scholarsite" in capsys.readouterr().err
+    assert (
+        "s3://lab-site/records/notes/keep.txt: note: not uploaded by scholarsite" in capsys.readouterr().err
+    )
 
     (project / "seeds/000_428d720ed8b996c5.txt").unlink()
     assert deploy(project, "--verbose") == cli.OK
     captured = capsys.readouterr()
     removed = with_both.keys() - digests(project).keys()
     assert removed  # the second author's pages are gone from the site...
-    said = {line.removeprefix(f"  deleted {TARGET}/") for line in captured.out.splitlines() if "deleted s3" in line}
+    said = {
+        line.removeprefix(f"  deleted {TARGET}/")
+        for line in captured.out.splitlines()
+        if "deleted s3" in line
+    }
     assert said == removed
     held = objects(client)
     assert not {f"records/{path}" for path in removed} & held.keys()  # ...and from the bucket
