@@ -21,7 +21,7 @@ from scholarsite.sources import API_URL, MAX_AGE_DAYS, OPENALEX_URL
 COMMANDS = ("build", "check", "serve", "new", "add", "import", "deploy", "link-sources")
 TAKES_VALUE = {
     *("--project", "--site", "--publish-dir", "--jobs", "--base-url", "--host", "--port", "--base-path"),
-    *("--remote", "--branch", "--message"),
+    *("--remote", "--branch", "--message", "--to"),
     *("--max-age", "--limit", "--only", "--api-url", "--source", "--openalex-url", "--mailto"),
     *("--arxiv-author", "--orcid", "--bibtex", "--author", "--exclude", "--into"),
 }
@@ -34,6 +34,16 @@ def base_url(value: str) -> str:
     if value.strip() and (problem := setting_problem("base_url", value.strip())):
         raise argparse.ArgumentTypeError(problem)
     return value
+
+
+def s3_target(value: str) -> Any:
+    """`deploy --to`'s value, an `s3://BUCKET/PREFIX` (read only when given: boto3 loads slowly)."""
+    from scholarsite.commands.s3deploy import Target
+
+    try:
+        return Target.parse(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 class DefaultsShown(argparse.HelpFormatter):
@@ -155,9 +165,18 @@ def parser() -> argparse.ArgumentParser:
         "deploy",
         parents=[shared],
         formatter_class=helpful,
-        help="build, then publish the files it wrote to a gh-pages branch (ghp-import; no Actions needed)",
+        help="build, then publish the files it wrote to a gh-pages branch (no Actions needed), "
+        "or with --to to an S3-compatible bucket",
     )
-    deploy.add_argument("--remote", default="origin", help="the git remote to push to")
+    deploy.add_argument(
+        "--to",
+        type=s3_target,
+        default=None,
+        metavar="s3://BUCKET/PREFIX",
+        help="upload to this bucket instead (AWS S3, R2, MinIO...; endpoint and credentials from the "
+        "AWS environment: AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID, AWS_PROFILE); only changed files",
+    )
+    deploy.add_argument("--remote", default="origin", help="the git remote to push to (gh-pages)")
     deploy.add_argument("--branch", default="gh-pages", help="the branch GitHub Pages serves")
     deploy.add_argument("--message", default="Publish the site", help="the commit message")
     add = commands.add_parser(

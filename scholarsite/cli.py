@@ -292,6 +292,8 @@ def run_deploy(run: Run, args: argparse.Namespace) -> int:
     gh-pages branch; outside a git repository or without the remote, say what to run."""
     from scholarsite.commands.deploy import DeployError, preflight, publish
 
+    if args.to is not None:
+        return run_deploy_s3(run, args)
     try:
         preflight(run.root, args.remote)
     except DeployError as exc:
@@ -308,6 +310,32 @@ def run_deploy(run: Run, args: argparse.Namespace) -> int:
         return FAILED
     note_left_out(exported.left_out, "the deployment", run.quiet)
     print(f"deployed the {len(exported.files)} files of the site to {args.remote} {args.branch}")
+    return OK
+
+
+def run_deploy_s3(run: Run, args: argparse.Namespace) -> int:
+    """Check the bucket, build (a failing build is not deployed), then upload what changed."""
+    from scholarsite.commands import s3deploy
+    from scholarsite.commands.publish import published
+
+    try:
+        store = s3deploy.open_store(args.to)
+    except s3deploy.S3Error as exc:
+        print(f"error: not deployed: {exc}", file=sys.stderr)
+        return FAILED
+    if run_build(run, args.site, args.strict, args.jobs) != OK:
+        print("not deployed: the build failed", file=sys.stderr)
+        return FAILED
+    try:
+        site = published((args.site or run.root / "site").resolve())
+        done = s3deploy.deploy(store, site)
+    except (s3deploy.S3Error, write.WriteConflict) as exc:
+        print(f"error: not deployed: {exc}", file=sys.stderr)
+        return FAILED
+    note_left_out(site.left_out, "the deployment", run.quiet)
+    for path in done.foreign if not run.quiet else ():
+        print(f"{args.to.url(path)}: note: not uploaded by scholarsite (left in place)", file=sys.stderr)
+    print("\n".join(s3deploy.lines(args.to, done, run.verbose)))
     return OK
 
 

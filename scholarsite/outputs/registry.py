@@ -7,6 +7,7 @@ last build, so an output whose key is unchanged is neither produced nor read bac
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -17,6 +18,7 @@ MANIFEST = ".scholarsite-manifest.json"  # the build's own files in site/: no ou
 STAGE = ".scholarsite-stage"
 JOURNAL = ".scholarsite-journal.json"
 TMP_PREFIX = ".tmp-"
+CONTROL_RE = re.compile("[\x00-\x1f\x7f-\x9f]")  # no published name holds one (a newline steers git)
 
 
 @dataclass(frozen=True)
@@ -59,8 +61,12 @@ def check_path(path: object) -> None:
     """Raise ValueError unless ``path`` is a safe relative POSIX file path."""
     if not isinstance(path, str) or not path:
         raise ValueError(f"invalid output path {path!r}: must be a non-empty string")
-    if path.startswith("/") or "\\" in path or "\0" in path:
-        raise ValueError(f"invalid output path {path!r}: must be relative POSIX, without backslashes or NUL")
+    if path.startswith("/") or "\\" in path:
+        raise ValueError(f"invalid output path {path!r}: must be relative POSIX, without backslashes")
+    if CONTROL_RE.search(path):
+        raise ValueError(
+            f"invalid output path {path!r}: a control character such as a newline, tab or NUL in a name"
+        )
     wrapped = f"/{path}/"
     if "//" in wrapped or "/./" in wrapped or "/../" in wrapped:
         raise ValueError(f"invalid output path {path!r}: empty, '.' or '..' part")

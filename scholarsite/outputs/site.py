@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 
 from scholarsite.errors import BuildError, Diagnostic, error
 from scholarsite.outputs import downloads, exports, feeds, hosting, pages, search
-from scholarsite.outputs.registry import Bundle, Family, Produced, check_path
+from scholarsite.outputs.registry import CONTROL_RE, Bundle, Family, Produced, check_path
 from scholarsite.outputs.sitedata import SiteData
 
 STATIC_HINT = "rename or move it in static/"
@@ -43,10 +43,33 @@ def site_outputs(data: SiteData) -> Iterator[Produced]:
     for item in outputs(data, SITE_FAMILIES):
         made.append(item.folder + "/" if isinstance(item, Bundle) else item.path)
         yield item
-    problems = static_problems(data.static, made)
+    problems = name_problems(data.assets) + static_problems(data.static, made)
     if problems:
         raise BuildError(problems)
     yield from hosting.static(data)
+
+
+def shown(path: str) -> str:
+    """`path` with its control characters as `\\xNN`: a name with a newline names one file."""
+    return CONTROL_RE.sub(lambda match: f"\\x{ord(match.group()):02x}", path)
+
+
+def unfit_name(path: str) -> str | None:
+    """Why no site path may be `path` (a control character, a backslash...), or None."""
+    try:
+        check_path(path)
+    except ValueError as exc:
+        return f"the site cannot hold that name ({str(exc).rpartition(': ')[2]})"
+    return None
+
+
+def name_problems(assets: Iterable[str]) -> list[Diagnostic]:
+    """An error for each file of `assets/` whose name no site path may have."""
+    return [
+        error(shown(path), 0, f"cannot be copied to site/{shown(path)}: {unfit}", "rename it in assets/")
+        for path in assets
+        if (unfit := unfit_name(path))
+    ]
 
 
 def static_problems(static: Iterable[str], made: Iterable[str]) -> list[Diagnostic]:
@@ -63,17 +86,15 @@ def static_problems(static: Iterable[str], made: Iterable[str]) -> list[Diagnost
     problems = []
     for path in static:
         if clash := static_clash(path, files, folders, whole):
-            message = f"cannot be copied to site/{path}: {clash}"
-            problems.append(error(f"static/{path}", 0, message, STATIC_HINT))
+            message = f"cannot be copied to site/{shown(path)}: {clash}"
+            problems.append(error(f"static/{shown(path)}", 0, message, STATIC_HINT))
     return problems
 
 
 def static_clash(path: str, files: set[str], folders: set[str], whole: tuple[str, ...]) -> str | None:
     """Why the static file for site path `path` cannot be copied, or None."""
-    try:
-        check_path(path)
-    except ValueError:
-        return "the site cannot hold that name"
+    if unfit := unfit_name(path):
+        return unfit
     if path in files:
         return "the build writes that file itself"
     if path in folders or path + "/" in whole:
