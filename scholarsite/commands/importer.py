@@ -55,6 +55,7 @@ class Request:
     api_url: str | None = None
     openalex_url: str | None = None
     mailto: str = ""
+    openalex_key: str | None = None  # sent as api_key, never written
 
 
 def fetch(request: Request) -> tuple[Fetched, list[Diagnostic]]:
@@ -67,7 +68,7 @@ def fetch(request: Request) -> tuple[Fetched, list[Diagnostic]]:
             raise Refused([error("import", 0, message)])
         return from_arxiv.fetch(ArxivClient(request.api_url), request.arxiv_author), []
     if request.orcid is not None:
-        alex = OpenAlexClient(request.openalex_url, mailto=request.mailto)
+        alex = OpenAlexClient(request.openalex_url, mailto=request.mailto, api_key=request.openalex_key)
         fetched = from_orcid.fetch(alex, request.orcid, datetime.date.today().isoformat())
         fetched.name = request.author or fetched.name
         return fetched, []

@@ -147,5 +147,6 @@ class ArxivClient:
             raise LookupFailed(exc.status) from exc
         except (requests.ConnectionError, requests.Timeout) as exc:
             raise ApiUnreachable(
-                f"cannot reach the arXiv API at {self.api_url} ({type(exc).__name__})"
+                f"cannot reach the arXiv API at {self.api_url} ({type(exc).__name__})",
+                transient=self.client._session.reached,
             ) from exc
