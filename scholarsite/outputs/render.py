@@ -20,6 +20,7 @@ from scholarsite.errors import BuildError, Diagnostic, error
 from scholarsite.inputs.files import present, read_input, visible_files
 from scholarsite.inputs.memo import Memo
 from scholarsite.model import urls
+from scholarsite.outputs.citefigure import layout as citations_layout
 from scholarsite.outputs.egofigure import layout as ego_layout
 from scholarsite.outputs.policy import content_security_policy
 from scholarsite.outputs.seo import json_script
@@ -151,6 +152,7 @@ def make_environment(templates_dir: Path) -> jinja2.Environment:
     env.globals["link"] = link
     env.globals["content_security_policy"] = content_security_policy
     env.globals["ego_layout"] = ego_layout  # the ego-network figure's geometry, from its card
+    env.globals["citations_layout"] = citations_layout  # a paper's citations per year, as bars
     env.filters["json_script"] = json_script
     env.filters["percent"] = lambda share: f"{share * 100:.1f}"
     return env
