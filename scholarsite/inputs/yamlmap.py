@@ -29,8 +29,9 @@ MAX_EXPANSION = 10_000  # nodes that aliases may add to a value
 MAX_DEPTH = 64
 # Where an anchor (&a), alias (*a), tag (!t) or flow collection ([, {) could start a node: at a
 # line's start or after a space or an indicator. Titles such as "R&D" or "Yes!" do not match.
-NODE_START_RE = re.compile(r"(?:^|[\s\[\]{},:?-])([&*!]|[\[{])", re.MULTILINE)
-BLOCK_INDICATOR_RE = re.compile(r"(?:^|\s)[-?:](?=\s|$)")
+NODE_START_RE = re.compile(r"(?<![^\s\[\]{},:?-])[&*!\[{]")
+# A line's indentation with the block indicators that open nodes on it (`- - `, `? `).
+LEADING_RE = re.compile(r"^[ ]*(?:[-?](?:[ ]+|$))*", re.MULTILINE)
 CLoader = getattr(yaml, "CSafeLoader", None)
 EXCERPT = 60
 
@@ -111,18 +112,15 @@ if CLoader is not None:
 
 def plain(text: str) -> bool:
     """No node of the text can be an anchor, alias, tag or flow collection, and its nesting
-    is bounded within MAX_DEPTH: every block level starts on a new, further indented line
-    (at most two levels a column: a sequence may share its key's column) or after a block
-    indicator (`- `, `? `, `: `) on its line."""
+    is bounded within MAX_DEPTH. Without flow collections, a block level starts on a new,
+    further indented line (at most two levels a column: a sequence may share its key's
+    column) or after a `- ` or `? ` on its line, each taking columns too; a `key: ` adds one
+    level more. So twice the widest run of spaces and those indicators opening a line, plus
+    two, bounds the depth."""
     if NODE_START_RE.search(text):
         return False
-    indent = lines = 0
-    for line in text.split("\n"):
-        indent = max(indent, len(line) - len(line.lstrip(" ")))
-        lines = max(lines, len(BLOCK_INDICATOR_RE.findall(line)))
-        if 2 * indent + 2 * lines + 2 > MAX_DEPTH:
-            return False
-    return True
+    widest = max(map(len, LEADING_RE.findall(text)), default=0)
+    return 2 * widest + 4 <= MAX_DEPTH
 
 
 def loader_of(text: str) -> yaml.SafeLoader:
