@@ -201,10 +201,18 @@ def candidates_of(value: Any) -> tuple[list[Candidate], str | None]:
 
 def parse_sources(text: str, path: str) -> tuple[dict[str, SourceEntry], list[Diagnostic]]:
     """The entries of a sources file by paper key, and a diagnostic (with line) per bad entry."""
-    settings = read_settings(text, path)
+    sources, problems = parsed(text, path)
+    return sources.entries, problems
+
+
+def parsed(text: str, path: str) -> tuple[Sources, list[Diagnostic]]:
+    """The entries of a sources file with the line of each, and a diagnostic per bad entry;
+    BuildError when the file is no YAML it accepts."""
     problems: list[Diagnostic] = []
     entries: dict[str, SourceEntry] = {}
-    for key, value, line in settings:
+    lines: dict[str, int] = {}
+    key_lines: dict[str, dict[str, int]] = {}
+    for key, value, line in read_settings(text, path, key_lines=key_lines):
         if key != "papers":
             problems.append(error(path, line, f"unknown key {excerpt(key)}: expected 'papers'"))
             continue
@@ -213,7 +221,7 @@ def parse_sources(text: str, path: str) -> tuple[dict[str, SourceEntry], list[Di
         if not isinstance(value, dict):
             problems.append(error(path, line, "'papers' must map paper keys to entries"))
             continue
-        lines = entry_lines(text)
+        lines = key_lines[key]
         for paper_key, data in value.items():
             entry, problem = entry_of(data)
             where = lines.get(str(paper_key), line)
@@ -221,18 +229,7 @@ def parse_sources(text: str, path: str) -> tuple[dict[str, SourceEntry], list[Di
                 problems.append(error(path, where, f"{excerpt(str(paper_key))}: {problem}"))
             else:
                 entries[str(paper_key)] = entry  # type: ignore[assignment]
-    return entries, problems
-
-
-def entry_lines(text: str) -> dict[str, int]:
-    """The line of each paper key under `papers:` (two-space indented keys)."""
-    found = {}
-    for number, line in enumerate(text.split("\n"), start=1):
-        match = re.match(r"  (?! )(.+?):\s*$", line)
-        if match:
-            key = match.group(1).strip()
-            found[key.strip("'\"")] = number
-    return found
+    return Sources(entries, lines if entries else {}), problems
 
 
 def read_sources(root: Path) -> tuple[Sources, list[Diagnostic]]:
@@ -248,10 +245,10 @@ def read_sources(root: Path) -> tuple[Sources, list[Diagnostic]]:
     if text is None:
         return Sources(), problems
     try:
-        entries, found = parse_sources(text, SOURCES_FILE)
+        sources, found = parsed(text, SOURCES_FILE)
     except BuildError as exc:
         return Sources(), problems + list(exc.diagnostics)
-    return Sources(entries, entry_lines(text)), problems + found
+    return sources, problems + found
 
 
 def load_sources(root: Path) -> tuple[dict[str, SourceEntry], list[Diagnostic]]:

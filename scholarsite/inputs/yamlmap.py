@@ -130,9 +130,12 @@ def loader_of(text: str) -> yaml.SafeLoader:
     return BoundedLoader(text)
 
 
-def read_settings(text: str, path: str, first_line: int = 1) -> list[Setting]:
+def read_settings(
+    text: str, path: str, first_line: int = 1, key_lines: dict[str, dict[str, int]] | None = None
+) -> list[Setting]:
     """The top-level settings of a YAML mapping whose first line is `first_line` of `path`;
-    BuildError listing every problem."""
+    BuildError listing every problem. `key_lines`, when given, gets the line of each key of
+    every setting whose value is a mapping (by setting)."""
     loader = loader_of(text)
     try:
         root = loader.get_single_node()
@@ -158,6 +161,8 @@ def read_settings(text: str, path: str, first_line: int = 1) -> list[Setting]:
             problems.append(_syntax_error(exc, path, first_line))
             continue
         settings.append(Setting(key_node.value, value, line))
+        if key_lines is not None:
+            key_lines[key_node.value] = _key_lines(value_node, first_line)
     loader.dispose()
     if problems:
         raise BuildError(problems)
@@ -218,3 +223,14 @@ def _children(node: yaml.Node) -> list[yaml.Node]:
     if isinstance(node, yaml.MappingNode):
         return [part for pair in node.value for part in pair]
     return []
+
+
+def _key_lines(node: yaml.Node, first_line: int) -> dict[str, int]:
+    """The line of each plain key of a mapping node (none for other nodes)."""
+    if not isinstance(node, yaml.MappingNode):
+        return {}
+    return {
+        str(key.value): key.start_mark.line + first_line
+        for key, _ in node.value
+        if isinstance(key, yaml.ScalarNode)
+    }
