@@ -97,9 +97,8 @@ def main() -> None:
         root = Path(folder)
         wall, cpu, text = timed(lambda: dump_sources(entries), 1)
         (root / SOURCES_FILE).write_text(text, encoding="utf-8")
-        print(
-            f"{args.papers} entries ({args.shape}), {len(text.encode()) / 2**20:.1f} MB, libyaml {yamlmap.CLoader is not None}"
-        )
+        size = len(text.encode()) / 2**20
+        print(f"{args.papers} entries ({args.shape}), {size:.1f} MB, libyaml {yamlmap.CLoader is not None}")
         print(f"  write: {wall:.2f} s wall, {cpu:.2f} s CPU")
         assert yamlmap.plain(text), "the file should take the fast path"
         wall, cpu, (read, problems) = timed(lambda: read_sources(root), args.repeats)
