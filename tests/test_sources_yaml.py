@@ -4,8 +4,10 @@ writes reads back as it was (every field, 2,000 entries)."""
 
 from __future__ import annotations
 
+import datetime
 from pathlib import Path
 
+import arxiv
 import pytest
 import yaml
 
@@ -22,7 +24,7 @@ from scholarsite.inputs.sources import (
     parse_sources,
 )
 from scholarsite.sources import impact, link
-from scholarsite.sources.client import Record
+from scholarsite.sources.client import Record, record_of
 from scholarsite.sources.openalex import Work
 
 HOSTILE = (
@@ -192,3 +194,20 @@ def test_both_loaders_build_the_same_values() -> None:
     text = dump_sources({f"2025/{t[:30]}": full_entry(n, t) for n, t in enumerate(HOSTILE)})
     fast = yaml.load(text, Loader=yamlmap.FastLoader)
     assert fast == yaml.load(text, Loader=yamlmap.BoundedLoader)
+
+
+def test_arxiv_records_are_bounded_so_they_can_be_written() -> None:
+    moment = datetime.datetime(2025, 2, 27, tzinfo=datetime.UTC)
+    result = arxiv.Result(
+        "http://arxiv.org/abs/2502.19811v2",
+        published=moment,
+        updated=moment,
+        title="T" * 5_000,
+        authors=[arxiv.Result.Author(f"Author {n}") for n in range(6_000)],
+        journal_ref="J" * 3_000,
+        primary_category="cs.DC",
+    )
+    record = record_of(result)
+    assert len(record.authors) == 5_000 and len(record.title) == len(record.journal_ref) == 2_000
+    entry = link.found_entry(record, "A title", "2026-12-01")
+    assert parse_sources(dump_sources({"2025/a title": entry}), SOURCES_FILE) == ({"2025/a title": entry}, [])
