@@ -10,9 +10,9 @@ at the line it is on; no message shows more than a short excerpt.
 
 Large files (`sources.yaml` of 100,000 papers) are composed by libyaml (`CSafeLoader`) when it
 is installed and the text cannot hold what only the Python loader checks while composing: no
-anchor, alias or tag can start a node, and a bound on the nesting computed from the text (its
-indentation, block indicators per line and flow brackets) is within `MAX_DEPTH` (libyaml's
-composer recurses in C and would crash on deep nesting). Any other text goes through the
+anchor, alias, tag or flow collection can start a node, and a bound on the nesting computed
+from the text (the indentation and block indicators opening each line, see `plain`) is within
+`MAX_DEPTH` (libyaml's composer recurses in C and crashes on deep nesting). Any other text goes through the
 checking Python loader; both build the same values.
 """
 
