@@ -349,8 +349,11 @@ def run_link_sources(root: Path, args: argparse.Namespace) -> int:
         print_diagnostics(exc.diagnostics)
         print("sources.yaml has problems: nothing was looked up", file=sys.stderr)
         return FAILED
-    except (link.UnknownPaper, client.BadDelay, Unwritable) as exc:
+    except (link.UnknownPaper, client.BadDelay) as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return FAILED
+    except Unwritable as exc:
+        print(f"error: sources.yaml is not written: {exc}", file=sys.stderr)
         return FAILED
     except KeyboardInterrupt:
         print("interrupted; sources.yaml keeps every lookup done so far", file=sys.stderr)

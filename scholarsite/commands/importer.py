@@ -25,6 +25,7 @@ from scholarsite.inputs.sources import (
     ARXIV_ID_RE,
     SOURCES_FILE,
     SourceEntry,
+    Unwritable,
     dump_sources,
     load_sources,
     parse_sources,
@@ -297,13 +298,15 @@ def sources_text(entries: dict[str, SourceEntry], result: Plan) -> str | None:
     dropped) when there are none, or the file would not read back."""
     if not result.entries:
         return None
-    text = dump_sources({**entries, **result.entries})
     try:
-        problems = parse_sources(text, SOURCES_FILE)[1]
+        text = dump_sources({**entries, **result.entries})
+        problems = [problem.format() for problem in parse_sources(text, SOURCES_FILE)[1]]
+    except Unwritable as exc:  # an entry that would not read back
+        problems = [str(exc)]
     except BuildError as exc:  # YAML it refuses whole
-        problems = list(exc.diagnostics)
+        problems = [problem.format() for problem in exc.diagnostics]
     if problems:
-        result.notes.append(f"{SOURCES_FILE}: the new entries are not written: {problems[0].format()}")
+        result.notes.append(f"{SOURCES_FILE}: the new entries are not written: {problems[0]}")
         result.entries = {}
         return None
     return text

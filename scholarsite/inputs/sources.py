@@ -277,7 +277,7 @@ def checked_data(key: str, entry: SourceEntry) -> dict[str, Any]:
     elif again != entry:
         problem = problem or "it does not read back as it is"
     if problem:
-        raise Unwritable(f"not written to {SOURCES_FILE}: {excerpt(key)}: {problem}")
+        raise Unwritable(f"{excerpt(key)}: {problem}")
     return data
 
 
