@@ -23,6 +23,7 @@ TAKES_VALUE = {
     *("--project", "--site", "--publish-dir", "--jobs", "--base-url", "--host", "--port", "--base-path"),
     *("--remote", "--branch", "--message", "--to"),
     *("--max-age", "--limit", "--only", "--api-url", "--source", "--openalex-url", "--mailto"),
+    "--openalex-key",
     *("--arxiv-author", "--orcid", "--bibtex", "--author", "--exclude", "--into"),
 }
 USAGE = 2
@@ -253,6 +254,12 @@ def apis() -> argparse.ArgumentParser:
         default=None,
         metavar="EMAIL",
         help="your address for OpenAlex's polite pool (default: site.yaml's mailto)",
+    )
+    options.add_argument(
+        "--openalex-key",
+        default=None,
+        metavar="KEY",
+        help="your OpenAlex API key, free at openalex.org (also: OPENALEX_API_KEY; sent, never written)",
     )
     return options
 

@@ -239,7 +239,14 @@ def run_import(run: Run, args: argparse.Namespace) -> int:
     try:
         mailto = mailto_of(run.root, args)
         request = importer.Request(
-            args.arxiv_author, args.orcid, args.bibtex, args.author, args.api_url, args.openalex_url, mailto
+            args.arxiv_author,
+            args.orcid,
+            args.bibtex,
+            args.author,
+            args.api_url,
+            args.openalex_url,
+            mailto,
+            args.openalex_key,
         )
         fetched, problems = importer.fetch(request)
         print_diagnostics(problems, run.quiet)
@@ -352,7 +359,9 @@ def mailto_of(root: Path, args: argparse.Namespace) -> str:
 def run_link_sources(root: Path, args: argparse.Namespace) -> int:
     """Look papers up on arXiv and OpenAlex into sources.yaml; print what was found and what
     needs review."""
+    from scholarsite.inputs.sources import Unwritable
     from scholarsite.sources import client, link, openalex
+    from scholarsite.sources.polite import OFFLINE_HINT
 
     sources = tuple(dict.fromkeys(args.source or (link.ARXIV, link.OPENALEX)))
     options = link.Options(args.max_age, args.limit, tuple(args.only or ()), sources)
@@ -362,7 +371,7 @@ def run_link_sources(root: Path, args: argparse.Namespace) -> int:
         print_diagnostics(exc.diagnostics)
         return FAILED
     try:
-        alex = openalex.OpenAlexClient(args.openalex_url, mailto=mailto)
+        alex = openalex.OpenAlexClient(args.openalex_url, mailto=mailto, api_key=args.openalex_key)
         report = link.link_sources(root, options, client.ArxivClient(args.api_url), alex)
     except BuildError as exc:
         print_diagnostics(exc.diagnostics)
@@ -371,8 +380,8 @@ def run_link_sources(root: Path, args: argparse.Namespace) -> int:
     except (link.UnknownPaper, client.BadDelay) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return FAILED
-    except client.ApiUnreachable as exc:
-        print(f"error: {exc}; sources.yaml keeps every lookup done so far", file=sys.stderr)
+    except Unwritable as exc:
+        print(f"error: sources.yaml is not written: {exc}", file=sys.stderr)
         return FAILED
     except KeyboardInterrupt:
         print("interrupted; sources.yaml keeps every lookup done so far", file=sys.stderr)
@@ -383,9 +392,16 @@ def run_link_sources(root: Path, args: argparse.Namespace) -> int:
     for key, status in report.impacts.items():
         if status != "found":
             print(f"  OpenAlex {status}: {key}")
+    for source, why in report.down.items():
+        kept = len(report.outcomes if source == link.ARXIV else report.impacts)
+        print(
+            f"error: {link.NAMES[source]} given up: {why}; sources.yaml keeps its {kept} answers so far"
+            f" ({OFFLINE_HINT})",
+            file=sys.stderr,
+        )
     looked = report.outcomes or report.impacts
     print(report.summary() + ("; review sources.yaml, then commit it" if looked else ""))
-    return OK
+    return FAILED if report.down else OK
 
 
 def run_new(folder: Path) -> int:

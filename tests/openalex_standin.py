@@ -2,7 +2,8 @@
 
 `works.json` holds work objects shaped as OpenAlex's (https://docs.openalex.org, "Work object"),
 `authors.json` author objects. The server answers `/works/W…`, `/works/doi:…` (DOIs compared
-without case, as OpenAlex does), `/authors/orcid:…` and `/works?filter=author.id:…` with cursor
+without case, as OpenAlex does), `/works?filter=doi:a|b|…` (at most 50 DOIs, as OpenAlex's
+filters; more is its 400), `/authors/orcid:…` and `/works?filter=author.id:…` with cursor
 paging; anything else is OpenAlex's JSON 404. `failures` scripts error answers per path, used
 in turn before the real answer. Every request's path, query and User-Agent is recorded.
 """
@@ -76,6 +77,12 @@ class StandIn:
         if path.startswith("/authors/orcid:"):
             orcid = "https://orcid.org/" + path.removeprefix("/authors/orcid:")
             return self.one([a for a in self.authors if a.get("orcid") == orcid], path)
+        if path == "/works" and query.get("filter", "").startswith("doi:"):
+            dois = query["filter"].removeprefix("doi:").lower().split("|")
+            if len(dois) > 50:
+                return 400, {"error": "Invalid query parameters", "message": "at most 50 values in a filter"}
+            known = {(w.get("doi") or "").lower().removeprefix("https://doi.org/"): w for w in self.works}
+            return 200, self.page([known[d] for d in dict.fromkeys(dois) if d in known], query)
         if path == "/works" and query.get("filter", "").startswith("author.id:"):
             author = "https://openalex.org/" + query["filter"].removeprefix("author.id:")
             mine = [

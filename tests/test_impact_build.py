@@ -36,14 +36,25 @@ def test_h_index_by_hand() -> None:
 
 
 PAPERS = (  # year, title, subject, OpenAlex part (YAML) or None
-    (2025, "Alpha Paper", "cs.DC", "cited_by: 5\n  venue: Journal of Alpha\n  published: 2025-03-01"),
+    (
+        2025,
+        "Alpha Paper",
+        "cs.DC",
+        "cited_by: 5\n  venue: Journal of Alpha\n  published: 2025-03-01\n  counts: {2023: 1, 2025: 4}\n"
+        "  references: W1000 W2000 W3000 W9",  # itself, Beta, Gamma, and a work outside
+    ),
     (
         2025,
         "Beta Paper",
         "cs.LG",
         "cited_by: 3\n  oa_url: https://example.org/b.pdf\n  published: 2025-05-20",
     ),
-    (2024, "Gamma Paper", "cs.DC", f"cited_by: 1\n  venue: {json.dumps(HOSTILE)}\n  published: 2024-01-10"),
+    (
+        2024,
+        "Gamma Paper",
+        "cs.DC",
+        f"cited_by: 1\n  venue: {json.dumps(HOSTILE)}\n  published: 2024-01-10\n  references: W2000",
+    ),
     (2024, "Delta Paper", "cs.DC", "cited_by: 0"),
     (2023, "Epsilon Paper", "cs.DC", None),
 )
@@ -114,6 +125,25 @@ def test_paper_page_shows_cited_by_venue_and_open_access(site: Path) -> None:
     gamma = paper_page(site, "Gamma Paper")
     assert HOSTILE not in gamma and "&lt;script&gt;alert(&#39;venue&#39;)&lt;/script&gt;" in gamma
     assert "Cited by" not in text_of(paper_page(site, "Epsilon Paper"))
+
+
+def test_citations_inside_the_collection_are_linked_both_ways(site: Path) -> None:
+    alpha, beta = paper_page(site, "Alpha Paper"), paper_page(site, "Beta Paper")
+    assert "Cites 2 papers here" in text_of(alpha) and "Cited by" not in text_of(alpha).split("Cites")[1]
+    cited = text_of(alpha).split("Cites 2 papers here", 1)[1]
+    assert cited.index("Gamma Paper (2024)") < cited.index("Beta Paper (2025)")  # by key: 2024/… first
+    assert "Cited by 2 papers here" in text_of(beta) and 'href="../alpha-paper/"' in beta
+    assert "Cited by 1 paper here" in text_of(paper_page(site, "Gamma Paper"))
+    assert "papers here" not in text_of(paper_page(site, "Delta Paper"))
+
+
+def test_citations_per_year_figure(site: Path) -> None:
+    alpha = paper_page(site, "Alpha Paper")
+    svg = alpha.split('<figure class="cite-figure">', 1)[1].split("</figure>", 1)[0]
+    assert svg.count('class="cite-bar"') == 3  # 2023, an empty 2024, 2025
+    assert "<title>2024: 0</title>" in svg and "Citations per year, 2023 to 2025: 2023: 1; 2025: 4" in svg
+    assert "5 from 2023 to 2025" in text_of(alpha)
+    assert 'class="cite-figure"' not in paper_page(site, "Beta Paper")
 
 
 def test_author_page_shows_citations_and_h_index_over_the_collection(site: Path) -> None:

@@ -128,8 +128,10 @@ def test_found_records_every_figure(project: Path, standin: StandIn) -> None:
     assert (impact.cited_by, impact.venue) == (41, "Proceedings of Machine Learning and Systems")
     assert (impact.doi, impact.published, impact.oa_url) == ("10.1145/3620666.3651379", "2025-05-12", "")
     assert comet.checked == "2026-06-01" and comet.doi == "10.1145/3620666.3651379"  # arXiv's part as it was
-    asked = [r for r in standin.requests if r.path == "/works/doi:10.1145/3620666.3651379"]
-    assert asked[0].query == {"mailto": "ada@example.org"}
+    asked = [r for r in standin.requests if r.path == "/works"]
+    assert (
+        len(asked) == 1 and asked[0].query["mailto"] == "ada@example.org" and "api_key" not in asked[0].query
+    )
     assert asked[0].agent.startswith("scholarsite/")
 
 
@@ -148,12 +150,12 @@ def test_only_what_can_be_identified_and_is_not_locked_is_asked(project: Path, s
     found = entries(project)
     assert found[LOCKED].openalex is None and found[NO_IDS].openalex is None
     assert found[ABSENT].openalex.status == "not-found"
-    assert {r.path for r in standin.requests} == {
-        "/works/doi:10.1145/3620666.3651379",
-        "/works/doi:10.48550/arXiv.2502.19811",
-        "/works/doi:10.48550/arXiv.2404.00001",
-        "/works/W2741809807",
-    }
+    assert sorted(r.path for r in standin.requests) == ["/works", "/works/W2741809807"]
+    batch = next(r for r in standin.requests if r.path == "/works")
+    assert (
+        batch.query["filter"]
+        == "doi:10.48550/arxiv.2404.00001|10.48550/arxiv.2502.19811|10.1145/3620666.3651379"
+    )
 
 
 def test_a_work_chosen_by_hand_is_asked_by_its_id_and_kept(project: Path, standin: StandIn) -> None:
@@ -178,7 +180,7 @@ def test_a_found_work_is_refreshed_by_its_id(project: Path, standin: StandIn) ->
 
 def test_429_then_success(project: Path, standin: StandIn) -> None:
     write_sources(project, {COMET: FOUND_COMET})
-    standin.failures["/works/doi:10.1145/3620666.3651379"] = [(429, b"slow down"), DOWN]
+    standin.failures["/works"] = [(429, b"slow down"), DOWN]
     assert run(project) == 0
     assert entries(project)[COMET].openalex.cited_by == 41
     assert len(standin.requests) == 3
@@ -186,7 +188,7 @@ def test_429_then_success(project: Path, standin: StandIn) -> None:
 
 def test_503_throughout_is_unknown_and_keeps_what_was_known(project: Path, standin: StandIn) -> None:
     write_sources(project, {COMET: FOUND_COMET})
-    standin.failures["/works/doi:10.1145/3620666.3651379"] = [DOWN] * 10
+    standin.failures["/works"] = [DOWN] * 10
     assert run(project) == 0
     assert entries(project)[COMET].openalex.status == "unknown"
     assert len(standin.requests) == RETRIES + 1
@@ -194,7 +196,6 @@ def test_503_throughout_is_unknown_and_keeps_what_was_known(project: Path, stand
     run(project)  # unknown: asked again at once
     assert entries(project)[COMET].openalex.cited_by == 41
     standin.failures["/works/W4401112233"] = [DOWN] * 10
-    standin.failures["/works/doi:10.1145/3620666.3651379"] = [DOWN] * 10
     run(project, "--max-age", "-1")
     kept = entries(project)[COMET].openalex
     assert (kept.status, kept.cited_by, kept.checked) == ("found", 41, "2026-07-01")
@@ -202,7 +203,7 @@ def test_503_throughout_is_unknown_and_keeps_what_was_known(project: Path, stand
 
 def test_html_404_is_unknown_not_not_found(project: Path, standin: StandIn) -> None:
     write_sources(project, {COMET: FOUND_COMET})
-    standin.failures["/works/doi:10.1145/3620666.3651379"] = [(404, b"<html>wrong address</html>")]
+    standin.failures["/works"] = [(404, b"<html>wrong address</html>")]
     run(project)
     assert entries(project)[COMET].openalex.status == "unknown"
 
@@ -249,7 +250,8 @@ def test_unreachable_openalex_is_one_line(
         port = probe.getsockname()[1]
     assert run(project, "--openalex-url", f"http://127.0.0.1:{port}") == 1
     err = capsys.readouterr().err
-    assert err.startswith("error: cannot reach the OpenAlex API") and err.count("\n") == 1
+    assert err.startswith("error: OpenAlex given up: cannot reach the OpenAlex API") and err.count("\n") == 1
+    assert "keeps its 0 answers so far (are you offline?" in err
 
 
 def test_bad_openalex_part_is_named_with_its_line(project: Path, standin: StandIn) -> None:
@@ -271,3 +273,80 @@ def test_real_openalex_knows_a_known_paper(monkeypatch: pytest.MonkeyPatch) -> N
     except openalex.LookupFailed:  # OpenAlex asks for an API key, or is having a bad day
         pytest.skip("OpenAlex did not answer")
     assert work is not None and work.cited_by > 1000
+
+
+def closed_port() -> str:
+    """The address of a local port nothing listens on."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return f"http://127.0.0.1:{probe.getsockname()[1]}"
+
+
+def both(project: Path, *options: str) -> int:
+    """`scholarsite link-sources` asking arXiv, then OpenAlex; its exit code."""
+    return cli.main(["--project", str(project), "link-sources", *options])
+
+
+def test_arxiv_answers_are_kept_when_openalex_is_down(
+    project: Path,
+    standin: StandIn,
+    arxiv: Script,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    arxiv.answers[query(COMET)] = [feed_file("comet.xml")]
+    slept: list[float] = []
+    monkeypatch.setattr("scholarsite.sources.polite.time.sleep", slept.append)
+    assert both(project, "--openalex-url", closed_port()) == 1
+    assert entries(project)[COMET].arxiv_id == "2502.19811"  # arXiv's answer kept
+    err = capsys.readouterr().err
+    assert "error: OpenAlex given up: cannot reach the OpenAlex API" in err and "are you offline?" in err
+    assert slept == []  # never reached: given up at once, no retries
+
+
+def test_openalex_is_asked_when_arxiv_is_down(
+    project: Path, standin: StandIn, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scenario(project)
+    assert both(project, "--api-url", closed_port() + "/api/query", "--max-age", "-1") == 1
+    found = entries(project)
+    assert found[COMET].openalex.id == "W4401112233" and found[COMET].arxiv_id == "2502.19811"
+    captured = capsys.readouterr()
+    assert "error: arXiv given up: cannot reach the arXiv API" in captured.err
+    assert "sources.yaml keeps its 0 answers so far" in captured.err
+    assert "OpenAlex: asked about 4 of 6 papers: 3 found, 1 not-found" in captured.out
+
+
+def test_a_source_lost_mid_run_is_retried(
+    project: Path, standin: StandIn, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scenario(project)
+    alex = openalex.OpenAlexClient(standin.url, delay=0)
+    alex.session.reached = True  # it answered before: a dropped connection is asked again
+    calls: list[str] = []
+
+    def dropped(path: str, params: dict) -> dict:
+        calls.append(path)
+        if len(calls) == 1:
+            raise openalex.ApiUnreachable("connection reset", transient=alex.session.reached)
+        return openalex.OpenAlexClient.once(alex, path, params)
+
+    monkeypatch.setattr(alex, "once", dropped)
+    assert alex.get("works/W2741809807")["id"].endswith("W2741809807") and len(calls) == 2
+
+
+def test_a_chosen_id_with_a_bad_answer_reads_back(project: Path, standin: StandIn) -> None:
+    scenario(project)
+    standin.works.append(
+        {"id": "https://openalex.org/W123x", "doi": "https://doi.org/10.48550/arxiv.2404.00001"}
+    )
+    assert run(project) == 0
+    assert entries(project)[ABSENT].openalex.status == "not-found"  # W123x is no work: never written
+
+
+def test_citations_inside_the_collection_are_recorded(project: Path, standin: StandIn) -> None:
+    scenario(project)
+    run(project)
+    comet = entries(project)[COMET].openalex
+    assert comet.references == ("W2741809807", "W1775749144") and comet.counts == ((2025, 11), (2026, 30))
+    assert "references: W2741809807 W1775749144" in (project / SOURCES_FILE).read_text()

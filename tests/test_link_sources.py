@@ -332,7 +332,7 @@ def test_unreachable_api_is_one_line(
         port = probe.getsockname()[1]
     assert run(project, "--api-url", f"http://127.0.0.1:{port}/api/query") == 1
     err = capsys.readouterr().err
-    assert err.startswith("error: cannot reach the arXiv API") and err.count("\n") == 1
+    assert err.startswith("error: arXiv given up: cannot reach the arXiv API") and err.count("\n") == 1
 
 
 def test_bad_sources_file_is_not_overwritten(project: Path, script: Script) -> None:

@@ -38,6 +38,8 @@ def test_work_by_arxiv_doi_has_every_field(standin: StandIn) -> None:
         venue="arXiv (Cornell University)",
         oa_url="https://arxiv.org/pdf/2502.19811",
         published="2025-02-27",
+        counts=((2025, 17),),
+        references=("W2741809807",),
     )
     request = standin.requests[0]
     assert request.path == "/works/doi:10.48550/arXiv.2502.19811"
@@ -132,3 +134,36 @@ def test_control_characters_and_wrong_types_are_dropped(standin: StandIn) -> Non
     }
     work = client(standin).work(openalex_id="W2741809807")
     assert work is not None and (work.venue, work.cited_by, work.published) == ("Venue[31m Red", None, "")
+
+
+def test_dois_are_asked_fifty_a_request(standin: StandIn, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENALEX_API_KEY", "k-456")
+    dois = [f"10.9999/none.{n}" for n in range(120)] + [
+        "10.1145/3620666.3651379",
+        "10.48550/ARXIV.2502.19811",
+    ]
+    found = client(standin).works_by_doi(dois)
+    assert sorted(work.openalex_id for work in found.values()) == ["W4392345678", "W4401112233"]
+    assert [len(r.query["filter"].split("|")) for r in standin.requests] == [50, 50, 22]
+    assert all(r.query["api_key"] == "k-456" and r.path == "/works" for r in standin.requests)
+
+
+def test_counts_and_references_are_checked(standin: StandIn) -> None:
+    work = client(standin).work("W4401112233")
+    assert work.counts == ((2025, 11), (2026, 30))  # a year that is no number left out
+    assert work.references == ("W2741809807", "W1775749144")  # W123x left out, a repeat once
+
+
+def test_a_malformed_work_id_is_no_work(standin: StandIn) -> None:
+    standin.works.append({"id": "https://openalex.org/W123x", "doi": "https://doi.org/10.1/x"})
+    assert openalex.work_of(standin.works[-1]).openalex_id == ""
+    assert client(standin).work(dois=("10.1/x",)) is None
+    assert openalex.work_of({"id": "https://openalex.org/w42"}).openalex_id == "W42"
+
+
+def test_the_key_option_wins_and_is_never_printed(
+    standin: StandIn, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("OPENALEX_API_KEY", "from-env")
+    openalex.OpenAlexClient(standin.url, api_key="from-option").get("works/W2741809807")
+    assert standin.requests[0].query["api_key"] == "from-option"

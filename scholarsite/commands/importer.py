@@ -25,6 +25,7 @@ from scholarsite.inputs.sources import (
     ARXIV_ID_RE,
     SOURCES_FILE,
     SourceEntry,
+    Unwritable,
     dump_sources,
     load_sources,
     parse_sources,
@@ -55,6 +56,7 @@ class Request:
     api_url: str | None = None
     openalex_url: str | None = None
     mailto: str = ""
+    openalex_key: str | None = None  # sent as api_key, never written
 
 
 def fetch(request: Request) -> tuple[Fetched, list[Diagnostic]]:
@@ -67,7 +69,7 @@ def fetch(request: Request) -> tuple[Fetched, list[Diagnostic]]:
             raise Refused([error("import", 0, message)])
         return from_arxiv.fetch(ArxivClient(request.api_url), request.arxiv_author), []
     if request.orcid is not None:
-        alex = OpenAlexClient(request.openalex_url, mailto=request.mailto)
+        alex = OpenAlexClient(request.openalex_url, mailto=request.mailto, api_key=request.openalex_key)
         fetched = from_orcid.fetch(alex, request.orcid, datetime.date.today().isoformat())
         fetched.name = request.author or fetched.name
         return fetched, []
@@ -296,13 +298,15 @@ def sources_text(entries: dict[str, SourceEntry], result: Plan) -> str | None:
     dropped) when there are none, or the file would not read back."""
     if not result.entries:
         return None
-    text = dump_sources({**entries, **result.entries})
     try:
-        problems = parse_sources(text, SOURCES_FILE)[1]
+        text = dump_sources({**entries, **result.entries})
+        problems = [problem.format() for problem in parse_sources(text, SOURCES_FILE)[1]]
+    except Unwritable as exc:  # an entry that would not read back
+        problems = [str(exc)]
     except BuildError as exc:  # YAML it refuses whole
-        problems = list(exc.diagnostics)
+        problems = [problem.format() for problem in exc.diagnostics]
     if problems:
-        result.notes.append(f"{SOURCES_FILE}: the new entries are not written: {problems[0].format()}")
+        result.notes.append(f"{SOURCES_FILE}: the new entries are not written: {problems[0]}")
         result.entries = {}
         return None
     return text

@@ -9,8 +9,11 @@
       venue: arXiv (Cornell University)
       oa_url: https://arxiv.org/pdf/2502.19811
       published: 2025-02-27
+      counts: {2025: 9, 2026: 8}  # citations received per year, as OpenAlex counts them
+      references: W2741809807 W1775749144   # the works it cites (OpenAlex ids, space separated)
 
-Every key but `status` is optional.
+Every key but `status` is optional. Text is bounded as seed fields are (`MAX_TEXT` characters,
+at most `MAX_REFERENCES` references); an id that is not `W` and digits is refused.
 """
 
 from __future__ import annotations
@@ -27,6 +30,10 @@ IMPACT_STATUSES = ("found", "not-found", "unknown")
 OPENALEX_ID_RE = re.compile(r"W\d{1,15}")
 WEB_URL_RE = re.compile(r"https?://[^\s<>\"']+")
 IMPACT_TEXT = ("checked", "id", "doi", "venue", "oa_url", "published")
+MAX_TEXT = 2_000  # characters of any text field (as a seed's title)
+MAX_REFERENCES = 2_000
+MAX_COUNT = 10**9  # a cited-by count above this is no real one
+YEARS = range(1000, 10_000)
 
 
 @dataclass(frozen=True)
@@ -41,6 +48,8 @@ class Impact:
     venue: str = ""
     oa_url: str = ""
     published: str = ""
+    counts: tuple[tuple[int, int], ...] = ()  # (year, citations that year), by year
+    references: tuple[str, ...] = ()  # OpenAlex ids of the works it cites
 
     @property
     def url(self) -> str:
@@ -49,7 +58,17 @@ class Impact:
 
     def as_data(self) -> dict[str, Any]:
         """The part as YAML data: empty fields left out, in a fixed order."""
-        return {key: value for key, value in asdict(self).items() if value not in ("", None)}
+        data = asdict(self)
+        data["counts"] = dict(self.counts)
+        data["references"] = " ".join(self.references)
+        return {key: value for key, value in data.items() if value not in ("", None, {})}
+
+
+def short_work_id(text: str) -> str:
+    """`W2741809807` of itself, `w2741809807` or `https://openalex.org/W2741809807`; '' for
+    anything that is no work id (OpenAlex may answer `W123x`)."""
+    found = text.strip().rstrip("/").rsplit("/", 1)[-1].upper()
+    return found if OPENALEX_ID_RE.fullmatch(found) else ""
 
 
 def impact_of(value: Any) -> tuple[Impact | None, str | None]:
@@ -70,6 +89,8 @@ def impact_of(value: Any) -> tuple[Impact | None, str | None]:
         if not isinstance(item, str | int | float) or isinstance(item, bool):
             return None, f"'openalex' {name} must be text, found {excerpt(item)}"
         fields[name] = " ".join(CONTROL_RE.sub("", str(item)).split())
+        if len(fields[name]) > MAX_TEXT:
+            return None, f"'openalex' {name} is longer than {MAX_TEXT} characters"
     if fields["id"] and not OPENALEX_ID_RE.fullmatch(fields["id"]):
         return None, f"'openalex' id must look like W4392345678, found {excerpt(fields['id'])}"
     if fields["oa_url"] and not WEB_URL_RE.fullmatch(fields["oa_url"]):
@@ -77,4 +98,45 @@ def impact_of(value: Any) -> tuple[Impact | None, str | None]:
     cited = value.get("cited_by")
     if cited is not None and (not isinstance(cited, int) or isinstance(cited, bool) or cited < 0):
         return None, f"'openalex' cited_by must be a whole number from 0, found {excerpt(cited)}"
-    return Impact(status, cited_by=cited, **fields), None
+    if cited is not None and cited > MAX_COUNT:
+        return None, f"'openalex' cited_by must be at most {MAX_COUNT}, found {excerpt(cited)}"
+    counts, problem = counts_of(value.get("counts"))
+    if problem:
+        return None, problem
+    references, problem = references_of(value.get("references"))
+    if problem:
+        return None, problem
+    return Impact(status, cited_by=cited, counts=counts, references=references, **fields), None
+
+
+def _whole(value: Any, low: int, high: int) -> bool:
+    """`value` is a whole number from `low` to `high`."""
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def counts_of(value: Any) -> tuple[tuple[tuple[int, int], ...], str | None]:
+    """The `counts` part (year: citations), sorted by year, or the reason it is none."""
+    if value is None:
+        return (), None
+    if not isinstance(value, dict) or len(value) > len(YEARS):
+        return (), "'openalex' counts must map years to citations, such as {2025: 9}"
+    for year, count in value.items():
+        if not _whole(year, YEARS.start, YEARS.stop - 1) or not _whole(count, 0, MAX_COUNT):
+            found = f"{excerpt(year)}: {excerpt(count)}"
+            return (), f"'openalex' counts must map years to citations, found {found}"
+    return tuple(sorted(value.items())), None
+
+
+def references_of(value: Any) -> tuple[tuple[str, ...], str | None]:
+    """The `references` part (OpenAlex ids, space separated), or the reason it is none."""
+    if value is None:
+        return (), None
+    if not isinstance(value, str):
+        return (), "'openalex' references must be OpenAlex ids separated by spaces"
+    ids = value.split()
+    if len(ids) > MAX_REFERENCES:
+        return (), f"'openalex' references holds over {MAX_REFERENCES} ids"
+    wrong = next((i for i in ids if not OPENALEX_ID_RE.fullmatch(i)), None)
+    if wrong is not None:
+        return (), f"'openalex' references must be ids such as W4392345678, found {excerpt(wrong)}"
+    return tuple(ids), None

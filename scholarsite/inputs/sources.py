@@ -23,8 +23,11 @@ sorted by key::
           {status: found, checked: 2026-12-01, id: W4392345678, cited_by: 17, ...}
         locked: true             # set by hand: link-sources never changes this entry
 
-Every key but `status` is optional. A person may edit any entry: set an `arxiv_id` by hand
-(link-sources then fetches that id's metadata), mark a wrong match `not-found`, set an
+Every key but `status` is optional. Fields are bounded as a seed's are: text at most
+`MAX_TEXT` characters, at most `MAX_AUTHORS` authors and `MAX_CANDIDATES` candidates; a paper
+key given twice is an error at its second line. `dump_sources` writes only entries that read
+back as they are (`entry_of(entry.as_data()) == entry`). A person may edit any entry: set an
+`arxiv_id` by hand (link-sources then fetches that id's metadata), mark a wrong match `not-found`, set an
 `openalex: {status: unknown, id: W...}` to choose the OpenAlex work, or `lock` the entry.
 """
 
@@ -40,11 +43,14 @@ import yaml
 
 from scholarsite.errors import BuildError, Diagnostic, error
 from scholarsite.inputs.files import present, read_input
-from scholarsite.inputs.impact import Impact, impact_of
+from scholarsite.inputs.impact import MAX_TEXT, Impact, impact_of
 from scholarsite.inputs.text import decode
 from scholarsite.inputs.yamlmap import excerpt, read_settings
 
+DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml's writes the same text, faster
 SOURCES_FILE = "sources.yaml"
+MAX_AUTHORS = 5_000
+MAX_CANDIDATES = 50
 STATUSES = ("found", "ambiguous", "not-found", "unknown")
 ARXIV_ID_RE = re.compile(r"(\d{4}\.\d{4,5}|[a-z-]+(\.[A-Z]{2})?/\d{7})")
 DOI_RE = re.compile(r"10\.\d{4,9}/\S+")
@@ -137,6 +143,8 @@ def entry_of(value: Any) -> tuple[SourceEntry | None, str | None]:
         if not isinstance(item, str | int | float):
             return None, f"'{name}' must be text, found {excerpt(item)}"
         fields[name] = str(item).strip()
+        if len(fields[name]) > MAX_TEXT:
+            return None, f"'{name}' is longer than {MAX_TEXT} characters"
     if fields["arxiv_id"] and not ARXIV_ID_RE.fullmatch(fields["arxiv_id"]):
         return (
             None,
@@ -150,13 +158,11 @@ def entry_of(value: Any) -> tuple[SourceEntry | None, str | None]:
     authors = value.get("authors", [])
     if not isinstance(authors, list) or not all(isinstance(a, str) and a.strip() for a in authors):
         return None, "'authors' must be a list of names"
-    candidates = []
-    for item in value.get("candidates", []) or []:
-        if not isinstance(item, dict) or not isinstance(item.get("arxiv_id"), str):
-            return None, "each candidate needs an arxiv_id"
-        candidates.append(
-            Candidate(item["arxiv_id"], str(item.get("title", "")), str(item.get("published", "")))
-        )
+    if len(authors) > MAX_AUTHORS or any(len(a) > MAX_TEXT for a in authors):
+        return None, f"'authors' must be at most {MAX_AUTHORS} names of at most {MAX_TEXT} characters"
+    candidates, problem = candidates_of(value.get("candidates"))
+    if problem:
+        return None, problem
     locked = value.get("locked", False)
     if not isinstance(locked, bool):
         return None, f"'locked' must be true or false, found {excerpt(locked)}"
@@ -174,12 +180,39 @@ def entry_of(value: Any) -> tuple[SourceEntry | None, str | None]:
     return entry, None
 
 
+def candidates_of(value: Any) -> tuple[list[Candidate], str | None]:
+    """The `candidates` of an ambiguous entry, or the reason they are none."""
+    if value is not None and not isinstance(value, list):
+        return [], "'candidates' must be a list"
+    if value and len(value) > MAX_CANDIDATES:
+        return [], f"'candidates' holds over {MAX_CANDIDATES} entries"
+    candidates = []
+    for item in value or []:
+        if not isinstance(item, dict) or not isinstance(item.get("arxiv_id"), str):
+            return [], "each candidate needs an arxiv_id"
+        parts = [item["arxiv_id"], item.get("title", ""), item.get("published", "")]
+        if isinstance(parts[2], datetime.date):
+            parts[2] = parts[2].isoformat()
+        if not all(isinstance(part, str) and len(part) <= MAX_TEXT for part in parts):
+            return [], f"each candidate's fields must be text of at most {MAX_TEXT} characters"
+        candidates.append(Candidate(*(part.strip() for part in parts)))
+    return candidates, None
+
+
 def parse_sources(text: str, path: str) -> tuple[dict[str, SourceEntry], list[Diagnostic]]:
     """The entries of a sources file by paper key, and a diagnostic (with line) per bad entry."""
-    settings = read_settings(text, path)
+    sources, problems = parsed(text, path)
+    return sources.entries, problems
+
+
+def parsed(text: str, path: str) -> tuple[Sources, list[Diagnostic]]:
+    """The entries of a sources file with the line of each, and a diagnostic per bad entry;
+    BuildError when the file is no YAML it accepts."""
     problems: list[Diagnostic] = []
     entries: dict[str, SourceEntry] = {}
-    for key, value, line in settings:
+    lines: dict[str, int] = {}
+    key_lines: dict[str, dict[str, int]] = {}
+    for key, value, line in read_settings(text, path, key_lines=key_lines):
         if key != "papers":
             problems.append(error(path, line, f"unknown key {excerpt(key)}: expected 'papers'"))
             continue
@@ -188,7 +221,7 @@ def parse_sources(text: str, path: str) -> tuple[dict[str, SourceEntry], list[Di
         if not isinstance(value, dict):
             problems.append(error(path, line, "'papers' must map paper keys to entries"))
             continue
-        lines = entry_lines(text)
+        lines = key_lines[key]
         for paper_key, data in value.items():
             entry, problem = entry_of(data)
             where = lines.get(str(paper_key), line)
@@ -196,18 +229,7 @@ def parse_sources(text: str, path: str) -> tuple[dict[str, SourceEntry], list[Di
                 problems.append(error(path, where, f"{excerpt(str(paper_key))}: {problem}"))
             else:
                 entries[str(paper_key)] = entry  # type: ignore[assignment]
-    return entries, problems
-
-
-def entry_lines(text: str) -> dict[str, int]:
-    """The line of each paper key under `papers:` (two-space indented keys)."""
-    found = {}
-    for number, line in enumerate(text.split("\n"), start=1):
-        match = re.match(r"  (?! )(.+?):\s*$", line)
-        if match:
-            key = match.group(1).strip()
-            found[key.strip("'\"")] = number
-    return found
+    return Sources(entries, lines if entries else {}), problems
 
 
 def read_sources(root: Path) -> tuple[Sources, list[Diagnostic]]:
@@ -223,10 +245,10 @@ def read_sources(root: Path) -> tuple[Sources, list[Diagnostic]]:
     if text is None:
         return Sources(), problems
     try:
-        entries, found = parse_sources(text, SOURCES_FILE)
+        sources, found = parsed(text, SOURCES_FILE)
     except BuildError as exc:
         return Sources(), problems + list(exc.diagnostics)
-    return Sources(entries, entry_lines(text)), problems + found
+    return sources, problems + found
 
 
 def load_sources(root: Path) -> tuple[dict[str, SourceEntry], list[Diagnostic]]:
@@ -235,10 +257,28 @@ def load_sources(root: Path) -> tuple[dict[str, SourceEntry], list[Diagnostic]]:
     return sources.entries, problems
 
 
+class Unwritable(ValueError):
+    """An entry that would not read back as it is (a bug of whatever made it)."""
+
+
 def dump_sources(entries: dict[str, SourceEntry]) -> str:
-    """The file's text: the header, then every entry sorted by key (deterministic)."""
-    body = {"papers": {key: entries[key].as_data() for key in sorted(entries)}}
-    return HEADER + yaml.safe_dump(body, allow_unicode=True, sort_keys=False, width=100)
+    """The file's text: the header, then every entry sorted by key (deterministic);
+    Unwritable, naming the key, for an entry that would not read back as it is."""
+    body = {"papers": {key: checked_data(key, entries[key]) for key in sorted(entries)}}
+    return HEADER + yaml.dump(body, Dumper=DUMPER, allow_unicode=True, sort_keys=False, width=100)
+
+
+def checked_data(key: str, entry: SourceEntry) -> dict[str, Any]:
+    """An entry as YAML data, after checking that it reads back as the same entry."""
+    data = entry.as_data()
+    again, problem = entry_of(data)
+    if not key.strip() or "\n" in key or len(key) > MAX_TEXT:
+        problem = "a paper key must be one line of text"
+    elif again != entry:
+        problem = problem or "it does not read back as it is"
+    if problem:
+        raise Unwritable(f"{excerpt(key)}: {problem}")
+    return data
 
 
 @dataclass

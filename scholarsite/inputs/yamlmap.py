@@ -3,22 +3,36 @@
 Only PyYAML's safe loader is used, composing a node tree first, so that before any value is
 built: nesting is at most `MAX_DEPTH` levels (checked while composing, whose recursion would
 otherwise overflow), explicit tags (`!custom`, `!!python/...`, even `!!int`) are refused,
-keys must be plain text and appear once, and a value may not expand (through aliases) beyond
-`MAX_NODES` nodes, which stops "billion laughs" documents. Every problem is a diagnostic at
-the line it is on; no message shows more than a short excerpt.
+keys must be plain text and appear once in every mapping, and aliases may not add more than
+`MAX_EXPANSION` nodes to a value, which stops "billion laughs" documents (a file's own nodes
+are not counted: its size is bounded by the size of the file). Every problem is a diagnostic
+at the line it is on; no message shows more than a short excerpt.
+
+Large files (`sources.yaml` of 100,000 papers) are composed by libyaml (`CSafeLoader`) when it
+is installed and the text cannot hold what only the Python loader checks while composing: no
+anchor, alias, tag or flow collection can start a node, and a bound on the nesting computed
+from the text (the indentation and block indicators opening each line, see `plain`) is within
+`MAX_DEPTH` (libyaml's composer recurses in C and crashes on deep nesting). Any other text goes through the
+checking Python loader; both build the same values.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
 from typing import Any, NamedTuple
 
 import yaml
 
 from scholarsite.errors import BuildError, Diagnostic, error
 
-MAX_NODES = 10_000
+MAX_EXPANSION = 10_000  # nodes that aliases may add to a value
 MAX_DEPTH = 64
+# Where an anchor (&a), alias (*a), tag (!t) or flow collection ([, {) could start a node: at a
+# line's start or after a space or an indicator. Titles such as "R&D" or "Yes!" do not match.
+NODE_START_RE = re.compile(r"(?<![^\s\[\]{},:?-])[&*!\[{]")
+# A line's indentation with the block indicators that open nodes on it (`- - `, `? `).
+LEADING_RE = re.compile(r"^[ ]*(?:[-?](?:[ ]+|$))*", re.MULTILINE)
+CLoader = getattr(yaml, "CSafeLoader", None)
 EXCERPT = 60
 
 
@@ -43,7 +57,25 @@ class Refused(yaml.MarkedYAMLError):
     """YAML that is well formed but not accepted here (too deep, an explicit tag)."""
 
 
-class BoundedLoader(yaml.SafeLoader):
+class UniqueKeys:
+    """A constructor refusing a mapping that has a key twice (PyYAML keeps the last silently),
+    at the line of the repeat."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        """The mapping of a node; Refused at the second occurrence of a key."""
+        mapping = super().construct_mapping(node, deep)  # type: ignore[misc]
+        if len(mapping) < len(node.value):
+            seen: set[tuple[str, str]] = set()
+            for key_node, _ in node.value:
+                name = (key_node.tag, str(key_node.value))
+                if name in seen:
+                    shown = excerpt(key_node.value)
+                    raise Refused(problem=f"{shown} is set twice", problem_mark=key_node.start_mark)
+                seen.add(name)
+        return mapping
+
+
+class BoundedLoader(UniqueKeys, yaml.SafeLoader):
     """The safe loader, refusing while it composes what it would not survive or should not
     build: nesting deeper than `MAX_DEPTH` and explicit tags."""
 
@@ -72,16 +104,43 @@ class BoundedLoader(yaml.SafeLoader):
             self.depth -= 1
 
 
-def read_settings(text: str, path: str, first_line: int = 1) -> list[Setting]:
+if CLoader is not None:
+
+    class FastLoader(UniqueKeys, CLoader):  # type: ignore[misc, valid-type]
+        """libyaml's safe loader, refusing repeated keys; only for `plain` text."""
+
+
+def plain(text: str) -> bool:
+    """No node of the text can be an anchor, alias, tag or flow collection, and its nesting
+    is bounded within MAX_DEPTH. Without flow collections, a block level starts on a new,
+    further indented line (at most two levels a column: a sequence may share its key's
+    column) or after a `- ` or `? ` on its line, each taking columns too; a `key: ` adds one
+    level more. So twice the widest run of spaces and those indicators opening a line, plus
+    two, bounds the depth."""
+    if NODE_START_RE.search(text):
+        return False
+    widest = max(map(len, LEADING_RE.findall(text)), default=0)
+    return 2 * widest + 4 <= MAX_DEPTH
+
+
+def loader_of(text: str) -> yaml.SafeLoader:
+    """The fast loader when it is installed and the text is `plain`, else the checking one."""
+    if CLoader is not None and plain(text):
+        return FastLoader(text)
+    return BoundedLoader(text)
+
+
+def read_settings(
+    text: str, path: str, first_line: int = 1, key_lines: dict[str, dict[str, int]] | None = None
+) -> list[Setting]:
     """The top-level settings of a YAML mapping whose first line is `first_line` of `path`;
-    BuildError listing every problem."""
-    loader = BoundedLoader(text)
+    BuildError listing every problem. `key_lines`, when given, gets the line of each key of
+    every setting whose value is a mapping (by setting)."""
+    loader = loader_of(text)
     try:
         root = loader.get_single_node()
     except yaml.YAMLError as exc:
         raise BuildError([_syntax_error(exc, path, first_line)]) from None
-    finally:
-        loader.dispose()
     if root is None:
         return []
     line = root.start_mark.line + first_line
@@ -90,7 +149,8 @@ def read_settings(text: str, path: str, first_line: int = 1) -> list[Setting]:
     settings, problems, seen = [], [], set()
     for key_node, value_node in root.value:
         line = key_node.start_mark.line + first_line
-        problem = _key_problem(key_node, seen) or _value_problem(value_node)
+        aliased = isinstance(loader, BoundedLoader)  # the fast loader's text has no alias
+        problem = _key_problem(key_node, seen) or (_value_problem(value_node) if aliased else None)
         if problem:
             problems.append(error(path, line, problem))
             continue
@@ -101,6 +161,9 @@ def read_settings(text: str, path: str, first_line: int = 1) -> list[Setting]:
             problems.append(_syntax_error(exc, path, first_line))
             continue
         settings.append(Setting(key_node.value, value, line))
+        if key_lines is not None:
+            key_lines[key_node.value] = _key_lines(value_node, first_line)
+    loader.dispose()
     if problems:
         raise BuildError(problems)
     return settings
@@ -127,20 +190,47 @@ def _key_problem(node: yaml.Node, seen: set[str]) -> str | None:
 
 
 def _value_problem(node: yaml.Node) -> str | None:
-    """Why a value is not acceptable: too large once aliases are expanded."""
-    for count, _ in enumerate(_expanded(node), start=1):
-        if count > MAX_NODES:
-            return f"the value is too large (over {MAX_NODES} items once aliases are expanded)"
+    """Why a value is not acceptable: aliases expand it by more than MAX_EXPANSION nodes."""
+    if _added_by_aliases(node) > MAX_EXPANSION:
+        return f"the value is too large (aliases expand it by over {MAX_EXPANSION} items)"
     return None
 
 
-def _expanded(node: yaml.Node) -> Iterator[yaml.Node]:
-    """Every node of a value, aliases expanded (each visit counted), depth first."""
-    pending = [node]
+def _added_by_aliases(root: yaml.Node) -> int:
+    """How many nodes a value has once aliases are expanded, beyond its distinct nodes.
+
+    Each distinct node's expanded size is computed once (children first, without recursion),
+    so a billion-laughs document is measured in time linear in its text."""
+    sizes: dict[int, int] = {}
+    pending: list[tuple[yaml.Node, bool]] = [(root, False)]
     while pending:
-        current = pending.pop()
-        yield current
-        if isinstance(current, yaml.SequenceNode):
-            pending += current.value
-        elif isinstance(current, yaml.MappingNode):
-            pending += [part for pair in current.value for part in pair]
+        node, ready = pending.pop()
+        if id(node) in sizes:
+            continue
+        children = _children(node)
+        if ready:
+            sizes[id(node)] = 1 + sum(sizes[id(child)] for child in children)
+        else:
+            pending.append((node, True))
+            pending += [(child, False) for child in children if id(child) not in sizes]
+    return sizes[id(root)] - len(sizes)
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    """The nodes directly under a node."""
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    if isinstance(node, yaml.MappingNode):
+        return [part for pair in node.value for part in pair]
+    return []
+
+
+def _key_lines(node: yaml.Node, first_line: int) -> dict[str, int]:
+    """The line of each plain key of a mapping node (none for other nodes)."""
+    if not isinstance(node, yaml.MappingNode):
+        return {}
+    return {
+        str(key.value): key.start_mark.line + first_line
+        for key, _ in node.value
+        if isinstance(key, yaml.ScalarNode)
+    }

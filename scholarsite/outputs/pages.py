@@ -264,6 +264,7 @@ class Planner:
             related=[self.cards.paper(p) for p in related],
             by_authors=[self.cards.paper(p) for p in by_authors],
             impact=self.inputs.impact.paper(paper),
+            citing=self.inputs.impact.citations(paper),
         )
 
     def paper_page(

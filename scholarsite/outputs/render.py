@@ -21,6 +21,7 @@ from scholarsite.inputs.files import present, read_input, visible_files
 from scholarsite.inputs.memo import Memo
 from scholarsite.inputs.store import CACHE_FOLDER
 from scholarsite.model import urls
+from scholarsite.outputs.citefigure import layout as citations_layout
 from scholarsite.outputs.egofigure import layout as ego_layout
 from scholarsite.outputs.policy import content_security_policy
 from scholarsite.outputs.seo import json_script
@@ -167,6 +168,7 @@ def make_environment(templates_dir: Path) -> jinja2.Environment:
     env.globals["link"] = link
     env.globals["content_security_policy"] = content_security_policy
     env.globals["ego_layout"] = ego_layout  # the ego-network figure's geometry, from its card
+    env.globals["citations_layout"] = citations_layout  # a paper's citations per year, as bars
     env.filters["json_script"] = json_script
     env.filters["percent"] = lambda share: f"{share * 100:.1f}"
     return env

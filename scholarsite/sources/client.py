@@ -22,7 +22,8 @@ from dataclasses import dataclass
 import arxiv
 import requests
 
-from scholarsite.inputs.sources import ARXIV_ID_RE, DOI_RE
+from scholarsite.inputs.impact import MAX_TEXT
+from scholarsite.inputs.sources import ARXIV_ID_RE, DOI_RE, MAX_AUTHORS
 from scholarsite.sources import API_URL
 from scholarsite.sources.polite import (
     RETRIES,
@@ -64,18 +65,20 @@ class Record:
 
 
 def record_of(result: arxiv.Result) -> Record:
-    """A `Record` of an `arxiv.Result` (id split from its version, dates as ISO dates)."""
+    """A `Record` of an `arxiv.Result` (id split from its version, dates as ISO dates; text cut
+    to MAX_TEXT characters and authors to MAX_AUTHORS, as sources.yaml bounds them)."""
     match = SHORT_ID_RE.search(result.entry_id)
     arxiv_id = match.group("id") if match else result.get_short_id()
     number = match.group("version") if match else None
+    named = [author for author in result.authors if author.name.strip()]
     return Record(
         arxiv_id=arxiv_id,
         version=int(number) if number else None,
-        title=" ".join(result.title.split()),
-        authors=tuple(" ".join(a.name.split()) for a in result.authors if a.name.strip()),
-        doi=next((d for d in (result.doi or "").split() if DOI_RE.fullmatch(d)), ""),
-        journal_ref=" ".join((result.journal_ref or "").split()),
-        primary_category=result.primary_category,
+        title=" ".join(result.title.split())[:MAX_TEXT],
+        authors=tuple(" ".join(a.name.split())[:MAX_TEXT] for a in named[:MAX_AUTHORS]),
+        doi=next((d for d in (result.doi or "").split() if DOI_RE.fullmatch(d) and len(d) <= MAX_TEXT), ""),
+        journal_ref=" ".join((result.journal_ref or "").split())[:MAX_TEXT],
+        primary_category=result.primary_category[:MAX_TEXT],
         categories=tuple(result.categories),
         published=_iso_date(result.published),
         updated=_iso_date(result.updated),
@@ -147,5 +150,6 @@ class ArxivClient:
             raise LookupFailed(exc.status) from exc
         except (requests.ConnectionError, requests.Timeout) as exc:
             raise ApiUnreachable(
-                f"cannot reach the arXiv API at {self.api_url} ({type(exc).__name__})"
+                f"cannot reach the arXiv API at {self.api_url} ({type(exc).__name__})",
+                transient=self.client._session.reached,
             ) from exc

@@ -3,9 +3,11 @@ paper whose entry identifies it (an OpenAlex id, a DOI, an arXiv id), in its `op
 
 Asked: entries without an `openalex:` part, those `unknown`, those checked more than `max_age`
 days ago, and those whose arXiv lookup just changed the ids they are asked by; never `locked`
-ones. A found work is asked again by its OpenAlex id (set by hand or found before); else by
-the entry's DOI, then by the DataCite DOI arXiv gives each paper. A failed lookup keeps what
-was known (or records `unknown`), never `not-found`: that is only OpenAlex's own 404.
+ones. A found work is asked again by its OpenAlex id (set by hand or found before; single works
+are free); else by the entry's DOI, then by the DataCite DOI arXiv gives each paper, the DOIs of
+many papers in one request (`OpenAlexClient.works_by_doi`). A failed lookup keeps what was
+known (or records `unknown`), never `not-found`: that is only OpenAlex's own answer that it has
+no such work.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from dataclasses import replace
 
 from scholarsite.inputs.impact import Impact
 from scholarsite.inputs.sources import SourceEntry
-from scholarsite.sources.openalex import OpenAlexClient, Work, arxiv_doi
+from scholarsite.sources.openalex import BATCH, OpenAlexClient, Work, arxiv_doi
 from scholarsite.sources.polite import LookupFailed
 
 
@@ -55,20 +57,74 @@ def impact_of(work: Work, checked: str) -> Impact:
         venue=work.venue,
         oa_url=work.oa_url,
         published=work.published,
+        counts=work.counts,
+        references=work.references,
     )
 
 
-def look_up(alex: OpenAlexClient, entry: SourceEntry, day: datetime.date) -> tuple[SourceEntry, str]:
-    """The entry with what OpenAlex says of it, and the outcome (found, not-found, unknown);
-    when OpenAlex could not be asked, the entry as it was (or marked unknown) and `unknown`."""
+def chosen_id(entry: SourceEntry) -> str:
+    """The OpenAlex id a work is asked by (set by hand or found before), or ''."""
     old = entry.openalex
-    checked = day.isoformat()
-    chosen = old.id if old is not None and old.status != "not-found" else ""
-    try:
-        work = alex.work(openalex_id=chosen, dois=dois_of(entry))
-    except LookupFailed:
-        known = old if old is not None and old.status == "found" else Impact("unknown", checked, id=chosen)
-        return replace(entry, openalex=known), "unknown"
+    return old.id if old is not None and old.status != "not-found" else ""
+
+
+def batchable(entry: SourceEntry) -> bool:
+    """The entry is asked by DOI in a batch: it has no chosen id, and no DOI that would break
+    OpenAlex's `doi:a|b` filter."""
+    return not chosen_id(entry) and not any(c in doi for doi in dois_of(entry) for c in "|,")
+
+
+def batches(entries: dict[str, SourceEntry]) -> list[dict[str, SourceEntry]]:
+    """The entries in groups whose DOIs fill at most one request of BATCH DOIs."""
+    groups: list[dict[str, SourceEntry]] = [{}]
+    size = 0
+    for key, entry in entries.items():
+        count = len(dois_of(entry))
+        if size + count > BATCH:
+            groups.append({})
+            size = 0
+        groups[-1][key] = entry
+        size += count
+    return [group for group in groups if group]
+
+
+def recorded(entry: SourceEntry, work: Work | None, day: datetime.date) -> tuple[SourceEntry, str]:
+    """The entry with what OpenAlex answered (a work, or None: it knows none), and the outcome."""
     if work is None:
-        return replace(entry, openalex=Impact("not-found", checked)), "not-found"
-    return replace(entry, openalex=impact_of(work, checked)), "found"
+        return replace(entry, openalex=Impact("not-found", day.isoformat())), "not-found"
+    return replace(entry, openalex=impact_of(work, day.isoformat())), "found"
+
+
+def failed(entry: SourceEntry, day: datetime.date) -> tuple[SourceEntry, str]:
+    """The entry as it was (or marked unknown) when OpenAlex could not answer, and `unknown`."""
+    old = entry.openalex
+    unknown = Impact("unknown", day.isoformat(), id=chosen_id(entry))
+    known = old if old is not None and old.status == "found" else unknown
+    return replace(entry, openalex=known), "unknown"
+
+
+def look_up_batch(
+    alex: OpenAlexClient, entries: dict[str, SourceEntry], day: datetime.date
+) -> dict[str, tuple[SourceEntry, str]]:
+    """Each entry (of one of `batches`) with what OpenAlex says of it, asked in one request;
+    all `unknown` when that request failed (ApiUnreachable passes through)."""
+    try:
+        works = alex.works_by_doi([doi for entry in entries.values() for doi in dois_of(entry)])
+    except LookupFailed:
+        return {key: failed(entry, day) for key, entry in entries.items()}
+    return {key: recorded(entry, first(works, dois_of(entry)), day) for key, entry in entries.items()}
+
+
+def first(works: dict[str, Work], dois: tuple[str, ...]) -> Work | None:
+    """The work of the first of the DOIs found, or None."""
+    return next((works[doi.lower()] for doi in dois if doi.lower() in works), None)
+
+
+def look_up(alex: OpenAlexClient, entry: SourceEntry, day: datetime.date) -> tuple[SourceEntry, str]:
+    """The entry with what OpenAlex says of it (asked by its chosen id, then its DOIs one at a
+    time), and the outcome; `unknown` when OpenAlex could not answer."""
+    try:
+        work = alex.work(openalex_id=chosen_id(entry), dois=dois_of(entry))
+    except LookupFailed:
+        return failed(entry, day)
+    return recorded(entry, work, day)

@@ -7,7 +7,12 @@ never `locked` ones. An entry with an `arxiv_id` (and not marked `not-found`) is
 that id and keeps it; the others are searched by title. An `arxiv_id` left on a `not-found`
 entry is a match rejected by hand, never proposed again.
 
-The arXiv rules: the file is rewritten (atomically) after every lookup, so an interrupted run loses at most
+arXiv is asked first, paper by paper; then OpenAlex, about the papers due (by chosen id one by
+one, by DOI in batches). Each source succeeds or fails on its own: when one cannot be reached
+(offline is known at its first request, in seconds), it is given up, what it answered so far is
+kept, and the other is still asked; `Report.down` says which was given up and why.
+
+The file is rewritten (atomically) after every lookup or batch, so an interrupted run loses at most
 the lookup in flight; entries not looked up are written back as they were.
 """
 
@@ -29,10 +34,11 @@ from scholarsite.sources import MAX_AGE_DAYS, impact
 from scholarsite.sources.client import ArxivClient, LookupFailed, Record
 from scholarsite.sources.matching import Outcome, Wanted, match
 from scholarsite.sources.openalex import OpenAlexClient
+from scholarsite.sources.polite import ApiUnreachable
 from scholarsite.tex.render import tex_to_plain
 
-STAGE = "looking up on arXiv and OpenAlex"
 ARXIV, OPENALEX = "arxiv", "openalex"
+NAMES = {ARXIV: "arXiv", OPENALEX: "OpenAlex"}
 
 
 @dataclass(frozen=True)
@@ -55,6 +61,7 @@ class Report:
     outcomes: dict[str, str] = field(default_factory=dict)
     impacts: dict[str, str] = field(default_factory=dict)
     sources: tuple[str, ...] = (ARXIV, OPENALEX)
+    down: dict[str, str] = field(default_factory=dict)  # source: why it was given up
 
     def summary(self) -> str:
         """'looked up 3 of 30 papers: 2 found, 1 ambiguous, 0 not-found, 0 unknown; OpenAlex:
@@ -82,8 +89,9 @@ class UnknownPaper(Exception):
 def link_sources(
     root: Path, options: Options, client: ArxivClient | None, alex: OpenAlexClient | None = None
 ) -> Report:
-    """Look up on arXiv the papers that are due, and ask OpenAlex about those it is due for
-    (just after their arXiv lookup, if any); rewrite `sources.yaml` after each lookup."""
+    """Look up on arXiv the papers that are due, then ask OpenAlex about those it is due for;
+    rewrite `sources.yaml` after each lookup. A source that cannot be reached is given up
+    (in `Report.down`), keeping what it answered; the other is still asked."""
     entries, problems = load_sources(root)
     if problems:
         raise BuildError(problems)
@@ -91,22 +99,69 @@ def link_sources(
     check_only(papers, options.only)
     day = today()
     report = Report(len(papers), sources=options.sources)
-    arxiv = set(chosen(papers, entries, options, day)) if client and ARXIV in options.sources else set()
-    alex = alex if OPENALEX in options.sources else None
-    keys = sorted(arxiv | (set(options.only or papers) if alex else set()))
-    limit = len(keys) if options.limit is None else max(options.limit, 0)
+    olds = dict(entries)
+    arxiv = chosen(papers, entries, options, day) if client and ARXIV in options.sources else []
     with BuildProgress() as progress:
-        for done, key in enumerate(keys):
-            progress(STAGE, done, len(keys))
-            old = entries.get(key)
-            if client is not None and key in arxiv:
-                entry, report.outcomes[key] = look_up(client, papers[key], old, day)
-                entries[key] = replace(entry, openalex=old.openalex if old else None)
-                save(root, entries)
-            if alex and len(report.impacts) < limit and ask_openalex(entries.get(key), old, options, day):
-                entries[key], report.impacts[key] = impact.look_up(alex, entries[key], day)
-                save(root, entries)
+        if client is not None and arxiv:
+            try:
+                ask_arxiv(root, client, arxiv, papers, entries, report, day, progress)
+            except ApiUnreachable as exc:
+                report.down[ARXIV] = str(exc)
+        if alex is not None and OPENALEX in options.sources:
+            wanted = sorted(options.only or papers)
+            keys = [k for k in wanted if ask_openalex(entries.get(k), olds.get(k), options, day)]
+            limit = len(keys) if options.limit is None else max(options.limit, 0)
+            try:
+                ask_alex(root, alex, keys[:limit], entries, report, day, progress)
+            except ApiUnreachable as exc:
+                report.down[OPENALEX] = str(exc)
     return report
+
+
+def ask_arxiv(
+    root: Path,
+    client: ArxivClient,
+    keys: list[str],
+    papers: dict[str, Paper],
+    entries: dict[str, SourceEntry],
+    report: Report,
+    day: datetime.date,
+    progress: BuildProgress,
+) -> None:
+    """Look each paper up on arXiv, saving after each (ApiUnreachable passes through)."""
+    for done, key in enumerate(keys):
+        progress("asking arXiv", done, len(keys))
+        old = entries.get(key)
+        entry, report.outcomes[key] = look_up(client, papers[key], old, day)
+        entries[key] = replace(entry, openalex=old.openalex if old else None)
+        save(root, entries)
+
+
+def ask_alex(
+    root: Path,
+    alex: OpenAlexClient,
+    keys: list[str],
+    entries: dict[str, SourceEntry],
+    report: Report,
+    day: datetime.date,
+    progress: BuildProgress,
+) -> None:
+    """Ask OpenAlex about each paper: by chosen id one at a time, else by DOI in batches;
+    saving after each request (ApiUnreachable passes through)."""
+    by_doi = {key: entries[key] for key in keys if impact.batchable(entries[key])}
+    steps: list[dict[str, SourceEntry]] = [{k: entries[k]} for k in keys if k not in by_doi]
+    steps += impact.batches(by_doi)
+    done = 0
+    for step in steps:
+        progress("asking OpenAlex", done, len(keys))
+        if len(step) == 1 and not impact.batchable(*step.values()):
+            answers = {key: impact.look_up(alex, entry, day) for key, entry in step.items()}
+        else:
+            answers = impact.look_up_batch(alex, step, day)
+        for key, (entry, outcome) in answers.items():
+            entries[key], report.impacts[key] = entry, outcome
+        save(root, entries)
+        done += len(step)
 
 
 def ask_openalex(

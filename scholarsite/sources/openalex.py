@@ -1,7 +1,10 @@
 """OpenAlex API access over plain HTTP (`requests`): one polite client per run.
 
-Every request carries the polite pool's `mailto` (when one is set: `site.yaml`'s `mailto` or
-`--mailto`) and, when `SCHOLARSITE_OPENALEX_KEY` is set, OpenAlex's `api_key`; requests are
+Since February 2026 OpenAlex wants an API key (free; the `mailto` polite pool is ignored):
+`--openalex-key`, else `OPENALEX_API_KEY` (or `SCHOLARSITE_OPENALEX_KEY`), is sent as `api_key`
+and never written anywhere. Single works by id or DOI are free; list filters are billed per
+call, so papers known only by DOI are asked `BATCH` DOIs a call (`filter=doi:a|b|…`).
+Every request also carries the `mailto` when one is set (`site.yaml`'s `mailto` or `--mailto`); requests are
 DELAY_SECONDS apart (`SCHOLARSITE_OPENALEX_DELAY` may lower it, but only against a host other
 than OpenAlex's, as the tests do). A 429 or 5xx answer, an answer that is no JSON object, or no
 connection is retried with an exponential backoff (`scholarsite.sources.polite`); a 404 with
@@ -9,7 +12,8 @@ OpenAlex's JSON error body is `NotFound` (OpenAlex has no such entity), any othe
 `LookupFailed` (nothing is known), or `ApiUnreachable` when the API cannot be reached.
 
 pyalex is not used: its settings (`pyalex.config`: email, api_key, retries) are one
-module-global object, which a run would have to switch; this client keeps them on itself.
+module-global object, which a run would have to switch; this client keeps them on itself, and
+its own pace, retries and offline detection (`scholarsite.sources.polite`).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from urllib.parse import quote
 
 import requests
 
+from scholarsite.inputs.impact import MAX_REFERENCES, MAX_TEXT, YEARS, short_work_id
 from scholarsite.inputs.text import CONTROL_RE
 from scholarsite.sources import OPENALEX_URL
 from scholarsite.sources.polite import (
@@ -36,6 +41,8 @@ from scholarsite.sources.polite import (
 API_VARIABLE = "SCHOLARSITE_OPENALEX_API"
 DELAY_VARIABLE = "SCHOLARSITE_OPENALEX_DELAY"
 KEY_VARIABLE = "SCHOLARSITE_OPENALEX_KEY"
+KEY_VARIABLES = ("OPENALEX_API_KEY", KEY_VARIABLE)
+BATCH = 50  # DOIs in one `filter=doi:…` request (OpenAlex takes up to about 50)
 DELAY_SECONDS = 0.1  # OpenAlex allows more; ten a second is plenty for a collection
 BACKOFF_SECONDS = 1.0  # retries wait 2, 4, then 8 seconds against OpenAlex
 OPENALEX_HOSTS = ("openalex.org",)
@@ -67,6 +74,8 @@ class Work:
     venue: str  # the primary location's source, e.g. a journal or "arXiv (Cornell University)"
     oa_url: str  # the best open-access copy
     published: str  # ISO date
+    counts: tuple[tuple[int, int], ...] = ()  # (year, citations that year)
+    references: tuple[str, ...] = ()  # OpenAlex ids of the works it cites
 
 
 def arxiv_doi(arxiv_id: str) -> str:
@@ -80,9 +89,30 @@ def short_id(url: Any) -> str:
 
 
 def _text(value: Any) -> str:
-    """A string field, spaces collapsed and control characters dropped; '' for anything else
-    (OpenAlex sends null for unknowns)."""
-    return " ".join(CONTROL_RE.sub("", value).split()) if isinstance(value, str) else ""
+    """A string field, spaces collapsed, control characters dropped and cut to MAX_TEXT
+    characters; '' for anything else (OpenAlex sends null for unknowns)."""
+    return " ".join(CONTROL_RE.sub("", value).split())[:MAX_TEXT] if isinstance(value, str) else ""
+
+
+def _whole(value: Any) -> bool:
+    """A whole number from 0 (OpenAlex's counts)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def counts_of(data: Any) -> tuple[tuple[int, int], ...]:
+    """(year, cited_by_count) of OpenAlex's `counts_by_year`, by year; malformed items left out."""
+    found = {}
+    for item in data if isinstance(data, list) else []:
+        year, count = _field(item, "year"), _field(item, "cited_by_count")
+        if _whole(year) and year in YEARS and _whole(count) and count > 0:
+            found[year] = count
+    return tuple(sorted(found.items()))
+
+
+def references_of(data: Any) -> tuple[str, ...]:
+    """The ids of `referenced_works` (valid ones, each once, at most MAX_REFERENCES)."""
+    ids = (short_work_id(url) for url in data if isinstance(url, str)) if isinstance(data, list) else ()
+    return tuple(dict.fromkeys(i for i in ids if i))[:MAX_REFERENCES]
 
 
 def _field(data: Any, *path: str) -> Any:
@@ -97,15 +127,18 @@ def _field(data: Any, *path: str) -> Any:
 def work_of(data: Mapping[str, Any]) -> Work:
     """A `Work` of an OpenAlex work object (fields of the wrong type count as missing)."""
     cited = data.get("cited_by_count")
+    work_id = data.get("id")
     oa_url = _field(data, "open_access", "oa_url") or _field(data, "best_oa_location", "landing_page_url")
     return Work(
-        openalex_id=short_id(data.get("id")),
+        openalex_id=short_work_id(work_id) if isinstance(work_id, str) else "",
         doi=_text(data.get("doi")).removeprefix("https://doi.org/"),
         title=_text(data.get("display_name") or data.get("title")),
-        cited_by=cited if isinstance(cited, int) and not isinstance(cited, bool) and cited >= 0 else None,
+        cited_by=cited if _whole(cited) else None,
         venue=_text(_field(data, "primary_location", "source", "display_name")),
         oa_url=_text(oa_url) if _text(oa_url).startswith(("https://", "http://")) else "",
         published=_text(data.get("publication_date")),
+        counts=counts_of(data.get("counts_by_year")),
+        references=references_of(data.get("referenced_works")),
     )
 
 
@@ -137,7 +170,8 @@ class OpenAlexClient:
         self.delay = configured_delay(self.api_url, delay, DELAY_VARIABLE, DELAY_SECONDS, OPENALEX_HOSTS)
         self.backoff = BACKOFF_SECONDS if self.delay >= DELAY_SECONDS else self.delay
         self.identity = {"mailto": mailto.strip()} if mailto.strip() else {}
-        key = os.environ.get(KEY_VARIABLE, "").strip() if api_key is None else api_key.strip()
+        set_keys = (os.environ.get(variable, "").strip() for variable in KEY_VARIABLES)
+        key = (api_key or next(filter(None, set_keys), "")).strip()
         if key:
             self.identity["api_key"] = key
         self.session = PoliteSession()
@@ -158,6 +192,24 @@ class OpenAlexClient:
             if found.openalex_id:
                 return found
         return None
+
+    def works_by_doi(self, dois: list[str]) -> dict[str, Work]:
+        """The works OpenAlex knows of some DOIs, by lower-cased DOI, `BATCH` DOIs a request
+        (`works?filter=doi:a|b|…`). LookupFailed or ApiUnreachable when it could not be asked."""
+        found: dict[str, Work] = {}
+        wanted = list(dict.fromkeys(doi.lower() for doi in dois))
+        for start in range(0, len(wanted), BATCH):
+            batch = wanted[start : start + BATCH]
+            try:
+                page = self.get("works", {"filter": "doi:" + "|".join(batch), "per-page": BATCH})
+            except NotFound:
+                raise LookupFailed(404, API_NAME) from None
+            results = page.get("results")
+            for data in results if isinstance(results, list) else []:
+                work = work_of(data) if isinstance(data, dict) else None
+                if work is not None and work.openalex_id and work.doi.lower() in batch:
+                    found.setdefault(work.doi.lower(), work)
+        return found
 
     def get(self, path: str, params: Mapping[str, str | int] | None = None) -> dict[str, Any]:
         """The JSON object at `path` (e.g. `authors/orcid:0000-0002-1825-0097`, or `works` with
@@ -183,7 +235,8 @@ class OpenAlexClient:
             response = self.session.get(url, params={**params, **self.identity})
         except (requests.ConnectionError, requests.Timeout) as exc:
             raise ApiUnreachable(
-                f"cannot reach the OpenAlex API at {self.api_url} ({type(exc).__name__})"
+                f"cannot reach the OpenAlex API at {self.api_url} ({type(exc).__name__})",
+                transient=self.session.reached,
             ) from exc
         data = _json(response)
         if response.status_code == 404 and data is not None:

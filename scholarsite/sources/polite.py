@@ -16,6 +16,8 @@ from urllib.parse import urlsplit
 import requests
 
 TIMEOUT_SECONDS = 30.0
+CONNECT_SECONDS = 5.0  # no connection within this: the API is unreachable (offline, say)
+OFFLINE_HINT = "are you offline? check the network, or the address given with --api-url/--openalex-url"
 RETRIES = 3
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 Answer = TypeVar("Answer")
@@ -44,18 +46,31 @@ class BadDelay(Exception):
 
 
 class ApiUnreachable(Exception):
-    """The API cannot be reached at all (no network, wrong address): the run stops."""
+    """The API cannot be reached (no network, wrong address): that source is given up.
+
+    `transient` when it was reached before in this run (a dropped connection is asked again);
+    never reached, it fails at once, so being offline is known in seconds, not after retries."""
+
+    def __init__(self, message: str, transient: bool = False):
+        super().__init__(message)
+        self.transient = transient
 
 
 class PoliteSession(requests.Session):
     """A session that sends scholarsite's User-Agent (instead of any library's) and never
-    waits on an answer longer than TIMEOUT_SECONDS."""
+    waits on an answer longer than TIMEOUT_SECONDS (nor on a connection longer than
+    CONNECT_SECONDS). `reached` records whether the API has answered once."""
+
+    reached = False
 
     def request(self, method: str | bytes, url: str | bytes, *args: Any, **kwargs: Any) -> requests.Response:
         """The request with the User-Agent replaced and a timeout set."""
         headers = {k: v for k, v in (kwargs.pop("headers", None) or {}).items() if k.lower() != "user-agent"}
-        kwargs.setdefault("timeout", TIMEOUT_SECONDS)
-        return super().request(method, url, *args, headers={**headers, "User-Agent": user_agent()}, **kwargs)
+        kwargs.setdefault("timeout", (CONNECT_SECONDS, TIMEOUT_SECONDS))
+        headers["User-Agent"] = user_agent()
+        response = super().request(method, url, *args, headers=headers, **kwargs)
+        self.reached = True
+        return response
 
 
 def configured_delay(
@@ -76,13 +91,13 @@ def configured_delay(
 
 
 def with_retries(ask: Callable[[], Answer], backoff: float) -> Answer:
-    """`ask()`, asked again after a transient LookupFailed or an ApiUnreachable, waiting 2, 4,
+    """`ask()`, asked again after a transient LookupFailed or ApiUnreachable, waiting 2, 4,
     then 8 times `backoff`; the last failure is raised when retries run out."""
     for attempt in range(RETRIES):
         try:
             return ask()
         except (LookupFailed, ApiUnreachable) as exc:
-            if not getattr(exc, "transient", True):
+            if not exc.transient:
                 raise
         time.sleep(backoff * 2 ** (attempt + 1))
     return ask()

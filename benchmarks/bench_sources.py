@@ -1,0 +1,116 @@
+"""Benchmark reading and writing `sources.yaml` at collection size.
+
+Usage: python benchmarks/bench_sources.py [--papers N] [--shape full|lean] [--repeats R]
+Writes a sources.yaml of N entries as link-sources writes them (`full`: arXiv metadata with
+six authors, an OpenAlex part with counts per year and twenty references; `lean`: status,
+title, checked date and arXiv id), then times: writing it (`dump_sources`, libyaml's dumper),
+reading it as a build does (`read_sources`: libyaml's composer on plain text), and reading it
+through the checking Python loader alone (what every read cost before). Prints the median wall
+and CPU seconds of each with the file's size and the load average (other work on the machine
+inflates wall time); asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from scholarsite.inputs import yamlmap
+from scholarsite.inputs.impact import Impact
+from scholarsite.inputs.sources import SOURCES_FILE, SourceEntry, dump_sources, read_sources
+
+
+def entry(number: int, shape: str) -> SourceEntry:
+    """One entry of the given shape."""
+    title = f"A Study of Topic {number}: Methods and Results"
+    if shape == "lean":
+        return SourceEntry(
+            "found", title=title, checked="2026-12-01", arxiv_id=f"{2001 + number % 25}.{number % 99999:05d}"
+        )
+    return SourceEntry(
+        "found",
+        title=title,
+        checked="2026-12-01",
+        arxiv_id=f"2502.{number % 99999:05d}",
+        version=2,
+        doi=f"10.1145/3620666.{number}",
+        journal_ref="Proc. MLSys 2025",
+        primary_category="cs.DC",
+        published="2025-02-27",
+        updated="2025-03-04",
+        authors=tuple(f"Author {number % 977} {k}" for k in range(6)),
+        openalex=Impact(
+            "found",
+            "2026-12-01",
+            f"W{4392345678 + number}",
+            f"10.48550/arxiv.2502.{number % 99999:05d}",
+            17,
+            "arXiv (Cornell University)",
+            f"https://arxiv.org/pdf/2502.{number % 99999:05d}",
+            "2025-02-27",
+            counts=((2024, 3), (2025, 9), (2026, 5)),
+            references=tuple(f"W{4392345678 + (number * 7 + k) % 100_000}" for k in range(20)),
+        ),
+    )
+
+
+def timed(run: Callable[[], Any], repeats: int) -> tuple[float, float, Any]:
+    """Median wall and CPU seconds of `repeats` runs, and the last result."""
+    walls, cpus, result = [], [], None
+    for _ in range(repeats):
+        wall, cpu = time.perf_counter(), time.process_time()
+        result = run()
+        walls.append(time.perf_counter() - wall)
+        cpus.append(time.process_time() - cpu)
+    return statistics.median(walls), statistics.median(cpus), result
+
+
+def checked_only(text: str) -> None:
+    """Read the text through the checking Python loader (the fast one switched off)."""
+    fast = yamlmap.CLoader
+    yamlmap.CLoader = None
+    try:
+        yamlmap.read_settings(text, SOURCES_FILE)
+    finally:
+        yamlmap.CLoader = fast
+
+
+def main() -> None:
+    """Write, then read a sources.yaml; print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--papers", type=int, default=100_000)
+    parser.add_argument("--shape", choices=("full", "lean"), default="full")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--skip-python", action="store_true", help="do not time the Python loader")
+    args = parser.parse_args()
+    entries = {
+        f"{2001 + n % 25}/a study of topic {n} methods and results": entry(n, args.shape)
+        for n in range(args.papers)
+    }
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        wall, cpu, text = timed(lambda: dump_sources(entries), 1)
+        (root / SOURCES_FILE).write_text(text, encoding="utf-8")
+        size = len(text.encode()) / 2**20
+        print(f"{args.papers} entries ({args.shape}), {size:.1f} MB, libyaml {yamlmap.CLoader is not None}")
+        print(f"  write: {wall:.2f} s wall, {cpu:.2f} s CPU")
+        assert yamlmap.plain(text), "the file should take the fast path"
+        wall, cpu, (read, problems) = timed(lambda: read_sources(root), args.repeats)
+        assert not problems and len(read.entries) == args.papers
+        print(
+            f"  read (read_sources, libyaml): {wall:.2f} s wall, {cpu:.2f} s CPU (median of {args.repeats})"
+        )
+        if not args.skip_python:
+            wall, cpu, _ = timed(lambda: checked_only(text), 1)
+            print(f"  read (Python loader, settings only): {wall:.2f} s wall, {cpu:.2f} s CPU")
+    print(f"  load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+
+
+if __name__ == "__main__":
+    main()

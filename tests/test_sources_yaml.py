@@ -1,0 +1,213 @@
+"""sources.yaml at any size (issues 28.3, 29.4-29.6): the alias guard counts only what aliases
+add, repeated keys are errors at their line, fields are bounded, and whatever link-sources
+writes reads back as it was (every field, 2,000 entries)."""
+
+from __future__ import annotations
+
+import datetime
+from pathlib import Path
+
+import arxiv
+import pytest
+import yaml
+
+from scholarsite.errors import BuildError
+from scholarsite.inputs import yamlmap
+from scholarsite.inputs.impact import Impact
+from scholarsite.inputs.sources import (
+    SOURCES_FILE,
+    Candidate,
+    SourceEntry,
+    Unwritable,
+    dump_sources,
+    load_sources,
+    parse_sources,
+)
+from scholarsite.sources import impact, link
+from scholarsite.sources.client import Record, record_of
+from scholarsite.sources.openalex import Work
+
+HOSTILE = (
+    "Comet: Fine-grained # not a comment",
+    "- starts like a list item",
+    "'quoted' and \"double\" \\textit{x} $\\alpha$",
+    "yes",
+    "2025-02-27",
+    "~",
+    "null",
+    "Ünïcödé 中文 emoji 🙂 and a\u2028line separator",
+    "trailing colon:",
+    "{looks: like flow} [a, b] &anchor *alias !tag",
+    "a" * 2_000,
+)
+
+
+def full_entry(number: int, title: str = "A Title") -> SourceEntry:
+    """An entry with every field set."""
+    return SourceEntry(
+        "found",
+        title=title,
+        checked="2026-12-01",
+        arxiv_id=f"2502.{number:05d}",
+        version=2,
+        doi=f"10.1145/3620666.{number}",
+        journal_ref=f"Proc. MLSys 2025: {title[:50]}",
+        primary_category="cs.DC",
+        published="2025-02-27",
+        updated="2025-03-04",
+        authors=("Ada Lovelace", title[:100] or "X", "Zoë Ñandú"),
+        candidates=(Candidate("2502.00001", title, "2025-02-27"), Candidate("hep-th/9901001", "Other", "")),
+        openalex=Impact(
+            "found",
+            checked="2026-12-01",
+            id=f"W{4392345678 + number}",
+            doi=f"10.48550/arxiv.2502.{number:05d}",
+            cited_by=17,
+            venue=" ".join(title.split()),  # as OpenAlex text is kept
+            oa_url="https://arxiv.org/pdf/2502.19811",
+            published="2025-02-27",
+            counts=((2025, 9), (2026, 8)),
+            references=("W2741809807", "W1775749144"),
+        ),
+        locked=True,
+    )
+
+
+@pytest.mark.parametrize("title", HOSTILE)
+def test_every_field_reads_back(title: str) -> None:
+    entries = {f"2025/{title[:80].lower()}x": full_entry(7, title)}
+    again, problems = parse_sources(dump_sources(entries), SOURCES_FILE)
+    assert problems == [] and again == entries
+
+
+def test_a_file_link_sources_writes_reads_back_at_2000_entries(tmp_path: Path) -> None:
+    entries = {}
+    for number in range(2_000):
+        record = Record(
+            f"2502.{number:05d}",
+            1,
+            f"Paper {number}: On #{number}",
+            ("Ada Lovelace",) * 3,
+            "",
+            "",
+            "cs.DC",
+            (),
+            "2025-02-27",
+            "",
+        )
+        entry = link.found_entry(record, f"Paper {number}: On #{number}", "2026-12-01")
+        work = Work(
+            f"W{number + 1}",
+            f"10.48550/arxiv.2502.{number:05d}",
+            "",
+            number,
+            "arXiv",
+            "",
+            "2025-02-27",
+            ((2025, number + 1),),
+            ("W1", "W2"),
+        )
+        entries[f"2025/paper {number} on {number}"] = impact.recorded(entry, work, link.today())[0]
+    link.save(tmp_path, entries)
+    loaded, problems = load_sources(tmp_path)
+    assert problems == [] and loaded == entries
+
+
+def test_a_legitimate_file_over_ten_thousand_nodes_is_accepted() -> None:
+    entries = {f"2025/paper {n}": full_entry(n) for n in range(400)}  # about 30 nodes each
+    text = dump_sources(entries)
+    assert yamlmap.plain(text)
+    assert parse_sources(text, SOURCES_FILE) == (entries, [])
+
+
+def test_an_entry_that_would_not_read_back_is_never_written(tmp_path: Path) -> None:
+    (tmp_path / SOURCES_FILE).write_text("papers:\n", encoding="utf-8")
+    bad = SourceEntry("found", openalex=Impact("found", id="W123x"))
+    with pytest.raises(Unwritable, match="'2025/x': 'openalex' id must look like W4392345678"):
+        link.save(tmp_path, {"2025/x": bad})
+    with pytest.raises(Unwritable, match="does not read back"):
+        dump_sources({"2025/y": SourceEntry("found", title=" padded ")})
+    assert (tmp_path / SOURCES_FILE).read_text(encoding="utf-8") == "papers:\n"
+
+
+def test_a_paper_key_given_twice_is_an_error_at_its_line(tmp_path: Path) -> None:
+    text = (
+        "papers:\n"
+        "  2025/comet:\n    status: found\n    arxiv_id: 2502.19811\n    locked: true\n"
+        "  2025/other:\n    status: not-found\n"
+        "  2025/comet:\n    status: found\n    arxiv_id: 2502.00001\n"
+    )
+    (tmp_path / SOURCES_FILE).write_text(text, encoding="utf-8")
+    entries, problems = load_sources(tmp_path)
+    assert entries == {} and [(p.line, p.message) for p in problems] == [(8, "'2025/comet' is set twice")]
+
+
+def test_a_field_given_twice_is_an_error_at_its_line() -> None:
+    text = "papers:\n  2025/comet:\n    status: found\n    openalex:\n      status: found\n"
+    text += "      status: unknown\n"
+    with pytest.raises(BuildError) as caught:
+        parse_sources(text, SOURCES_FILE)
+    assert [(d.line, d.message) for d in caught.value.diagnostics] == [(6, "'status' is set twice")]
+
+
+def test_text_fields_are_bounded_as_seed_fields(tmp_path: Path) -> None:
+    long = "x" * 2_001
+    text = f"papers:\n  2025/a:\n    status: found\n    title: {long}\n"
+    text += f"  2025/b:\n    status: found\n    openalex:\n      status: found\n      venue: {long}\n"
+    entries, problems = parse_sources(text, SOURCES_FILE)
+    assert [(p.line, p.message) for p in problems] == [
+        (2, "'2025/a': 'title' is longer than 2000 characters"),
+        (5, "'2025/b': 'openalex' venue is longer than 2000 characters"),
+    ]
+
+
+def test_aliases_count_only_what_they_add() -> None:
+    reused = "papers:\n  2025/a: &entry\n    status: found\n" + "".join(
+        f"  2025/k{n}: *entry\n" for n in range(100)
+    )
+    entries, problems = parse_sources(reused, SOURCES_FILE)
+    assert problems == [] and len(entries) == 101
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{chr(98 + n)}: &{chr(98 + n)} [{', '.join([f'*{chr(97 + n)}'] * 10)}]\n" for n in range(5)
+    )
+    with pytest.raises(BuildError) as caught:
+        yamlmap.read_settings(bomb, "site.yaml")
+    assert "aliases expand it by over 10000 items" in caught.value.diagnostics[0].message
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "papers:\n  a: {status: found}\n",
+        "x: &a [1]\ny: *a\n",
+        "x: !!str 3\n",
+        "- " * 40 + "a\n",
+        "a:\n" + "".join(" " * n + "b:\n" for n in range(1, 40)) + " " * 40 + "c\n",
+    ],
+)
+def test_texts_the_fast_loader_cannot_check_go_to_the_checking_one(text: str) -> None:
+    assert not yamlmap.plain(text)
+    assert isinstance(yamlmap.loader_of(text), yamlmap.BoundedLoader)
+
+
+def test_both_loaders_build_the_same_values() -> None:
+    text = dump_sources({f"2025/{t[:30]}": full_entry(n, t) for n, t in enumerate(HOSTILE)})
+    fast = yaml.load(text, Loader=yamlmap.FastLoader)
+    assert fast == yaml.load(text, Loader=yamlmap.BoundedLoader)
+
+
+def test_arxiv_records_are_bounded_so_they_can_be_written() -> None:
+    moment = datetime.datetime(2025, 2, 27, tzinfo=datetime.UTC)
+    result = arxiv.Result(
+        "http://arxiv.org/abs/2502.19811v2",
+        published=moment,
+        updated=moment,
+        title="T" * 5_000,
+        authors=[arxiv.Result.Author(f"Author {n}") for n in range(6_000)],
+        journal_ref="J" * 3_000,
+        primary_category="cs.DC",
+    )
+    record = record_of(result)
+    assert len(record.authors) == 5_000 and len(record.title) == len(record.journal_ref) == 2_000
+    entry = link.found_entry(record, "A title", "2026-12-01")
+    assert parse_sources(dump_sources({"2025/a title": entry}), SOURCES_FILE) == ({"2025/a title": entry}, [])
