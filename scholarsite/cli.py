@@ -139,8 +139,11 @@ def where_to_look(run: Run, site_dir: Path | None) -> str:
     shown = os.path.relpath(site) if site.resolve().is_relative_to(Path.cwd()) else str(site)
     portable = run.overrides.portable or load_config(run.root / "site.yaml", "site.yaml")[0].portable
     if portable:
-        return f"the site is in {shown}/: open {os.path.join(shown, 'index.html')} in a browser (it works from disk)"
-    serve = "scholarsite serve" + (f" --project {os.path.relpath(run.root)}" if run.root != Path.cwd() else "")
+        index = os.path.join(shown, "index.html")
+        return f"the site is in {shown}/: open {index} in a browser (it works from disk)"
+    serve = "scholarsite serve" + (
+        f" --project {os.path.relpath(run.root)}" if run.root != Path.cwd() else ""
+    )
     return (
         f"the site is in {shown}/: `{serve}` shows it at http://127.0.0.1:8000/ "
         "(build with --portable to open its index.html from disk)"

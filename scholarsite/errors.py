@@ -50,7 +50,10 @@ class Diagnostic:
 # lists them): the first pattern matching a note's message names its kind.
 NOTE_KINDS = (
     (re.compile(r"TeX: unknown macro"), "unknown TeX macros shown as source"),
-    (re.compile(r"TeX: math .* could not be converted"), "TeX math that could not be converted, shown as source"),
+    (
+        re.compile(r"TeX: math .* could not be converted"),
+        "TeX math that could not be converted, shown as source",
+    ),
     (re.compile(r"TeX: "), "other TeX kept as source"),
 )
 QUOTED_RE = re.compile(r"'[^']*'")

@@ -55,7 +55,9 @@ def test_commands_listed_in_the_order_of_the_story() -> None:
 
 
 def test_many_notes_of_one_kind_are_said_once_with_their_count() -> None:
-    notes = [note(f"seeds/{i:03}.txt", 7, f"TeX: unknown macro '\\m{i}' kept as TeX source") for i in range(68)]
+    notes = [
+        note(f"seeds/{i:03}.txt", 7, f"TeX: unknown macro '\\m{i}' kept as TeX source") for i in range(68)
+    ]
     other = warning("seeds/000.txt", 3, "a warning is always shown")
     few = [note("site.yaml", 0, "no base_url: Atom feeds, sitemap and canonical links are not written")]
     lines = summarised([*notes, other, *few])

@@ -118,8 +118,9 @@ MEANINGS: dict[str, str] = {
     "base_url": "the absolute address of the deployed site, such as `https://you.github.io/repo/`: "
     "enables canonical links, `sitemap.xml` and Atom feeds (also `--base-url`, `SCHOLARSITE_BASE_URL`)",
     "cname": "a custom domain for GitHub Pages, written to `site/CNAME`",
-    "papers_per_page": "papers a page of the long listings (papers, subjects, years, authors); pages are "
-    "cut from the oldest end, so a new paper changes the first page only",
+    "papers_per_page": "papers a page of the long listings (papers, subjects, years, authors): pages are "
+    "cut from the oldest end, so every page but the first holds this many and the first (the newest) up "
+    "to twice as many less one; a new paper then changes the first page only",
     "latest_papers": "papers on the home page",
     "feed_entries": "newest papers in each Atom feed",
     "related_papers": "related papers on a paper's page",
