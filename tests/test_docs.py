@@ -79,3 +79,31 @@ def test_help_in_the_docs_does_not_depend_on_the_terminal(monkeypatch: pytest.Mo
     monkeypatch.setenv("COLUMNS", "200")
     assert docs_hooks.commands_reference() == narrow
     assert isinstance(arguments.parser(), argparse.ArgumentParser)
+
+
+def workflow(name: str) -> dict:
+    """A workflow of this repository, as data."""
+    import yaml
+
+    return yaml.safe_load((ROOT / ".github/workflows" / name).read_text(encoding="utf-8"))
+
+
+def test_the_docs_workflow_builds_strictly_and_publishes_to_pages() -> None:
+    docs = workflow("docs.yml")
+    runs = " ".join(step.get("run", "") for step in docs["jobs"]["build"]["steps"])
+    assert "mkdocs build --strict" in runs and "pip install -e '.[docs]'" in runs
+    uses = [step.get("uses", "") for job in docs["jobs"].values() for step in job["steps"]]
+    assert any(u.startswith("actions/upload-pages-artifact") for u in uses)
+    assert any(u.startswith("actions/deploy-pages") for u in uses)
+
+
+def test_the_release_workflow_checks_and_publishes_on_a_tag_with_trusted_publishing() -> None:
+    release = workflow("release.yml")
+    assert release[True]["push"]["tags"] == ["v*"]  # YAML 1.1 reads the key `on` as true
+    runs = " ".join(step.get("run", "") for step in release["jobs"]["dist"]["steps"])
+    assert "pyproject-build" in runs and "twine check --strict dist/*" in runs
+    assert "python -m build" not in runs  # in the checkout that would run build.py
+    publish = release["jobs"]["publish"]
+    assert publish["permissions"] == {"id-token": "write"} and "refs/tags/v" in publish["if"]
+    assert any(step.get("uses", "").startswith("pypa/gh-action-pypi-publish") for step in publish["steps"])
+    assert not any("password" in str(step.get("with", {})) for step in publish["steps"])  # no token
