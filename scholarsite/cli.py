@@ -131,21 +131,24 @@ def build_or_skip(run: Run, site_dir: Path | None, strict: bool, jobs: int | Non
         )
 
 
+def shown_path(path: Path) -> str:
+    """A path as the user would type it: relative inside the current folder, else absolute."""
+    path = path.resolve()
+    return os.path.relpath(path) if path.is_relative_to(Path.cwd().resolve()) else str(path)
+
+
 def where_to_look(run: Run, site_dir: Path | None) -> str:
-    """The build's last line: where the site is and how to view it."""
+    """The build's last word: where the site is and how to view it."""
     from scholarsite.inputs.config import load_config
 
-    site = site_dir or run.root / "site"
-    shown = os.path.relpath(site) if site.resolve().is_relative_to(Path.cwd()) else str(site)
+    shown = shown_path(site_dir or run.root / "site")
     portable = run.overrides.portable or load_config(run.root / "site.yaml", "site.yaml")[0].portable
     if portable:
         index = os.path.join(shown, "index.html")
         return f"the site is in {shown}/: open {index} in a browser (it works from disk)"
-    serve = "scholarsite serve" + (
-        f" --project {os.path.relpath(run.root)}" if run.root != Path.cwd() else ""
-    )
+    project = "" if run.root == Path.cwd().resolve() else f" --project {shown_path(run.root)}"
     return (
-        f"the site is in {shown}/: `{serve}` shows it at http://127.0.0.1:8000/ "
+        f"the site is in {shown}/: `scholarsite serve{project}` shows it at http://127.0.0.1:8000/ "
         "(build with --portable to open its index.html from disk)"
     )
 
@@ -169,8 +172,8 @@ def run_build(run: Run, site_dir: Path | None, strict: bool, jobs: int | None, h
     for path in [*report.written, *(f"{p} (removed)" for p in report.removed)] if run.verbose else ():
         print(f"  site/{path}")
     print(result.summary())
-    if hint and not run.quiet:
-        print(where_to_look(run, site_dir))
+    if hint and not run.quiet:  # on stderr with the notes: stdout ends with the summary
+        print(where_to_look(run, site_dir), file=sys.stderr)
     return OK
 
 

@@ -75,14 +75,17 @@ def test_a_build_ends_with_where_the_site_is_and_how_to_view_it(tmp_path: Path) 
     project = make_project(tmp_path / "p")
     done = run("build", cwd=project)
     assert done.returncode == 0, done.stderr
-    last = done.stdout.strip().splitlines()[-1]
+    assert done.stdout.strip().splitlines()[-1].startswith(tuple(f"{n} written" for n in range(10, 1000)))
+    last = done.stderr.strip().splitlines()[-1]
     assert last.startswith("the site is in site/: `scholarsite serve` shows it at http://127.0.0.1:8000/")
     assert "--portable" in last
     portable = run("build", "--portable", "--site", str(tmp_path / "disk"), cwd=project)
     assert portable.returncode == 0, portable.stderr
-    assert "index.html in a browser (it works from disk)" in portable.stdout.strip().splitlines()[-1]
+    assert "index.html in a browser (it works from disk)" in portable.stderr.strip().splitlines()[-1]
+    elsewhere = run("--project", str(project), "build", cwd=tmp_path)
+    assert "`scholarsite serve --project p` shows it" in elsewhere.stderr
     quiet = run("build", "--quiet", cwd=project)
-    assert "the site is in" not in quiet.stdout
+    assert "the site is in" not in quiet.stdout + quiet.stderr
 
 
 def test_an_edit_on_a_collection_with_unknown_macros_prints_few_lines(tmp_path: Path) -> None:

@@ -107,7 +107,7 @@ def test_new_build_and_serve_from_the_wheel_in_a_fresh_venv(wheel: Path, tmp_pat
     built = scholarsite("build", cwd=lab)
     assert built.returncode == 0, built.stderr
     assert (lab / "site/index.html").is_file() and (lab / "site/assets/style.css").is_file()
-    assert "the site is in site/" in built.stdout
+    assert "the site is in site/" in built.stderr
     port = free_port()
     server = subprocess.Popen(
         [str(program), "serve", "--port", str(port)],
