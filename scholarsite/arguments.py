@@ -12,13 +12,16 @@ import argparse
 import difflib
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from scholarsite import __version__
 from scholarsite.inputs.config import setting_problem
 from scholarsite.sources import API_URL, MAX_AGE_DAYS, OPENALEX_URL
 
-COMMANDS = ("build", "check", "serve", "new", "add", "import", "deploy", "link-sources")
+# In the order of the story: start a project, bring seeds in, link them, check, build, look, publish.
+COMMANDS = ("new", "add", "import", "link-sources", "check", "build", "serve", "deploy")
 TAKES_VALUE = {
     *("--project", "--site", "--publish-dir", "--jobs", "--base-url", "--host", "--port", "--base-path"),
     *("--remote", "--branch", "--message", "--to"),
@@ -47,14 +50,74 @@ def s3_target(value: str) -> Any:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-class DefaultsShown(argparse.HelpFormatter):
-    """Help that names each option's default, unless it is off, unset or already said."""
+class DefaultsShown(argparse.RawDescriptionHelpFormatter):
+    """Help that names each option's default, unless it is off, unset or already said; the
+    description and examples keep their lines."""
 
     def _get_help_string(self, action: argparse.Action) -> str:
         text = action.help or ""
         if action.default in (None, False, argparse.SUPPRESS) or "default" in text:
             return text
         return f"{text} (default: %(default)s)"
+
+
+@dataclass(frozen=True)
+class About:
+    """What `--help` says of a command: one line (also in the list of commands), an example."""
+
+    line: str
+    examples: tuple[str, ...]
+
+    def epilog(self) -> str:
+        """The examples, as `--help` ends with them."""
+        return "examples:\n" + "\n".join(f"  {example}" for example in self.examples)
+
+
+ABOUT = {
+    "new": About(
+        "start a project in a new (or empty) folder: site.yaml, an example seed, content/, a Pages workflow",
+        ("scholarsite new lab && cd lab",),
+    ),
+    "add": About(
+        "check new seed files, copy them into seeds/, print what they change, then build",
+        ("scholarsite add ~/profiles/ada-lovelace.txt", "scholarsite add --dry-run ~/profiles/"),
+    ),
+    "import": About(
+        "write an author's seed from arXiv, an ORCID iD (through OpenAlex) or a BibTeX file, "
+        "print what it changes, then build",
+        (
+            'scholarsite import --arxiv-author "Ziheng Jiang"',
+            "scholarsite import --orcid 0000-0002-1825-0097",
+            'scholarsite import --bibtex refs.bib --author "Ziheng Jiang"',
+        ),
+    ),
+    "link-sources": About(
+        "look the papers up on arXiv and OpenAlex into sources.yaml (review it, then commit it)",
+        ("scholarsite link-sources --limit 20", "scholarsite link-sources --source openalex --max-age 7"),
+    ),
+    "check": About(
+        "find every problem a build would find (pages are rendered in memory); write nothing",
+        ("scholarsite check", "scholarsite check --strict --verbose"),
+    ),
+    "build": About(
+        "build site/ from seeds/, content/ and site.yaml (the default command)",
+        ("scholarsite build", "scholarsite build --portable", "scholarsite build --publish-dir /tmp/publish"),
+    ),
+    "serve": About(
+        "build, serve on 127.0.0.1 and rebuild (and reload the browser) on every change",
+        ("scholarsite serve", "scholarsite serve --port 8001 --base-path /scholarsite/ --open"),
+    ),
+    "deploy": About(
+        "build, then publish the files it wrote to a gh-pages branch (no Actions needed), "
+        "or with --to to an S3-compatible bucket (only what changed)",
+        (
+            "scholarsite deploy",
+            "scholarsite deploy --remote upstream --branch gh-pages",
+            "scholarsite deploy --to s3://my-bucket/site",
+        ),
+    ),
+}
+assert tuple(ABOUT) == COMMANDS
 
 
 def whole_number(low: int, high: int | None, expected: str) -> Callable[[str], int]:
@@ -86,8 +149,8 @@ class StrictParser(argparse.ArgumentParser):
 
 
 def parser() -> argparse.ArgumentParser:
-    """The argument parser for all commands, with every default shown in `--help`."""
-    helpful = DefaultsShown
+    """The argument parser for all commands, in the order of the story, each with a line on
+    what it does and examples, and every default shown in `--help`."""
     project = StrictParser(add_help=False)
     project.add_argument(
         "--project", type=Path, default=argparse.SUPPRESS, help="project folder (default: current folder)"
@@ -99,14 +162,18 @@ def parser() -> argparse.ArgumentParser:
         "--verbose",
         action="store_true",
         default=argparse.SUPPRESS,
-        help="also list every file written or removed",
+        help="also list every file written or removed, and every note (not only their count)",
     )
     main = StrictParser(
         prog="scholarsite",
         parents=[project],
-        description="Build a static site of publication records (default command: build).",
+        formatter_class=DefaultsShown,
+        description="Build a static site of publication records from seed files (default command: build).",
+        epilog="a first site: scholarsite new lab && cd lab && scholarsite serve\n"
+        "each command's --help says more, with examples",
     )
-    commands = main.add_subparsers(dest="command")
+    main.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = main.add_subparsers(dest="command", title="commands", metavar="COMMAND")
     addressed = StrictParser(add_help=False, parents=[project])
     addressed.add_argument(
         "--base-url",
@@ -125,9 +192,33 @@ def parser() -> argparse.ArgumentParser:
         metavar="N",
         help="rendering processes (default: one per core)",
     )
-    build = commands.add_parser(
-        "build", parents=[shared], formatter_class=helpful, help="build site/ from seeds/ (the default)"
+
+    def command(name: str, *parents: argparse.ArgumentParser) -> argparse.ArgumentParser:
+        about = ABOUT[name]
+        return commands.add_parser(
+            name,
+            parents=list(parents),
+            formatter_class=DefaultsShown,
+            help=about.line,
+            description=about.line[0].upper() + about.line[1:] + ".",
+            epilog=about.epilog(),
+        )
+
+    new = command("new")
+    new.add_argument("folder", type=Path, help="the folder to create (new, or empty)")
+    add = command("add", project)
+    add.add_argument("files", type=Path, nargs="+", metavar="FILE|DIR", help="seed files, or folders of them")
+    add.add_argument("--dry-run", action="store_true", help="print what would change; change nothing")
+    add.add_argument("--no-build", action="store_true", help="copy the seeds but do not build")
+    add.add_argument(
+        "--force", action="store_true", help="add a second file for an author, or under a taken name"
     )
+    add.add_argument("--json", action="store_true", help="print the change summary as JSON")
+    add_import_arguments(command("import", project, apis()))
+    add_link_arguments(command("link-sources", project, apis()))
+    check = command("check", shared)
+    check.add_argument("--json", action="store_true", help="print the report as JSON")
+    build = command("build", shared)
     build.add_argument(
         "--portable",
         action="store_true",
@@ -141,34 +232,12 @@ def parser() -> argparse.ArgumentParser:
         help="then copy exactly the files the build wrote (no bookkeeping, no stray files) into "
         "DIR, a new or empty folder, to upload",
     )
-    check = commands.add_parser(
-        "check",
-        parents=[shared],
-        formatter_class=helpful,
-        help="find every problem a build would find (pages are rendered in memory); write nothing",
-    )
-    check.add_argument("--json", action="store_true", help="print the report as JSON")
-    serve = commands.add_parser(
-        "serve",
-        parents=[addressed],
-        formatter_class=helpful,
-        help="build, serve on 127.0.0.1 and rebuild on changes",
-    )
+    serve = command("serve", addressed)
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
     serve.add_argument("--port", type=PORT, default=8000, help="port to listen on (0: any free port)")
     serve.add_argument("--open", action="store_true", help="open a browser")
     serve.add_argument("--base-path", default="/", help="serve under a sub-path, e.g. /scholarsite/")
-    new = commands.add_parser(
-        "new", formatter_class=helpful, help="start a project in a new (or empty) folder"
-    )
-    new.add_argument("folder", type=Path, help="the folder to create")
-    deploy = commands.add_parser(
-        "deploy",
-        parents=[shared],
-        formatter_class=helpful,
-        help="build, then publish the files it wrote to a gh-pages branch (no Actions needed), "
-        "or with --to to an S3-compatible bucket",
-    )
+    deploy = command("deploy", shared)
     deploy.add_argument(
         "--to",
         type=s3_target,
@@ -180,33 +249,11 @@ def parser() -> argparse.ArgumentParser:
     deploy.add_argument("--remote", default="origin", help="the git remote to push to (gh-pages)")
     deploy.add_argument("--branch", default="gh-pages", help="the branch GitHub Pages serves")
     deploy.add_argument("--message", default="Publish the site", help="the commit message")
-    add = commands.add_parser(
-        "add",
-        parents=[project],
-        formatter_class=helpful,
-        help="check new seed files, copy them into seeds/, print what they change, then build",
-    )
-    add.add_argument("files", type=Path, nargs="+", metavar="FILE|DIR", help="seed files, or folders of them")
-    add.add_argument("--dry-run", action="store_true", help="print what would change; change nothing")
-    add.add_argument("--no-build", action="store_true", help="copy the seeds but do not build")
-    add.add_argument(
-        "--force", action="store_true", help="add a second file for an author, or under a taken name"
-    )
-    add.add_argument("--json", action="store_true", help="print the change summary as JSON")
-    importer = commands.add_parser(
-        "import",
-        parents=[project, apis()],
-        formatter_class=helpful,
-        help="write an author's seed from arXiv, an ORCID iD (through OpenAlex) or a BibTeX file, "
-        "print what it changes, then build",
-    )
-    add_import_arguments(importer)
-    link = commands.add_parser(
-        "link-sources",
-        parents=[project, apis()],
-        formatter_class=helpful,
-        help="look the papers up on arXiv and OpenAlex into sources.yaml (review it, then commit it)",
-    )
+    return main
+
+
+def add_link_arguments(link: argparse.ArgumentParser) -> None:
+    """`link-sources`' options: which papers are looked up, on which source."""
     link.add_argument(
         "--max-age",
         type=int,
@@ -231,7 +278,6 @@ def parser() -> argparse.ArgumentParser:
         default=None,
         help="ask only this source (repeatable; default: arXiv, then OpenAlex for the papers it identifies)",
     )
-    return main
 
 
 def apis() -> argparse.ArgumentParser:
@@ -328,7 +374,7 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     words = list(argv)
     command = first_word(words)
     if command is None:
-        if not any(word in ("-h", "--help") for word in words):
+        if not any(word in ("-h", "--help", "--version") for word in words):
             words = ["build", *words]
     elif command not in COMMANDS:
         refuse_unknown_option(words)

@@ -1,4 +1,4 @@
-"""Command line: `build` (default), `check`, `serve`, `new`, `add`, `import`, `deploy`, `link-sources`.
+"""Command line: `new`, `add`, `import`, `link-sources`, `check`, `build` (default), `serve`, `deploy`.
 
 Exit codes: 0 success (warnings allowed unless --strict), 1 problems in the input, 2 usage,
 3 a bug in scholarsite (with its traceback), 130 interrupted.
@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from scholarsite import arguments, ownership, shortcut, write
-from scholarsite.errors import BuildError, Diagnostic, Severity, count, fails
+from scholarsite.errors import BuildError, Diagnostic, Severity, count, fails, summarised
 from scholarsite.inputs.config import NONE_GIVEN, Overrides
 from scholarsite.write.report import BuildResult
 
@@ -50,11 +50,12 @@ class Run:
         )
 
 
-def print_diagnostics(diagnostics: Sequence[Diagnostic], quiet: bool = False) -> None:
-    """Every problem on stderr, sorted by file and line (notes left out when `quiet`)."""
-    for diagnostic in sorted(diagnostics):
-        if not (quiet and diagnostic.severity is Severity.NOTE):
-            print(diagnostic.format(), file=sys.stderr)
+def print_diagnostics(diagnostics: Sequence[Diagnostic], quiet: bool = False, verbose: bool = False) -> None:
+    """Every problem on stderr, sorted by file and line (notes left out when `quiet`; many
+    notes of one kind said once with their count unless `verbose`)."""
+    shown = [d for d in diagnostics if not (quiet and d.severity is Severity.NOTE)]
+    for line in summarised(shown, verbose):
+        print(line, file=sys.stderr)
 
 
 def tally(diagnostics: Sequence[Diagnostic]) -> str:
@@ -98,7 +99,7 @@ def run_check(run: Run, site_dir: Path | None, strict: bool, as_json: bool, jobs
         report["ok"] = not failed
         print(json.dumps(report, indent=2, ensure_ascii=False))
         return FAILED if failed else OK
-    print_diagnostics(result.diagnostics, run.quiet)
+    print_diagnostics(result.diagnostics, run.quiet, run.verbose)
     span = f" ({report['first_year']}-{report['last_year']})" if report["years"] else ""
     print(
         f"{report['authors']} authors, {report['records']} records, {report['papers']} distinct papers, "
@@ -130,24 +131,49 @@ def build_or_skip(run: Run, site_dir: Path | None, strict: bool, jobs: int | Non
         )
 
 
-def run_build(run: Run, site_dir: Path | None, strict: bool, jobs: int | None) -> int:
-    """Build the site; on any problem leave site/ as it was."""
+def shown_path(path: Path) -> str:
+    """A path as the user would type it: relative inside the current folder, else absolute."""
+    path = path.resolve()
+    return os.path.relpath(path) if path.is_relative_to(Path.cwd().resolve()) else str(path)
+
+
+def where_to_look(run: Run, site_dir: Path | None) -> str:
+    """The build's last word: where the site is and how to view it."""
+    from scholarsite.inputs.config import load_config
+
+    shown = shown_path(site_dir or run.root / "site")
+    portable = run.overrides.portable or load_config(run.root / "site.yaml", "site.yaml")[0].portable
+    if portable:
+        index = os.path.join(shown, "index.html")
+        return f"the site is in {shown}/: open {index} in a browser (it works from disk)"
+    project = "" if run.root == Path.cwd().resolve() else f" --project {shown_path(run.root)}"
+    return (
+        f"the site is in {shown}/: `scholarsite serve{project}` shows it at http://127.0.0.1:8000/ "
+        "(build with --portable to open its index.html from disk)"
+    )
+
+
+def run_build(run: Run, site_dir: Path | None, strict: bool, jobs: int | None, hint: bool = True) -> int:
+    """Build the site; on any problem leave site/ as it was. `hint`: end with where the site
+    is and how to view it."""
     try:
         result = build_or_skip(run, site_dir, strict, jobs)
     except BuildError as exc:
-        print_diagnostics(exc.diagnostics, run.quiet)
+        print_diagnostics(exc.diagnostics, run.quiet, run.verbose)
         print(f"build failed ({tally(exc.diagnostics)}); site/ left unchanged", file=sys.stderr)
         return FAILED
     except write.WriteConflict as exc:
         print(f"error: {exc}", file=sys.stderr)
         return FAILED
-    print_diagnostics(result.diagnostics, run.quiet)
+    print_diagnostics(result.diagnostics, run.quiet, run.verbose)
     report = result.report
     for path in report.foreign if not run.quiet else ():
         print(f"site/{path}: note: not produced by the build (left in place)", file=sys.stderr)
     for path in [*report.written, *(f"{p} (removed)" for p in report.removed)] if run.verbose else ():
         print(f"  site/{path}")
     print(result.summary())
+    if hint and not run.quiet:  # on stderr with the notes: stdout ends with the summary
+        print(where_to_look(run, site_dir), file=sys.stderr)
     return OK
 
 
@@ -206,7 +232,7 @@ def run_add(run: Run, args: argparse.Namespace) -> int:
     try:
         changes, copies = addseeds.plan(run.root, args.files, args.force)
     except addseeds.Refused as exc:
-        print_diagnostics(exc.problems, run.quiet)
+        print_diagnostics(exc.problems, run.quiet, run.verbose)
         print("nothing was added", file=sys.stderr)
         return FAILED
     apply = lambda: addseeds.apply(run.root, changes, copies)  # noqa: E731
@@ -249,14 +275,14 @@ def run_import(run: Run, args: argparse.Namespace) -> int:
             args.openalex_key,
         )
         fetched, problems = importer.fetch(request)
-        print_diagnostics(problems, run.quiet)
+        print_diagnostics(problems, run.quiet, run.verbose)
         into = os.path.relpath(args.into.resolve(), run.root).replace(os.sep, "/") if args.into else None
         result = importer.plan(run.root, fetched, tuple(args.exclude or ()), into)
     except BuildError as exc:
-        print_diagnostics(exc.diagnostics, run.quiet)
+        print_diagnostics(exc.diagnostics, run.quiet, run.verbose)
         return FAILED
     except importer.Refused as exc:
-        print_diagnostics(exc.problems, run.quiet)
+        print_diagnostics(exc.problems, run.quiet, run.verbose)
         print("nothing was imported", file=sys.stderr)
         return FAILED
     except (ApiUnreachable, LookupFailed, BadDelay, LookupError) as exc:
@@ -281,7 +307,7 @@ def run_publish(run: Run, args: argparse.Namespace) -> int:
     except write.WriteConflict as exc:
         print(f"error: {exc}", file=sys.stderr)
         return FAILED
-    code = run_build(run, args.site, args.strict, args.jobs)
+    code = run_build(run, args.site, args.strict, args.jobs, hint=False)
     if code != OK:
         return code
     try:
@@ -306,7 +332,7 @@ def run_deploy(run: Run, args: argparse.Namespace) -> int:
     except DeployError as exc:
         print(f"error: not deployed: {exc}", file=sys.stderr)
         return FAILED
-    if run_build(run, args.site, args.strict, args.jobs) != OK:
+    if run_build(run, args.site, args.strict, args.jobs, hint=False) != OK:
         print("not deployed: the build failed", file=sys.stderr)
         return FAILED
     site = (args.site or run.root / "site").resolve()

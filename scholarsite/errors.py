@@ -46,6 +46,50 @@ class Diagnostic:
         }
 
 
+# Notes that a collection repeats on every build, named once with their count (`--verbose`
+# lists them): the first pattern matching a note's message names its kind.
+NOTE_KINDS = (
+    (re.compile(r"TeX: unknown macro"), "unknown TeX macros shown as source"),
+    (
+        re.compile(r"TeX: math .* could not be converted"),
+        "TeX math that could not be converted, shown as source",
+    ),
+    (re.compile(r"TeX: "), "other TeX kept as source"),
+)
+QUOTED_RE = re.compile(r"'[^']*'")
+MANY_NOTES = 3  # more notes of one kind than this are said as one line
+
+
+def note_kind(message: str) -> str:
+    """What a note is about, without its particulars: 'unknown TeX macros shown as source',
+    or the message with its quoted parts elided."""
+    for pattern, kind in NOTE_KINDS:
+        if pattern.match(message):
+            return kind
+    return QUOTED_RE.sub("'…'", message)
+
+
+def summarised(diagnostics: Iterable[Diagnostic], verbose: bool = False) -> list[str]:
+    """The lines that report `diagnostics`, sorted by file and line: every error and warning,
+    and every note unless more than MANY_NOTES are of one kind, which are said once with their
+    count after the rest (all of them when `verbose`)."""
+    ordered = sorted(diagnostics)
+    kinds: dict[str, int] = {}
+    for diagnostic in ordered if not verbose else ():
+        if diagnostic.severity is Severity.NOTE:
+            kind = note_kind(diagnostic.message)
+            kinds[kind] = kinds.get(kind, 0) + 1
+    many = {kind for kind, number in kinds.items() if number > MANY_NOTES}
+    lines = [
+        d.format()
+        for d in ordered
+        if not (d.severity is Severity.NOTE and many and note_kind(d.message) in many)
+    ]
+    return lines + [
+        f"{kinds[kind]} notes: {kind}; scholarsite check --verbose lists them" for kind in sorted(many)
+    ]
+
+
 def printable(text: str) -> str:
     """`text` with control characters (other than line feeds and tabs) as `\\xNN` escapes."""
     return UNPRINTABLE_RE.sub(lambda match: f"\\x{ord(match.group()):02x}", text)

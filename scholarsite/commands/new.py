@@ -9,9 +9,9 @@ to override one.
 
 from __future__ import annotations
 
-from importlib.metadata import version
 from pathlib import Path
 
+from scholarsite import __version__
 from scholarsite.inputs.example import EXAMPLE_FILE, EXAMPLE_NAME
 
 STARTER = Path(__file__).parent / "starter"
@@ -38,5 +38,5 @@ def create(target: Path) -> list[str]:
     for source, name in FILES.items():
         (target / name).parent.mkdir(parents=True, exist_ok=True)
         text = source.read_text(encoding="utf-8")
-        (target / name).write_text(text.replace("{version}", version("scholarsite")), encoding="utf-8")
+        (target / name).write_text(text.replace("{version}", __version__), encoding="utf-8")
     return list(FILES.values())

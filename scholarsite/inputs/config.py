@@ -110,6 +110,41 @@ CHECKS: dict[str, Check] = {
 }
 assert set(CHECKS) == {f.name for f in fields(Config)}
 
+# What each setting does, as the settings reference (docs) and the starter site.yaml say it.
+MEANINGS: dict[str, str] = {
+    "title": "the site's title, in every page's header and `<title>`",
+    "description": "the default meta description of pages",
+    "language": "`lang` of every page, and the language of the search index",
+    "base_url": "the absolute address of the deployed site, such as `https://you.github.io/repo/`: "
+    "enables canonical links, `sitemap.xml` and Atom feeds (also `--base-url`, `SCHOLARSITE_BASE_URL`)",
+    "cname": "a custom domain for GitHub Pages, written to `site/CNAME`",
+    "papers_per_page": "papers a page of the long listings (papers, subjects, years, authors): pages are "
+    "cut from the oldest end, so every page but the first holds this many and the first (the newest) up "
+    "to twice as many less one; a new paper then changes the first page only",
+    "latest_papers": "papers on the home page",
+    "feed_entries": "newest papers in each Atom feed",
+    "related_papers": "related papers on a paper's page",
+    "portable": "link pages as `folder/index.html`, so the site works opened from disk "
+    "(also `build --portable`, `SCHOLARSITE_PORTABLE=1`)",
+    "unsafe_html": "keep raw HTML in `content/` pages and author bios (only for authors you trust)",
+    "search_shard_size": "search records (papers, authors, subjects) a shard of the search index holds "
+    "at most, on average: smaller shards re-index faster, more shards cost the browser more requests",
+    "mailto": "your e-mail address, sent to OpenAlex by `link-sources` and `import` (its polite pool); "
+    "never shown on the site",
+}
+assert set(MEANINGS) == set(CHECKS)
+
+
+def expectation(key: str) -> str:
+    """What the setting `key` accepts, as its check says it ('a whole number from 1 to 100000'),
+    with its length limit for text."""
+    check = CHECKS[key]
+    said = (check.__doc__ or "").split(" (")[0].rstrip(".")
+    expected = said[:1].lower() + said[1:] if said else (check(None) or "").removeprefix("expected ")
+    if key in MAX_LENGTHS or CHECKS[key] is text:
+        expected += f", at most {MAX_LENGTHS.get(key, MAX_TEXT):,} characters"
+    return expected
+
 
 def setting_problem(key: str, value: Any) -> str | None:
     """Why `value` is not acceptable for the known setting `key`, with an excerpt of it."""

@@ -124,8 +124,8 @@ def papers_read(data: SiteData) -> list[Any]:
 
 
 def data_files(data: SiteData) -> Iterator[Output]:
-    """data/papers.json, data/authors.json (schema in the README) and llms.txt; the JSON files
-    are keyed by what they are made from and encoded only when it changed."""
+    """data/papers.json, data/authors.json (schema in docs/reference/data-files.md) and llms.txt;
+    the JSON files are keyed by what they are made from and encoded only when it changed."""
     envelope = {"schema_version": DATA_SCHEMA_VERSION}
     version = code_version()
     papers_key = key_of(version, papers_read(data), digested=True)

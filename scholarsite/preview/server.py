@@ -45,18 +45,11 @@ from tornado.netutil import bind_sockets
 from scholarsite import pipeline, write
 from scholarsite.errors import BuildError, Diagnostic, Severity, printable
 from scholarsite.inputs.config import NONE_GIVEN, Overrides
-from scholarsite.preview import steps
+from scholarsite.preview import banner, steps
 from scholarsite.preview.watch import InputWatcher
 
 Respond = Callable[[str, list[tuple[str, str]]], object]
 HTML = ("Content-Type", "text/html; charset=utf-8")
-# The warnings banner's look, served as a file (the pages' Content-Security-Policy refuses
-# style attributes and inline styles), at a path outside any base path.
-BANNER_STYLESHEET = "/.scholarsite-preview.css"
-BANNER_CSS = (
-    b"#build-warnings{position:sticky;bottom:0;background:#fff8e1;color:#222;"
-    b"border-top:3px solid #b26a00;padding:.5rem 1rem;max-height:30vh;overflow:auto}"
-)
 ALLOWED_METHODS = "GET, HEAD"
 MAX_TARGET = 8 * 1024  # a longer request target (path and query) is 414 URI Too Long
 MAX_HEAD = 1024 * 1024  # tornado reads a request head up to this size (its default, 64 KiB, would
@@ -182,17 +175,6 @@ def error_page(problems: list[str]) -> bytes:
     ).encode()
 
 
-def with_banner(page: bytes, warnings: list[str]) -> bytes:
-    """A page with the last build's warnings shown at its foot (preview only)."""
-    items = "".join(f"<li><pre>{html.escape(w)}</pre></li>" for w in warnings)
-    banner = (
-        f'<link rel="stylesheet" href="{BANNER_STYLESHEET}"><aside id="build-warnings">'
-        f"<strong>Build warnings</strong><ul>{items}</ul></aside>"
-    ).encode()
-    head, found, tail = page.rpartition(b"</body>")
-    return head + banner + found + tail if found else page + banner
-
-
 def normalised(relative: str) -> str:
     """A URL path inside the site without empty, '.' or '..' segments: 'papers/x', or ''."""
     return posixpath.normpath("/" + relative).lstrip("/")
@@ -261,8 +243,9 @@ class PreviewApp:
 
     def answer(self, path: str) -> Answer:
         """The response to a GET of the decoded URL path `path`."""
-        if path == BANNER_STYLESHEET:
-            return self.reply("200 OK", BANNER_CSS, [("Content-Type", "text/css")])
+        if path in banner.ASSETS:
+            content, kind = banner.ASSETS[path]
+            return self.reply("200 OK", content, [("Content-Type", kind)])
         if not path.startswith(self.base_path):
             if path in ("/", self.base_path.rstrip("/")):
                 return self.reply("302 Found", b"", [("Location", quote(self.base_path))])
@@ -286,7 +269,7 @@ class PreviewApp:
         kind = mimetypes.guess_type(file.name)[0] or "application/octet-stream"
         warnings = self.preview.warnings
         if kind == "text/html" and warnings:
-            body = with_banner(body, warnings)
+            body = banner.with_banner(body, warnings)
         return self.reply("200 OK", body, [("Content-Type", kind)])
 
     def redirect(self, location: str | None) -> Answer:
