@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from scholarsite.errors import Severity
 from scholarsite.importing.works import Work
 from scholarsite.inputs import taxonomy
+from scholarsite.inputs.records import KINDS, NO_DETAILS, Details
+from scholarsite.inputs.seeddetails import MAX_AUTHORS, details_lines, is_details, parse_details
 from scholarsite.inputs.seeds import (
     ARROW,
     COUNT_RE,
@@ -45,6 +47,8 @@ PARAGRAPH_BREAK_RE = re.compile(r"\n[^\S\n]*\n")
 NUMBER_RE = re.compile(r"\d[\d,]*")
 READS_AS = "reads as a subject line or a record's first line"
 UNWRITABLE_RE = re.compile(f"{CONTROL_RE.pattern}|[\ud800-\udfff]")
+WRITTEN_AUTHORS = 100  # names a record lists at most; a longer list is cut and ends in et al.
+assert WRITTEN_AUTHORS <= MAX_AUTHORS
 
 
 class NotWritable(Exception):
@@ -68,8 +72,13 @@ def one_line(text: str) -> str:
 
 
 def reads_as_structure(paragraph: str) -> bool:
-    """A paragraph the reader could take for a subject line or a record's first line."""
-    return parse_subjects(paragraph) is not None or parse_source_year(paragraph) is not None
+    """A paragraph the reader could take for a subject line, a record's first line or a
+    details block."""
+    return (
+        parse_subjects(paragraph) is not None
+        or parse_source_year(paragraph) is not None
+        or is_details((paragraph,))
+    )
 
 
 def abstract_paragraphs(abstract: str) -> tuple[list[str], str]:
@@ -109,15 +118,45 @@ def record_of(work: Work, latest_year: int) -> Made:
     if not EARLIEST_YEAR <= work.year <= latest_year:
         return Made(work, None, f"no year from {EARLIEST_YEAR} to {latest_year}")
     paragraphs, note = abstract_paragraphs(work.abstract)
+    details, dropped = details_of(work)
     record = SeedRecord(
-        work.source, work.year, title, "\n\n".join(paragraphs), known_subjects(work.subjects), "", 0
+        work.source, work.year, title, "\n\n".join(paragraphs), known_subjects(work.subjects), "", 0, details
     )
-    return Made(work, record, note=note)
+    return Made(work, record, note="; ".join(filter(None, [note, *dropped])))
+
+
+def author_name(name: str) -> str:
+    """A name as an Authors line can hold it: one line, no `;` (it separates names)."""
+    return one_line(name.replace(";", ","))
+
+
+def details_of(work: Work) -> tuple[Details, list[str]]:
+    """A work's details as its seed record's block reads them back, and what was left out
+    (a value the grammar refuses); at most WRITTEN_AUTHORS names."""
+    names = [n for n in map(author_name, work.authors) if n and n != "et al."]
+    more = work.more_authors or len(names) > WRITTEN_AUTHORS
+    kind = work.kind if work.kind in KINDS else ""
+    wanted = Details(
+        tuple(names[:WRITTEN_AUTHORS]),
+        more and bool(names),
+        one_line(work.journal_ref),
+        kind,
+        one_line(work.doi),
+        one_line(work.url),
+        one_line(work.published),
+    )
+    lines = tuple(details_lines(wanted))
+    if not lines:
+        return NO_DETAILS, []
+    details, problems = parse_details(lines, "", 1)
+    return details, [problem.message for problem in problems]
 
 
 def record_blocks(record: SeedRecord) -> list[str]:
-    """The blocks of one record: source and year, title, abstract paragraphs, subject line."""
+    """The blocks of one record: source and year, title, details (a block of lines), abstract
+    paragraphs, subject line."""
     blocks = [f"{record.source}{record.year}", record.title]
+    blocks += ["\n".join(details_lines(record.details))] if record.details != NO_DETAILS else []
     blocks += record.abstract.split("\n\n") if record.abstract else []
     return blocks + ([" ".join(f"{code}{ARROW}" for code in record.subjects)] if record.subjects else [])
 
@@ -147,7 +186,7 @@ def appended(text: str, existing: AuthorRecord, records: list[SeedRecord]) -> st
         if number:
             line = lines[count.line - 1]
             lines[count.line - 1] = line[: number.start()] + str(claimed) + line[number.end() :]
-    blocks = [block for record in records for block in record_blocks(record)]
+    blocks = [block.replace("\n", newline) for record in records for block in record_blocks(record)]
     return "\n".join(lines).rstrip() + newline * 2 + (newline * 2).join(blocks) + newline
 
 
@@ -171,6 +210,6 @@ def verified(text: str, path: str, name: str, records: list[SeedRecord], latest_
     return data
 
 
-def essence(record: SeedRecord) -> tuple[str, int, str, str, tuple[str, ...]]:
+def essence(record: SeedRecord) -> tuple[str, int, str, str, tuple[str, ...], Details]:
     """What a record says, wherever it is."""
-    return (record.source, record.year, record.title, record.abstract, record.subjects)
+    return (record.source, record.year, record.title, record.abstract, record.subjects, record.details)

@@ -6,7 +6,6 @@ from dataclasses import dataclass
 
 from scholarsite.errors import Diagnostic, Severity
 
-
 KINDS = (
     "article",
     "conference paper",
