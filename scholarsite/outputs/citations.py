@@ -39,6 +39,7 @@ _KEY_STOPWORDS = frozenset(
     | {"why", "with"}
 )
 _AND = re.compile(r"(?<!\S)and(?!\S)", re.IGNORECASE)
+MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 IMPORT_SOURCES = frozenset({"bibtex", "openalex"})
 _URL_SAFE = ":/?#[]@!$&'()*+,;=%~-._"
 
@@ -241,7 +242,7 @@ def to_bibtex(rec: CitationRecord) -> str:
         ("year", str(rec.year)),
     ]
     if len(rec.date_parts) > 1:
-        fields.append(("month", str(rec.date_parts[1])))
+        fields.append(("month", MONTHS[rec.date_parts[1] - 1]))  # BibTeX's macro, unbraced
     if rec.venue:
         fields.append((kind.venue_field, bibtex_escape(rec.venue)))
     elif _host(rec) and kind.bibtex == "misc":
@@ -263,7 +264,9 @@ def to_bibtex(rec: CitationRecord) -> str:
         fields.append(("url", _safe_url(rec.url)))
     if rec.abstract_plain.strip():
         fields.append(("abstract", bibtex_escape(rec.abstract_plain)))
-    body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
+    body = ",\n".join(
+        f"  {name} = {value if name == 'month' else '{' + value + '}'}" for name, value in fields
+    )
     return f"@{kind.bibtex}{{{rec.key},\n{body}\n}}\n"
 
 
