@@ -28,7 +28,7 @@ from scholarsite.importing import author_page, found, from_arxiv, from_bibtex, f
 from scholarsite.importing.works import Fetched, Papers, Work, collapse
 from scholarsite.inputs.freshness import latest_possible_year
 from scholarsite.inputs.project import load_project
-from scholarsite.inputs.seeds import SEED_SUFFIX, AuthorRecord, SeedRecord, parse_seed
+from scholarsite.inputs.seeds import SEED_SUFFIX, AuthorRecord, SeedParse, SeedRecord
 from scholarsite.inputs.sources import (
     ARXIV_ID_RE,
     SOURCES_FILE,
@@ -258,10 +258,10 @@ def plan(root: Path, fetched: Fetched, exclude: tuple[str, ...] = (), into: str 
     notes = fetched.notes + notes + sorting.notes
     records = [record for record, _ in sorting.new]
     seed = existing.path if existing else new_seed_path(root, name)
-    data = seed_bytes(root, seed, name, existing, records) if records else None
+    data, parse = seed_bytes(root, seed, name, existing, records) if records else (None, None)
     if data is None and existing is None:
         raise Refused([error("import", 0, f"nothing to import for {name}", "; ".join(notes[-3:]))])
-    parsed, warnings = seed_author(seed, data, len(records)) if data else (existing, [])
+    parsed, warnings = seed_author(parse, len(records)) if parse else (existing, [])
     assert parsed is not None
     site = build_model([*(a for a in authors if a is not existing), parsed], identities=identities)
     changes = compare(build_model(authors, identities=identities), site)
@@ -294,23 +294,23 @@ def new_seed_path(root: Path, name: str) -> str:
 
 def seed_bytes(
     root: Path, seed: str, name: str, existing: AuthorRecord | None, records: list[SeedRecord]
-) -> bytes:
-    """The seed's new bytes, checked by parsing them back; Refused when they would not read so."""
+) -> tuple[bytes, SeedParse]:
+    """The seed's new bytes and their parse, checked by parsing them back; Refused when they
+    would not read so."""
     year = latest_possible_year()
     try:
         if existing is None:
-            return seedtext.verified(seedtext.new_seed(name, records), seed, name, records, year)
+            return seedtext.read_back(seedtext.new_seed(name, records), seed, name, records, year)
         text = (root / seed).read_bytes().decode("utf-8-sig")
         grown = seedtext.appended(text, existing, records)
-        return seedtext.verified(grown, seed, existing.name, [*existing.records, *records], year)
+        return seedtext.read_back(grown, seed, existing.name, [*existing.records, *records], year)
     except seedtext.NotWritable as exc:
         raise Refused([error(seed, 0, str(exc).removeprefix(f"{seed}: "))]) from None
 
 
-def seed_author(seed: str, data: bytes, added: int) -> tuple[AuthorRecord, list[str]]:
-    """The author a seed's bytes give (they are verified: they parse), and the warnings about
-    its last `added` records, as `add` lists them."""
-    parse = parse_seed(data, seed, latest_year=latest_possible_year())
+def seed_author(parse: SeedParse, added: int) -> tuple[AuthorRecord, list[str]]:
+    """The author of a seed's parse (verified: it has one), and the warnings about its last
+    `added` records, as `add` lists them."""
     assert parse.author is not None
     first = parse.author.records[-added].line
     warnings = [d.format() for d in parse.diagnostics if d.severity is Severity.WARNING and d.line >= first]

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import islice
 
 from scholarsite.errors import Severity
 from scholarsite.importing.works import Work
@@ -32,6 +34,7 @@ from scholarsite.inputs.seeds import (
     MAX_TITLE,
     WRITTEN_SOURCES,
     AuthorRecord,
+    SeedParse,
     SeedRecord,
     is_marked_subject_line,
     parse_seed,
@@ -130,14 +133,23 @@ def author_name(name: str) -> str:
     return one_line(name.replace(";", ","))
 
 
+@lru_cache(maxsize=64)  # a file may give thousands of works one long list (issue 29)
+def written_names(authors: tuple[str, ...]) -> tuple[list[str], bool]:
+    """The first WRITTEN_AUTHORS names as an Authors line holds them, and whether there are
+    more; a long list is never cleaned whole."""
+    cleaned = (n for n in map(author_name, authors) if n and n != "et al.")
+    names = list(islice(cleaned, WRITTEN_AUTHORS + 1))
+    return names[:WRITTEN_AUTHORS], len(names) > WRITTEN_AUTHORS
+
+
 def details_of(work: Work) -> tuple[Details, list[str]]:
     """A work's details as its seed record's block reads them back, and what was left out
     (a value the grammar refuses); at most WRITTEN_AUTHORS names."""
-    names = [n for n in map(author_name, work.authors) if n and n != "et al."]
-    more = work.more_authors or len(names) > WRITTEN_AUTHORS
+    names, cut = written_names(work.authors)
+    more = work.more_authors or cut
     kind = work.kind if work.kind in KINDS else ""
     wanted = Details(
-        tuple(names[:WRITTEN_AUTHORS]),
+        tuple(names),
         more and bool(names),
         one_line(work.journal_ref),
         kind,
@@ -193,6 +205,14 @@ def appended(text: str, existing: AuthorRecord, records: list[SeedRecord]) -> st
 def verified(text: str, path: str, name: str, records: list[SeedRecord], latest_year: int) -> bytes:
     """The bytes of `text`, once parsing them gives `name` and exactly `records` with no error;
     NotWritable otherwise."""
+    return read_back(text, path, name, records, latest_year)[0]
+
+
+def read_back(
+    text: str, path: str, name: str, records: list[SeedRecord], latest_year: int
+) -> tuple[bytes, SeedParse]:
+    """The bytes of `text` and their parse, once it gives `name` and exactly `records` with no
+    error (`verified`); NotWritable otherwise."""
     data = text.encode("utf-8")
     if len(data) > MAX_SEED_BYTES or len(records) > MAX_RECORDS:
         raise NotWritable(
@@ -207,7 +227,7 @@ def verified(text: str, path: str, name: str, records: list[SeedRecord], latest_
         index = next((i for i, (a, b) in enumerate(zip(read, meant, strict=False)) if a != b), len(meant))
         title = (meant if index < len(meant) else read)[index][2]
         raise NotWritable(f"{path}: record {index + 1} would read back differently ('{shorten(title)}')")
-    return data
+    return data, parse
 
 
 def essence(record: SeedRecord) -> tuple[str, int, str, str, tuple[str, ...], Details]:
