@@ -267,8 +267,7 @@ def test_import_of_5000_entries_sharing_one_list_is_quick_and_small(tmp_path: Pa
     tracemalloc.start()
     started = time.perf_counter()
     fetched, _ = from_bibtex.fetch(bib, "big.bib", "Author1 Family1")
-    print(
-        f"1,000 entries: {time.perf_counter() - started:.2f} s, {tracemalloc.get_traced_memory()[1] / 2**20:.0f} MiB peak"
-    )
+    seconds, peak = time.perf_counter() - started, tracemalloc.get_traced_memory()[1] / 2**20
+    print(f"1,000 entries: {seconds:.2f} s, {peak:.0f} MiB peak")
     tracemalloc.stop()
     assert len(fetched.works) == 1_000 and len({id(w.authors) for w in fetched.works}) == 1

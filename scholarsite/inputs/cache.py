@@ -89,7 +89,11 @@ def parse_data(parse: SeedParse) -> dict[str, Any]:
 
 def record_data(record: SeedRecord) -> list[Any]:
     """A seed record as JSON data (a list in RECORD_FIELDS order; details None when empty)."""
-    details = None if record.details == NO_DETAILS else asdict(record.details)
+    details = (
+        None
+        if record.details == NO_DETAILS
+        else {**asdict(record.details), "authors": [*record.details.authors]}
+    )
     return [*(getattr(record, name) for name in RECORD_FIELDS[:-1]), details]
 
 

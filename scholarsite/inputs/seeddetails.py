@@ -14,6 +14,7 @@ out; a value the grammar does not accept is a warning and left out, never an err
 
 from __future__ import annotations
 
+import datetime
 import re
 from dataclasses import replace
 
@@ -84,9 +85,20 @@ def with_value(details: Details, key: str, value: str) -> tuple[Details, str]:
     accepted, expected = CHECKS.get(key, ((), ""))
     if isinstance(accepted, tuple) and accepted and value not in accepted:
         return details, f"unknown {key} '{value}': {expected}; left out"
-    if isinstance(accepted, re.Pattern) and not accepted.fullmatch(value):
+    if isinstance(accepted, re.Pattern) and not (accepted.fullmatch(value) and real_date(key, value)):
         return details, f"'{value}' is not a {key}: {expected}; left out"
     return replace(details, **{FIELDS[key]: value}), ""
+
+
+def real_date(key: str, value: str) -> bool:
+    """A Date's day exists (no 2020-06-31); any other value passes."""
+    if key != "Date" or len(value) < len("2020-06-30"):
+        return True
+    try:
+        datetime.date.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
 
 
 def details_lines(details: Details) -> list[str]:

@@ -11,7 +11,6 @@ types.
 
 from __future__ import annotations
 
-import datetime
 import json
 import re
 import unicodedata
@@ -64,11 +63,6 @@ class CitationRecord(Digested):
     published: str = ""  # ISO date, a year and month (`2018-06`) or a year, or ''
     kind: str = ""  # one of seeds' KINDS, or '' when unknown
     venue: str = ""  # journal, proceedings, school, publisher: where it appeared
-
-    @property
-    def issued(self) -> datetime.date | None:
-        """The publication date, when known to the day."""
-        return datetime.date.fromisoformat(self.published) if len(self.published) == 10 else None
 
     @property
     def date_parts(self) -> list[int]:
