@@ -24,6 +24,7 @@ from scholarsite.importing import from_bibtex, seedtext
 from scholarsite.importing.bibvalues import Macros, split_names
 from scholarsite.importing.from_orcid import work_from
 from scholarsite.inputs.sources import load_sources
+from tests.conftest import BASE_URL_YAML, make_project
 
 DATA = Path(__file__).resolve().parent / "data" / "import"
 BIB = DATA / "papers-alfolio.bib"
@@ -271,3 +272,29 @@ def test_import_of_5000_entries_sharing_one_list_is_quick_and_small(tmp_path: Pa
     print(f"1,000 entries: {seconds:.2f} s, {peak:.0f} MiB peak")
     tracemalloc.stop()
     assert len(fetched.works) == 1_000 and len({id(w.authors) for w in fetched.works}) == 1
+
+
+def test_hostile_details_are_escaped_everywhere(tmp_path: Path) -> None:
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    (seeds / "ada.txt").write_text(
+        "arXiv subjects\n\nAda Lovelace\n\nPublications and source records attributed to Ada Lovelace.\n\n"
+        "1 record\n\nBibTeX1843\n\nSketch of the Engine\n\n"
+        'Authors: Ada Lovelace; <img src=x onerror=alert(1)>; "Quoted" </script>\n'
+        "Venue: <script>alert(1)</script> & Co\nType: article\nURL: javascript:alert(1)\n\n"
+        "An abstract.\n",
+        encoding="utf-8",
+    )
+    project = make_project(tmp_path / "project", seeds=seeds, site_yaml=BASE_URL_YAML)
+    result = pipeline.build(project)
+    assert any(
+        "javascript:alert(1)" in d.message and d.severity is Severity.WARNING for d in result.diagnostics
+    )
+    for path in (project / "site").rglob("*"):
+        if path.suffix in (".html", ".xml"):  # JSON and BibTeX files hold text as it is
+            text = path.read_text(encoding="utf-8")
+            assert "<script>alert" not in text and "<img src=x" not in text and "javascript:" not in text, (
+                path
+            )
+    page = next((project / PAPERS / "1843").iterdir()) / "index.html"
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; Co" in page.read_text(encoding="utf-8")
