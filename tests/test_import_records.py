@@ -298,3 +298,19 @@ def test_hostile_details_are_escaped_everywhere(tmp_path: Path) -> None:
             )
     page = next((project / PAPERS / "1843").iterdir()) / "index.html"
     assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; Co" in page.read_text(encoding="utf-8")
+
+
+def test_feeds_link_an_original_that_is_not_on_arxiv(tmp_path: Path) -> None:
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    (seeds / "ada.txt").write_text(
+        "Ada Lovelace\n\nPublications and source records attributed to Ada Lovelace.\n\n2 records\n\n"
+        "BibTeX1843\n\nSketch of the Engine\n\nDOI: 10.1000/sketch\nDate: 1843-09-01\n\nAn abstract.\n\n"
+        "BibTeX1842\n\nNotes\n\nVenue: Memoirs\n\nAnother abstract.\n",
+        encoding="utf-8",
+    )
+    project = make_project(tmp_path / "project", seeds=seeds, site_yaml=BASE_URL_YAML)
+    pipeline.build(project)
+    feed = (project / "site/feed.xml").read_text(encoding="utf-8")
+    assert '<link rel="related" type="text/html" href="https://doi.org/10.1000/sketch" />' in feed
+    assert "<published>1843-09-01T00:00:00Z</published>" in feed and 'href=""' not in feed
