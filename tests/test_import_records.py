@@ -9,10 +9,12 @@ passes, the example seed is gone, and every page, tag and citation format carrie
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import time
 import tracemalloc
+from contextlib import redirect_stdout
 from pathlib import Path
 
 import pytest
@@ -36,9 +38,6 @@ def imported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """A new project with the al-folio list imported and built, and what import printed."""
     project = tmp_path_factory.mktemp("alfolio") / "project"
     new.create(project)
-    import io
-    from contextlib import redirect_stdout
-
     out = io.StringIO()
     with redirect_stdout(out):
         code = cli.main(
