@@ -288,7 +288,9 @@ def run_import(run: Run, args: argparse.Namespace) -> int:
     except (ApiUnreachable, LookupFailed, BadDelay, LookupError) as exc:
         print(f"error: {exc}; nothing was imported", file=sys.stderr)
         return FAILED
-    return finish(run, args, result.lines(), result.as_dict(), lambda: importer.apply(run.root, result))
+    return finish(
+        run, args, result.lines(run.verbose), result.as_dict(), lambda: importer.apply(run.root, result)
+    )
 
 
 def note_left_out(left_out: Sequence[str], where: str, quiet: bool) -> None:

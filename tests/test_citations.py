@@ -374,3 +374,43 @@ def test_any_text_gives_schema_valid_csl_json(title: str, abstract: str, name: s
     rec = CitationRecord("k", title, title, (name,), 2020, "arXiv", ("cs.LG",), abstract, None)
     item = to_csl_json(rec)
     assert list(CSL_VALIDATOR.iter_errors(json.loads(json.dumps([item])))) == []
+
+
+KINDED = [
+    ("article", "@article", "journal", "JOUR", "article-journal", "container-title"),
+    ("conference paper", "@inproceedings", "booktitle", "CPAPER", "paper-conference", "container-title"),
+    ("PhD thesis", "@phdthesis", "school", "THES", "thesis", "publisher"),
+    ("master's thesis", "@mastersthesis", "school", "THES", "thesis", "publisher"),
+    ("chapter", "@incollection", "booktitle", "CHAP", "chapter", "container-title"),
+    ("report", "@techreport", "institution", "RPRT", "report", "container-title"),
+]
+
+
+@pytest.mark.parametrize(("kind", "entry", "field", "ris", "csl", "csl_field"), KINDED)
+def test_a_paper_is_cited_as_its_type_with_its_venue(
+    kind: str, entry: str, field: str, ris: str, csl: str, csl_field: str
+) -> None:
+    """Issue 28: `@article{..., journal = ...}`, `@inproceedings{..., booktitle = ...}`; the
+    seed's source (BibTeX) is no publisher; a complete list has no `and others`."""
+    rec = CitationRecord(
+        "k", "T", "T", ("Ada Lovelace",), 2018, "BibTeX", (), "", None, True,
+        published="2018-06", kind=kind, venue="Proc. Things",
+    )  # fmt: skip
+    bibtex = to_bibtex(rec)
+    assert bibtex.startswith(entry + "{k,") and "howpublished" not in bibtex and "others" not in bibtex
+    fields = parse_bibtex(bibtex).entries[0].fields_dict
+    assert fields[field].value == "Proc. Things" and fields["month"].value == "jun"
+    record = rispy.loads(to_ris(rec))[0]
+    assert record["type_of_reference"] == ris and "name_of_database" not in record
+    item = to_csl_json(rec)
+    assert item["type"] == csl and item[csl_field] == "Proc. Things" and "note" not in item
+    assert item["issued"] == {"date-parts": [[2018, 6]]}
+    assert list(CSL_VALIDATOR.iter_errors([item])) == []
+    if csl_field != "publisher":
+        assert "publisher" not in item
+
+
+def test_an_unknown_type_from_an_import_is_a_plain_misc() -> None:
+    rec = CitationRecord("k", "T", "T", ("A B",), 2020, "OpenAlex", (), "", None, True)
+    assert to_bibtex(rec).startswith("@misc{k,") and "howpublished" not in to_bibtex(rec)
+    assert to_csl_json(rec)["type"] == "article" and "publisher" not in to_csl_json(rec)

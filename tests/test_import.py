@@ -40,6 +40,8 @@ EMPTY_FEED = (
     "<opensearch:totalResults>{total}</opensearch:totalResults></feed>"
 )
 
+DETAILS_1 = b"Authors: Ziheng Jiang\nType: preprint\nDate: 2024-01-02\n\n"  # what arXiv says of it
+
 
 @dataclass
 class Arxiv:
@@ -212,7 +214,10 @@ def test_importing_the_same_author_twice_leaves_one_seed(
     assert seeds(project) == ["000_428d720ed8b996c5.txt", "001_195b1e5c39d23b83.txt", "shulai-zhang.txt"]
     grown = (project / "seeds" / "shulai-zhang.txt").read_bytes()
     assert grown.startswith(first.replace(b"2 records", b"3 records").rstrip())
-    assert grown.endswith(b"arXiv2024\n\nGenerated Paper 7\n\nAbstract 7.\n\ncs.LG\xe2\x86\x97\n")
+    assert grown.endswith(
+        b"arXiv2024\n\nGenerated Paper 7\n\nAuthors: Shulai Zhang\nType: preprint\nDate: 2024-01-02\n\n"
+        b"Abstract 7.\n\ncs.LG\xe2\x86\x97\n"
+    )
 
 
 def test_an_existing_author_gets_new_papers_in_their_own_seed(project: Path, arxiv: Arxiv) -> None:
@@ -222,7 +227,7 @@ def test_an_existing_author_gets_new_papers_in_their_own_seed(project: Path, arx
     assert seeds(project) == ["000_428d720ed8b996c5.txt", "001_195b1e5c39d23b83.txt"]
     after = (project / "seeds" / "000_428d720ed8b996c5.txt").read_bytes()
     assert after.startswith(before.rstrip()) and after.endswith(
-        b"Generated Paper 1\n\nAbstract 1.\n\ncs.LG\xe2\x86\x97\n"
+        b"Generated Paper 1\n\n" + DETAILS_1 + b"Abstract 1.\n\ncs.LG\xe2\x86\x97\n"
     )
 
 
@@ -410,7 +415,9 @@ def test_several_seeds_of_one_name_need_into(
     assert "--into" in err
     chosen = project / "seeds" / "ziheng-again.txt"
     assert run(project, "--arxiv-author", "Ziheng Jiang", "--into", str(chosen), "--no-build") == 0
-    assert chosen.read_bytes().endswith(b"Generated Paper 1\n\nAbstract 1.\n\ncs.LG\xe2\x86\x97\n")
+    assert chosen.read_bytes().endswith(
+        b"Generated Paper 1\n\n" + DETAILS_1 + b"Abstract 1.\n\ncs.LG\xe2\x86\x97\n"
+    )
     assert shipped.read_bytes() == (ROOT / "seeds" / "000_428d720ed8b996c5.txt").read_bytes()
 
 

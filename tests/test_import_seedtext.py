@@ -48,6 +48,13 @@ WORKS = st.builds(
     source=st.sampled_from(["arXiv", "OpenAlex", "BibTeX"]),
     abstract=TEXT,
     subjects=st.lists(st.sampled_from(CODES), max_size=3).map(tuple),
+    authors=st.lists(st.one_of(TEXT, st.just("et al."), st.just("A; B")), max_size=4).map(tuple),
+    more_authors=st.booleans(),
+    journal_ref=TEXT,
+    kind=st.sampled_from(["", "article", "PhD thesis", "conference paper", "poem"]),
+    doi=st.sampled_from(["", "10.1000/xyz", "not a doi", "10.1/a b"]),
+    url=st.sampled_from(["", "https://example.org/a?b=c", "javascript:alert(1)", "http://x"]),
+    published=st.sampled_from(["", "2020", "2020-06", "2020-06-31", "2020-13", "2020-06-30T00:00"]),
 )
 
 

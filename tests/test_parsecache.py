@@ -78,9 +78,9 @@ PAYLOAD = b"cos\nsystem\n(S'touch /tmp/scholarsite-pwned'\ntR."
     "content",
     [
         PAYLOAD,
-        b'{"format": 1, "entries": [[["seeds/a.txt", "x", 2027, "v"], {"author": 5, "diagnostics": []}]]}',
-        b'{"format": 1, "entries": [[["seeds/a.txt"], {}]]}',
-        b'{"format": 1, "entries": {}}',
+        b'{"format": 2, "entries": [[["seeds/a.txt", "x", 2027, "v"], {"author": 5, "diagnostics": []}]]}',
+        b'{"format": 2, "entries": [[["seeds/a.txt"], {}]]}',
+        b'{"format": 2, "entries": {}}',
         b"[" * 100_000,
     ],
 )

@@ -195,11 +195,19 @@ def plan(root: Path, paths: list[Path], force: bool) -> tuple[Changes, list[tupl
         raise Refused(problems)
     changes = summarise(project, authors, [*authors, *new])
     changes.added_files = [str(target.relative_to(root)) for _, target in copies]
-    example = root / "seeds" / EXAMPLE_NAME
-    if copies and example.is_file() and is_example(example, example.read_bytes()):
-        changes.removed_files = [str(example.relative_to(root))]
+    changes.removed_files = untouched_example(root) if copies else []
     changes.warnings = warnings
     return changes, copies
+
+
+def untouched_example(root: Path) -> list[str]:
+    """The example seed `new` wrote, as a file to remove, while nobody has changed it."""
+    example = root / "seeds" / EXAMPLE_NAME
+    return (
+        [str(example.relative_to(root))]
+        if example.is_file() and is_example(example, example.read_bytes())
+        else []
+    )
 
 
 def free_name(target: Path, planned: set[Path]) -> Path:

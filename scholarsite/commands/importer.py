@@ -14,13 +14,21 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from scholarsite.commands.add import Changes, Refused, accepted, compare, free_name, require_seeds_folder
+from scholarsite.commands.add import (
+    Changes,
+    Refused,
+    accepted,
+    compare,
+    free_name,
+    require_seeds_folder,
+    untouched_example,
+)
 from scholarsite.errors import BuildError, Diagnostic, Severity, error
 from scholarsite.importing import author_page, found, from_arxiv, from_bibtex, from_orcid, seedtext
 from scholarsite.importing.works import Fetched, Papers, Work, collapse
 from scholarsite.inputs.freshness import latest_possible_year
 from scholarsite.inputs.project import load_project
-from scholarsite.inputs.seeds import SEED_SUFFIX, AuthorRecord, SeedRecord, parse_seed
+from scholarsite.inputs.seeds import SEED_SUFFIX, AuthorRecord, SeedParse, SeedRecord
 from scholarsite.inputs.sources import (
     ARXIV_ID_RE,
     SOURCES_FILE,
@@ -96,13 +104,32 @@ class Plan:
     entries: dict[str, SourceEntry] = field(default_factory=dict)  # new sources.yaml entries
     sources: str | None = None  # sources.yaml's new text, when it has new entries
     page: tuple[str, str] | None = None  # (content/authors/x.md, its new text)
+    unknown: dict[str, list[str]] = field(default_factory=dict)  # part -> new records without it
 
-    def lines(self) -> list[str]:
-        """The summary as text."""
+    def lines(self, verbose: bool = False) -> list[str]:
+        """The summary as text (`verbose`: each new record without an abstract or subject)."""
         verb = "update" if self.updated else "add"
         written = [f"{verb} {self.seed}: {plural(self.added, 'new record')}"] if self.data else []
         entries = [f"{SOURCES_FILE}: {plural(len(self.entries), 'found entry')}"] if self.entries else []
-        return self.notes + written + entries + replace(self.changes, added_files=[]).lines()
+        return (
+            self.notes
+            + written
+            + entries
+            + self.unknown_lines(verbose)
+            + replace(self.changes, added_files=[]).lines()
+        )
+
+    def unknown_lines(self, verbose: bool) -> list[str]:
+        """`36 new records without an abstract, 40 without a subject (...)`, once; then, when
+        `verbose`, each of them."""
+        counts = [f"{len(works)} without {part}" for part, works in self.unknown.items() if works]
+        if not counts:
+            return []
+        hint = "" if verbose else "; --verbose lists them"
+        lines = [f"new records {', '.join(counts)}: their sources give none (a note, not a warning{hint})"]
+        if verbose:
+            lines += [f"  without {part}: {where}" for part, works in self.unknown.items() for where in works]
+        return lines
 
     def as_dict(self) -> dict[str, object]:
         """The summary as JSON data."""
@@ -113,6 +140,7 @@ class Plan:
             "notes": self.notes,
             "sources_entries": sorted(self.entries),
             "author_page": self.page[0] if self.page else None,
+            "without": self.unknown,
         }
         return {**self.changes.as_dict(), "import": details}
 
@@ -232,21 +260,32 @@ def plan(root: Path, fetched: Fetched, exclude: tuple[str, ...] = (), into: str 
     notes = fetched.notes + notes + sorting.notes
     records = [record for record, _ in sorting.new]
     seed = existing.path if existing else new_seed_path(root, name)
-    data = seed_bytes(root, seed, name, existing, records) if records else None
+    data, parse = seed_bytes(root, seed, name, existing, records) if records else (None, None)
     if data is None and existing is None:
         raise Refused([error("import", 0, f"nothing to import for {name}", "; ".join(notes[-3:]))])
-    parsed, warnings = seed_author(seed, data, len(records)) if data else (existing, [])
+    parsed, warnings = seed_author(parse, len(records)) if parse else (existing, [])
     assert parsed is not None
     site = build_model([*(a for a in authors if a is not existing), parsed], identities=identities)
     changes = compare(build_model(authors, identities=identities), site)
     changes.added_files = [seed] if existing is None else []
     changes.warnings = warnings
+    changes.removed_files = untouched_example(root) if data is not None else []
     result = Plan(changes, notes, seed, data, existing is not None, len(records))
+    result.unknown = unknown_parts(sorting.new)
     result.entries = learnt(site, parsed, sorting, entries)
     result.sources = sources_text(entries, result)
     if fetched.orcid:
         result.page = orcid_page(root, site, seed, fetched.orcid, result.notes)
     return result
+
+
+def unknown_parts(new: list[tuple[SeedRecord, Work]]) -> dict[str, list[str]]:
+    """Where each new record without an abstract or a subject came from (`refs.bib:12`)."""
+    where = [(record, work.where or work.title) for record, work in new]
+    return {
+        "an abstract": [shown for record, shown in where if not record.abstract],
+        "a subject": [shown for record, shown in where if not record.subjects],
+    }
 
 
 def new_seed_path(root: Path, name: str) -> str:
@@ -257,23 +296,23 @@ def new_seed_path(root: Path, name: str) -> str:
 
 def seed_bytes(
     root: Path, seed: str, name: str, existing: AuthorRecord | None, records: list[SeedRecord]
-) -> bytes:
-    """The seed's new bytes, checked by parsing them back; Refused when they would not read so."""
+) -> tuple[bytes, SeedParse]:
+    """The seed's new bytes and their parse, checked by parsing them back; Refused when they
+    would not read so."""
     year = latest_possible_year()
     try:
         if existing is None:
-            return seedtext.verified(seedtext.new_seed(name, records), seed, name, records, year)
+            return seedtext.read_back(seedtext.new_seed(name, records), seed, name, records, year)
         text = (root / seed).read_bytes().decode("utf-8-sig")
         grown = seedtext.appended(text, existing, records)
-        return seedtext.verified(grown, seed, existing.name, [*existing.records, *records], year)
+        return seedtext.read_back(grown, seed, existing.name, [*existing.records, *records], year)
     except seedtext.NotWritable as exc:
         raise Refused([error(seed, 0, str(exc).removeprefix(f"{seed}: "))]) from None
 
 
-def seed_author(seed: str, data: bytes, added: int) -> tuple[AuthorRecord, list[str]]:
-    """The author a seed's bytes give (they are verified: they parse), and the warnings about
-    its last `added` records, as `add` lists them."""
-    parse = parse_seed(data, seed, latest_year=latest_possible_year())
+def seed_author(parse: SeedParse, added: int) -> tuple[AuthorRecord, list[str]]:
+    """The author of a seed's parse (verified: it has one), and the warnings about its last
+    `added` records, as `add` lists them."""
     assert parse.author is not None
     first = parse.author.records[-added].line
     warnings = [d.format() for d in parse.diagnostics if d.severity is Severity.WARNING and d.line >= first]
@@ -331,3 +370,5 @@ def apply(root: Path, result: Plan) -> None:
         write_atomically(root / SOURCES_FILE, result.sources.encode("utf-8"))
     if result.page is not None:
         write_atomically(root / result.page[0], result.page[1].encode("utf-8"))
+    for name in result.changes.removed_files:
+        (root / name).unlink(missing_ok=True)

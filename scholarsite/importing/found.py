@@ -25,9 +25,9 @@ def found_entry(work: Work, title: str, checked: str) -> SourceEntry:
         doi=work.doi,
         journal_ref=work.journal_ref,
         primary_category=work.subjects[0] if on_arxiv and work.subjects else "",
-        published=work.published,
+        published=work.published if len(work.published) == len("2025-02-27") else "",
         updated=work.updated,
-        authors=work.authors,
+        authors=() if work.more_authors else work.authors,  # sources.yaml's lists are complete
         openalex=work.impact,
     )
 

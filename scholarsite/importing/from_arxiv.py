@@ -33,6 +33,7 @@ def work_of(record: Record) -> Work:
         doi=record.doi,
         journal_ref=record.journal_ref,
         authors=record.authors,
+        kind="preprint",
         published=record.published,
         updated=record.updated,
         key=record.arxiv_id,

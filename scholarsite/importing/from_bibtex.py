@@ -1,4 +1,4 @@
-"""`import --bibtex FILE --author NAME`: the entries of a BibTeX file (with `bibtexparser` v2).
+r"""`import --bibtex FILE --author NAME`: the entries of a BibTeX file (with `bibtexparser` v2).
 
 Titles and abstracts keep their TeX; only the braces BibTeX uses to protect capitals (`{BERT}`,
 `{G}raph`) are dropped, since they show nothing and would split a word of the paper's identity.
@@ -6,6 +6,11 @@ An entry's arXiv id comes from `eprint` (with `archivePrefix = arXiv`), an arXiv
 `arXiv:` or arxiv.org reference in `journal`, `note`, `howpublished` or `url`; its subject from
 `primaryClass`. An entry that is an arXiv e-print with a known subject is an `arXiv` record;
 any other is a `BibTeX` record (BibTeX has no subjects).
+
+Values are read as BibTeX reads them (`bibvalues`: `@string` macros and `#` evaluated); an
+entry whose key an earlier one has is kept under a new key (`key-2`), with a note. Each record
+keeps the entry's authors (accents decoded), venue, type, DOI, URL and date, and the paragraph
+breaks of its abstract (blank lines, `\par`, and the headings of a structured abstract).
 """
 
 from __future__ import annotations
@@ -15,12 +20,13 @@ import re
 from pathlib import Path
 
 import bibtexparser
-from bibtexparser.middlewares import SeparateCoAuthors, SplitNameParts
-from bibtexparser.model import Block, Entry
+from bibtexparser.model import Block, DuplicateBlockKeyBlock, Entry
 
 from scholarsite.errors import BuildError, Diagnostic, error, warning
+from scholarsite.importing.bibvalues import MONTH_NAMES, MONTHS, AuthorList, Macros, Names
 from scholarsite.importing.works import Fetched, Work
 from scholarsite.inputs import taxonomy
+from scholarsite.inputs.seeddetails import DATE_RE, URL_RE
 from scholarsite.inputs.seeds import MAX_SEED_BYTES
 from scholarsite.inputs.sources import ARXIV_ID_RE, DOI_RE
 from scholarsite.inputs.text import decode
@@ -42,6 +48,30 @@ ARGUMENT_BEFORE_RE = re.compile(r"(?:\\[A-Za-z]+\*?\s*|\\|[}\]^_])$")
 NEW_ID_RE = re.compile(r"(\d{2})\d{2}\.\d{4,5}")
 REFERENCE_FIELDS = ("journal", "note", "howpublished", "url")
 SOURCE_ARXIV, SOURCE_BIBTEX = "arXiv", "BibTeX"
+KINDS = {  # BibTeX entry types and the type a seed names them by
+    "article": "article",
+    "inproceedings": "conference paper",
+    "conference": "conference paper",
+    "proceedings": "book",
+    "phdthesis": "PhD thesis",
+    "mastersthesis": "master's thesis",
+    "book": "book",
+    "inbook": "chapter",
+    "incollection": "chapter",
+    "techreport": "report",
+    "report": "report",
+    "dataset": "dataset",
+}
+VENUE_FIELDS = ("journal", "journaltitle", "booktitle", "school", "institution", "publisher", "howpublished")
+URL_FIELDS = ("url", "html", "pdf")  # `html` and `pdf`: the fields al-folio sites use
+HEADINGS = (
+    "Background|Objectives?|Aims?|Purpose|Context|Motivation|Introduction|Methods?|Methodology|"
+    "Design|Setting|Participants|Interventions?|Measurements|Approach|Results?|Findings|"
+    "Conclusions?|Discussion|Interpretation|Significance|Implications|Limitations"
+)
+PARAGRAPH_RE = re.compile(
+    rf"\s*\\par\b\s*|\n[^\S\n]*\n\s*|\s*\n\s*(?=(?:{HEADINGS})\s*:)|(?<=[.!?])\s+(?=(?:{HEADINGS}):\s)"
+)
 
 
 def unprotected(text: str) -> str:
@@ -99,12 +129,46 @@ def year_of(fields: dict[str, str], arxiv_id: str) -> int:
     return 2000 + int(new_style.group(1)) if new_style else 0
 
 
-def names_of(entry: Entry) -> tuple[str, ...]:
-    """The entry's authors as plain names, in order (first names first)."""
-    field = entry.fields_dict.get("author")
-    parts = field.value if field is not None and isinstance(field.value, list) else []
-    names = (" ".join([*p.first, *p.von, *p.last, *p.jr]) for p in parts)
-    return tuple(plain for name in names if (plain := " ".join(tex_to_plain(name).split())))
+def abstract_of(text: str) -> str:
+    """An abstract with its paragraphs apart (blank line, `\\par`, a structured abstract's
+    heading such as `Results:`), its capital-protecting braces dropped."""
+    return "\n\n".join(p for p in (unprotected(part.strip()) for part in PARAGRAPH_RE.split(text)) if p)
+
+
+def kind_of(entry_type: str, fields: dict[str, str], arxiv_id: str) -> str:
+    """The type of an entry: its BibTeX type's, a thesis's by its `type`, an e-print a preprint."""
+    kind = KINDS.get(entry_type, "")
+    if entry_type == "thesis":
+        kind = "master's thesis" if "master" in fields.get("type", "").casefold() else "PhD thesis"
+    venue = fields.get("journal", "").casefold()
+    if arxiv_id and (kind in ("", "article") and (not venue or "arxiv" in venue or venue == "corr")):
+        return "preprint"
+    return kind
+
+
+def venue_of(fields: dict[str, str]) -> str:
+    """Where it appeared, as plain text ('' for arXiv itself, which the arXiv id says)."""
+    venue = next((fields[name] for name in VENUE_FIELDS if fields.get(name, "").strip()), "")
+    plain = " ".join(tex_to_plain(venue).split())
+    return "" if "arxiv" in plain.casefold() or URL_RE.match(plain) else plain
+
+
+def url_of(fields: dict[str, str]) -> str:
+    """The entry's own address (`url`, or al-folio's `html` or `pdf` when a full address)."""
+    urls = (fields.get(name, "").strip() for name in URL_FIELDS)
+    return next((url for url in urls if URL_RE.fullmatch(url)), "")
+
+
+def date_of(fields: dict[str, str], year: int) -> str:
+    """`date` when ISO, else the year and `month` (`2019-05`); '' when no month is known."""
+    date = fields.get("date", "").strip()
+    if DATE_RE.fullmatch(date) and len(date) > 4:
+        return date
+    month = fields.get("month", "").strip().casefold()
+    names = [name.casefold() for name in MONTH_NAMES]
+    number = int(month) if month.isdigit() else (names.index(month) + 1 if month in names else 0)
+    number = number or (MONTHS.index(month[:3]) + 1 if month[:3] in MONTHS and len(month) == 3 else 0)
+    return f"{year:04d}-{number:02d}" if year and 1 <= number <= 12 else ""
 
 
 def lists_author(names: tuple[str, ...], wanted: str) -> bool:
@@ -120,26 +184,65 @@ def same_or_initials(words: list[str], target: list[str]) -> bool:
     return words[-1] == target[-1] and all(w == t or w == t[0] for w, t in zip(words, target, strict=True))
 
 
-def work_of(entry: Entry, shown: str) -> Work:
-    """A work of a BibTeX entry (year 0 when it gives none)."""
-    fields = {key.casefold(): str(f.value) for key, f in entry.fields_dict.items() if key != "author"}
+def work_of(entry: Entry, fields: dict[str, str], authors: AuthorList, shown: str) -> Work:
+    """A work of a BibTeX entry with its evaluated fields (year 0 when it gives none)."""
     arxiv_id = arxiv_id_of(fields)
     primary = fields.get("primaryclass", "").strip()
     subjects = (primary,) if arxiv_id and taxonomy.lookup(primary) else ()
-    venue = fields.get("journal") or fields.get("booktitle") or ""
+    year = year_of(fields, arxiv_id)
     return Work(
-        title=unprotected(fields.get("title", "")),
-        year=year_of(fields, arxiv_id),
+        title=unprotected(" ".join(fields.get("title", "").split())),
+        year=year,
         source=SOURCE_ARXIV if subjects else SOURCE_BIBTEX,
-        abstract=unprotected(fields.get("abstract", "")),
+        abstract=abstract_of(fields.get("abstract", "")),
         subjects=subjects,
         arxiv_id=arxiv_id,
         doi=doi_of(fields),
-        journal_ref="" if "arxiv" in venue.casefold() else " ".join(tex_to_plain(venue).split()),
-        authors=names_of(entry),
+        journal_ref=venue_of(fields),
+        authors=authors.names,
+        more_authors=authors.more,
+        kind=kind_of(entry.entry_type.casefold(), fields, arxiv_id),
+        url=url_of(fields),
+        published=date_of(fields, year),
         key=entry.key,
         where=f"{shown}:{entry.start_line + 1}",
     )
+
+
+def entries_of(library: bibtexparser.Library) -> tuple[list[Entry], list[str]]:
+    """Every entry in file order, those whose key an earlier entry has renamed (`key-2`), and a
+    note for each renamed."""
+    entries = [*library.entries]
+    duplicates = [block for block in library.failed_blocks if isinstance(block, DuplicateBlockKeyBlock)]
+    entries += [
+        block.ignore_error_block for block in duplicates if isinstance(block.ignore_error_block, Entry)
+    ]
+    entries.sort(key=lambda entry: entry.start_line)
+    taken: set[str] = set()
+    notes = []
+    for entry in entries:
+        if entry.key in taken:
+            number = 2
+            while f"{entry.key}-{number}" in taken:
+                number += 1
+            renamed = f"{entry.key}-{number}"
+            notes.append(f"line {entry.start_line + 1}: a second entry '{entry.key}', kept as '{renamed}'")
+            entry.key = renamed
+        taken.add(entry.key)
+    return entries, notes
+
+
+def evaluated(entries: list[Entry], library: bibtexparser.Library) -> tuple[list[dict[str, str]], list[str]]:
+    """Each entry's fields (names case-folded) as BibTeX reads them, and a note per undefined
+    macro."""
+    macros = Macros()
+    for string in library.strings:
+        macros.define(string.key, str(string.value))
+    fields = [
+        {key.casefold(): macros.evaluate(str(f.value)) for key, f in e.fields_dict.items()} for e in entries
+    ]
+    notes = [f"@string '{name}' is not defined: read as nothing" for name in sorted(macros.undefined)]
+    return fields, notes
 
 
 def read_library(path: Path, shown: str) -> bibtexparser.Library:
@@ -153,13 +256,15 @@ def read_library(path: Path, shown: str) -> bibtexparser.Library:
     text, problems = decode(data, shown)
     if text is None:
         raise BuildError(problems)
-    return bibtexparser.parse_string(text, append_middleware=[SeparateCoAuthors(), SplitNameParts()])
+    return bibtexparser.parse_string(text, parse_stack=[])  # values raw: `bibvalues` reads them
 
 
 def failures(library: bibtexparser.Library, shown: str) -> list[Diagnostic]:
     """A warning for each block bibtexparser could not read (it is left out)."""
     return [
-        warning(shown, block.start_line + 1, f"left out: {reason(block)}") for block in library.failed_blocks
+        warning(shown, block.start_line + 1, f"left out: {reason(block)}")
+        for block in library.failed_blocks
+        if not isinstance(block, DuplicateBlockKeyBlock)
     ]
 
 
@@ -173,10 +278,18 @@ def reason(block: Block) -> str:
 def fetch(path: Path, shown: str, name: str) -> tuple[Fetched, list[Diagnostic]]:
     """The file's entries as works of `name`, and the problems of the file."""
     library = read_library(path, shown)
-    works = [work_of(entry, shown) for entry in library.entries]
-    notes = [f"BibTeX: {len(works)} entries in {shown}"]
-    listed = [lists_author(names_of(entry), name) for entry in library.entries]
-    strangers = [work.where for work, mine in zip(works, listed, strict=True) if not mine]
+    entries, renamed = entries_of(library)
+    fields, undefined = evaluated(entries, library)
+    names, listing = Names(), {}
+    works, strangers = [], []
+    for entry, values in zip(entries, fields, strict=True):
+        text = values.get("author", "")
+        authors = names.of(text)
+        if text not in listing:  # each distinct list looked through once
+            listing[text] = lists_author(authors.names, name)
+        works.append(work_of(entry, values, authors, shown))
+        strangers += [] if listing[text] else [works[-1].where]
+    notes = [f"BibTeX: {len(works)} entries in {shown}", *renamed, *undefined]
     if strangers:
         where = ", ".join(strangers[:5])
         notes.append(f"{len(strangers)} of them do not list {name} among their authors (kept): {where}")

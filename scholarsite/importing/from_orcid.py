@@ -72,6 +72,42 @@ def names_of(data: dict[str, Any]) -> tuple[str, ...]:
     return tuple(" ".join(name.split()) for name in names if isinstance(name, str) and name.strip())
 
 
+KINDS = {  # OpenAlex work types and the type a seed names them by
+    "article": "article",
+    "preprint": "preprint",
+    "posted-content": "preprint",
+    "book-chapter": "chapter",
+    "book": "book",
+    "monograph": "book",
+    "dissertation": "PhD thesis",
+    "report": "report",
+    "dataset": "dataset",
+}
+
+
+def kind_of(data: dict[str, Any], arxiv_id: str) -> str:
+    """The type of a work: OpenAlex's, an article in conference proceedings a conference paper,
+    one only on arXiv a preprint."""
+    kind = KINDS.get(data["type"], "") if isinstance(data.get("type"), str) else ""
+    location = data.get("primary_location")
+    source = location.get("source") if isinstance(location, dict) else None
+    place = source.get("type") if isinstance(source, dict) else None
+    if kind == "article" and place == "conference":
+        return "conference paper"
+    return (
+        "preprint"
+        if kind == "article" and (place == "repository" or arxiv_id and not data.get("doi"))
+        else kind
+    )
+
+
+def landing_page(data: dict[str, Any]) -> str:
+    """The primary location's landing page, when an http(s) address."""
+    location = data.get("primary_location")
+    url = location.get("landing_page_url") if isinstance(location, dict) else None
+    return url if isinstance(url, str) and url.startswith(("https://", "http://")) else ""
+
+
 def work_from(data: dict[str, Any], checked: str) -> Work:
     """A work of an OpenAlex work object (year 0 when it gives none)."""
     alex = work_of(data)
@@ -86,6 +122,8 @@ def work_from(data: dict[str, Any], checked: str) -> Work:
         doi="" if ARXIV_DOI_RE.fullmatch(alex.doi) else alex.doi,
         journal_ref="" if "arxiv" in alex.venue.casefold() else alex.venue,
         authors=names_of(data),
+        kind=kind_of(data, arxiv_id),
+        url=landing_page(data),
         published=alex.published,
         key=alex.openalex_id,
         where=f"OpenAlex {alex.openalex_id}",

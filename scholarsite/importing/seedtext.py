@@ -16,10 +16,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import islice
 
 from scholarsite.errors import Severity
 from scholarsite.importing.works import Work
 from scholarsite.inputs import taxonomy
+from scholarsite.inputs.records import KINDS, NO_DETAILS, Details
+from scholarsite.inputs.seeddetails import MAX_AUTHORS, details_lines, is_details, parse_details
 from scholarsite.inputs.seeds import (
     ARROW,
     COUNT_RE,
@@ -30,6 +34,7 @@ from scholarsite.inputs.seeds import (
     MAX_TITLE,
     WRITTEN_SOURCES,
     AuthorRecord,
+    SeedParse,
     SeedRecord,
     is_marked_subject_line,
     parse_seed,
@@ -45,6 +50,8 @@ PARAGRAPH_BREAK_RE = re.compile(r"\n[^\S\n]*\n")
 NUMBER_RE = re.compile(r"\d[\d,]*")
 READS_AS = "reads as a subject line or a record's first line"
 UNWRITABLE_RE = re.compile(f"{CONTROL_RE.pattern}|[\ud800-\udfff]")
+WRITTEN_AUTHORS = 100  # names a record lists at most; a longer list is cut and ends in et al.
+assert WRITTEN_AUTHORS <= MAX_AUTHORS
 
 
 class NotWritable(Exception):
@@ -68,8 +75,13 @@ def one_line(text: str) -> str:
 
 
 def reads_as_structure(paragraph: str) -> bool:
-    """A paragraph the reader could take for a subject line or a record's first line."""
-    return parse_subjects(paragraph) is not None or parse_source_year(paragraph) is not None
+    """A paragraph the reader could take for a subject line, a record's first line or a
+    details block."""
+    return (
+        parse_subjects(paragraph) is not None
+        or parse_source_year(paragraph) is not None
+        or is_details((paragraph,))
+    )
 
 
 def abstract_paragraphs(abstract: str) -> tuple[list[str], str]:
@@ -109,15 +121,54 @@ def record_of(work: Work, latest_year: int) -> Made:
     if not EARLIEST_YEAR <= work.year <= latest_year:
         return Made(work, None, f"no year from {EARLIEST_YEAR} to {latest_year}")
     paragraphs, note = abstract_paragraphs(work.abstract)
+    details, dropped = details_of(work)
     record = SeedRecord(
-        work.source, work.year, title, "\n\n".join(paragraphs), known_subjects(work.subjects), "", 0
+        work.source, work.year, title, "\n\n".join(paragraphs), known_subjects(work.subjects), "", 0, details
     )
-    return Made(work, record, note=note)
+    return Made(work, record, note="; ".join(filter(None, [note, *dropped])))
+
+
+def author_name(name: str) -> str:
+    """A name as an Authors line can hold it: one line, no `;` (it separates names)."""
+    return one_line(name.replace(";", ","))
+
+
+@lru_cache(maxsize=64)  # a file may give thousands of works one long list (issue 29)
+def written_names(authors: tuple[str, ...]) -> tuple[list[str], bool]:
+    """The first WRITTEN_AUTHORS names as an Authors line holds them, and whether there are
+    more; a long list is never cleaned whole."""
+    cleaned = (n for n in map(author_name, authors) if n and n != "et al.")
+    names = list(islice(cleaned, WRITTEN_AUTHORS + 1))
+    return names[:WRITTEN_AUTHORS], len(names) > WRITTEN_AUTHORS
+
+
+def details_of(work: Work) -> tuple[Details, list[str]]:
+    """A work's details as its seed record's block reads them back, and what was left out
+    (a value the grammar refuses); at most WRITTEN_AUTHORS names."""
+    names, cut = written_names(work.authors)
+    more = work.more_authors or cut
+    kind = work.kind if work.kind in KINDS else ""
+    wanted = Details(
+        tuple(names),
+        more and bool(names),
+        one_line(work.journal_ref),
+        kind,
+        one_line(work.doi),
+        one_line(work.url),
+        one_line(work.published),
+    )
+    lines = tuple(details_lines(wanted))
+    if not lines:
+        return NO_DETAILS, []
+    details, problems = parse_details(lines, "", 1)
+    return details, [problem.message for problem in problems]
 
 
 def record_blocks(record: SeedRecord) -> list[str]:
-    """The blocks of one record: source and year, title, abstract paragraphs, subject line."""
+    """The blocks of one record: source and year, title, details (a block of lines), abstract
+    paragraphs, subject line."""
     blocks = [f"{record.source}{record.year}", record.title]
+    blocks += ["\n".join(details_lines(record.details))] if record.details != NO_DETAILS else []
     blocks += record.abstract.split("\n\n") if record.abstract else []
     return blocks + ([" ".join(f"{code}{ARROW}" for code in record.subjects)] if record.subjects else [])
 
@@ -147,13 +198,21 @@ def appended(text: str, existing: AuthorRecord, records: list[SeedRecord]) -> st
         if number:
             line = lines[count.line - 1]
             lines[count.line - 1] = line[: number.start()] + str(claimed) + line[number.end() :]
-    blocks = [block for record in records for block in record_blocks(record)]
+    blocks = [block.replace("\n", newline) for record in records for block in record_blocks(record)]
     return "\n".join(lines).rstrip() + newline * 2 + (newline * 2).join(blocks) + newline
 
 
 def verified(text: str, path: str, name: str, records: list[SeedRecord], latest_year: int) -> bytes:
     """The bytes of `text`, once parsing them gives `name` and exactly `records` with no error;
     NotWritable otherwise."""
+    return read_back(text, path, name, records, latest_year)[0]
+
+
+def read_back(
+    text: str, path: str, name: str, records: list[SeedRecord], latest_year: int
+) -> tuple[bytes, SeedParse]:
+    """The bytes of `text` and their parse, once it gives `name` and exactly `records` with no
+    error (`verified`); NotWritable otherwise."""
     data = text.encode("utf-8")
     if len(data) > MAX_SEED_BYTES or len(records) > MAX_RECORDS:
         raise NotWritable(
@@ -168,9 +227,9 @@ def verified(text: str, path: str, name: str, records: list[SeedRecord], latest_
         index = next((i for i, (a, b) in enumerate(zip(read, meant, strict=False)) if a != b), len(meant))
         title = (meant if index < len(meant) else read)[index][2]
         raise NotWritable(f"{path}: record {index + 1} would read back differently ('{shorten(title)}')")
-    return data
+    return data, parse
 
 
-def essence(record: SeedRecord) -> tuple[str, int, str, str, tuple[str, ...]]:
+def essence(record: SeedRecord) -> tuple[str, int, str, str, tuple[str, ...], Details]:
     """What a record says, wherever it is."""
-    return (record.source, record.year, record.title, record.abstract, record.subjects)
+    return (record.source, record.year, record.title, record.abstract, record.subjects, record.details)

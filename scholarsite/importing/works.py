@@ -29,8 +29,11 @@ class Work:
     version: int | None = None
     doi: str = ""
     journal_ref: str = ""  # where it was published
-    authors: tuple[str, ...] = ()  # every author, in order, when the source lists them
-    published: str = ""  # ISO date of the first version
+    authors: tuple[str, ...] = ()  # the authors, in order, when the source lists them
+    more_authors: bool = False  # the source's list ends in "and others"
+    kind: str = ""  # one of seeds' KINDS, when the source says
+    url: str = ""  # the paper's own address, when the source gives one
+    published: str = ""  # ISO date of the first version (a month or a year from BibTeX)
     updated: str = ""
     key: str = ""  # the source's own identifier (a BibTeX key, an OpenAlex id)
     where: str = ""  # where the source said it, for messages (`refs.bib:12`)
@@ -58,6 +61,9 @@ class Work:
             doi=self.doi or other.doi,
             journal_ref=self.journal_ref or other.journal_ref,
             authors=self.authors or other.authors,
+            more_authors=self.more_authors if self.authors else other.more_authors,
+            kind=self.kind or other.kind,
+            url=self.url or other.url,
             published=self.published or other.published,
             impact=self.impact or other.impact,
         )

@@ -14,17 +14,19 @@ not validate is thrown away whole, with a note, and rebuilt.
 from __future__ import annotations
 
 import hashlib
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from scholarsite.errors import Diagnostic, Severity, note
 from scholarsite.inputs.digests import code_version
+from scholarsite.inputs.records import NO_DETAILS, Details
 from scholarsite.inputs.seeds import AuthorRecord, SeedParse, SeedRecord, parse_seed
 from scholarsite.inputs.store import CACHE_FOLDER, SHARDS, Shards, shard_of
 
 Key = tuple[str, str, int, str]
 CACHE_FILE = CACHE_FOLDER / "seeds"  # a folder of shards
-FORMAT = 1
+FORMAT = 2
 
 
 class Invalid(ValueError):
@@ -62,7 +64,8 @@ def diagnostic_of(value: Any) -> Diagnostic:
     )
 
 
-RECORD_FIELDS = ("source", "year", "title", "abstract", "subjects", "path", "line")
+RECORD_FIELDS = ("source", "year", "title", "abstract", "subjects", "path", "line", "details")
+DETAILS_TEXTS = ("venue", "kind", "doi", "url", "date")
 AUTHOR_FIELDS = ("name", "path", "line", "claimed_count", "at_least", "records")
 
 
@@ -78,10 +81,28 @@ def parse_data(parse: SeedParse) -> dict[str, Any]:
             "line": author.line,
             "claimed_count": author.claimed_count,
             "at_least": author.at_least,
-            "records": [[getattr(r, name) for name in RECORD_FIELDS] for r in author.records],
+            "records": [record_data(r) for r in author.records],
         },
         "diagnostics": [d.as_dict() for d in parse.diagnostics],
     }
+
+
+def record_data(record: SeedRecord) -> list[Any]:
+    """A seed record as JSON data (a list in RECORD_FIELDS order; details None when empty)."""
+    details = (
+        None
+        if record.details == NO_DETAILS
+        else {**asdict(record.details), "authors": [*record.details.authors]}
+    )
+    return [*(getattr(record, name) for name in RECORD_FIELDS[:-1]), details]
+
+
+def details_of(value: Any) -> Details:
+    """A record's details from JSON data (None: none)."""
+    if value is None:
+        return NO_DETAILS
+    authors, more, *rest = fields(value, ("authors", "more_authors", *DETAILS_TEXTS))
+    return Details(texts(authors), expect(more, bool), *(expect(text, str) for text in rest))
 
 
 def record_of(value: Any) -> SeedRecord:
@@ -89,7 +110,7 @@ def record_of(value: Any) -> SeedRecord:
     items = expect(value, list)
     if len(items) != len(RECORD_FIELDS):
         raise Invalid("a record has the wrong number of fields")
-    source, year, title, abstract, subjects, path, line = items
+    source, year, title, abstract, subjects, path, line, details = items
     return SeedRecord(
         expect(source, str),
         expect(year, int),
@@ -98,6 +119,7 @@ def record_of(value: Any) -> SeedRecord:
         texts(subjects),
         expect(path, str),
         expect(line, int),
+        details_of(details),
     )
 
 

@@ -6,6 +6,37 @@ from dataclasses import dataclass
 
 from scholarsite.errors import Diagnostic, Severity
 
+KINDS = (
+    "article",
+    "conference paper",
+    "preprint",
+    "PhD thesis",
+    "master's thesis",
+    "book",
+    "chapter",
+    "report",
+    "dataset",
+    "other",
+)
+
+
+@dataclass(frozen=True)
+class Details:
+    """What a record's details block says (seeds written by `import`): the full author list
+    (`more_authors`: it ends in "et al."), venue, type (one of KINDS), DOI, URL and date
+    (`YYYY`, `YYYY-MM` or `YYYY-MM-DD`). Empty fields are unknown."""
+
+    authors: tuple[str, ...] = ()
+    more_authors: bool = False
+    venue: str = ""
+    kind: str = ""
+    doi: str = ""
+    url: str = ""
+    date: str = ""
+
+
+NO_DETAILS = Details()
+
 
 @dataclass(frozen=True)
 class SeedRecord:
@@ -18,6 +49,7 @@ class SeedRecord:
     subjects: tuple[str, ...]
     path: str
     line: int
+    details: Details = NO_DETAILS
 
 
 @dataclass(frozen=True)

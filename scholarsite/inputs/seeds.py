@@ -8,6 +8,7 @@ A seed is a sequence of blocks separated by blank lines::
     At least 19 recordsLinked to original sources   (claimed count)
     arXiv2026                                        (record: source and year)
     Mesh-Attention: ...                              (title)
+    Authors: Ziheng Jiang; ...                       (details, optional: see `seeddetails`)
     Distributed attention is ...                     (abstract, one or more paragraphs)
     cs.DC↗                                           (subjects)
 
@@ -24,7 +25,8 @@ from scholarsite.errors import BuildError, Diagnostic, Severity, error, note, wa
 from scholarsite.inputs import taxonomy
 from scholarsite.inputs.example import EXAMPLE_NOTE, is_example
 from scholarsite.inputs.files import read_input
-from scholarsite.inputs.records import AuthorRecord, SeedParse, SeedRecord
+from scholarsite.inputs.records import NO_DETAILS, AuthorRecord, Details, SeedParse, SeedRecord
+from scholarsite.inputs.seeddetails import is_details, parse_details
 from scholarsite.inputs.seedlines import (
     ARROW,
     ATTRIBUTION_RE,
@@ -78,6 +80,7 @@ class SeedParser:
         self.position = 0
         self.diagnostics: list[Diagnostic] = []
         self.sources: set[str] = set()
+        self.unknown = {"abstract": 0, "subject line": 0}  # imported records without them
 
     def peek(self) -> Block | None:
         """The next block, not consumed."""
@@ -107,6 +110,7 @@ class SeedParser:
         if any(d.severity is Severity.ERROR for d in self.diagnostics):
             return None
         self.check_count(claimed, at_least, count_line, len(records))
+        self.report_unknown()
         return AuthorRecord(name_block.text, self.path, name_block.line, claimed, at_least, tuple(records))
 
     def parse_name(self) -> Block | None:
@@ -215,11 +219,37 @@ class SeedParser:
         title = self.parse_title(head)
         if title is None:
             return None
-        abstract = self.parse_abstract(title, source)
-        subjects = self.parse_subject_line(title, source)
+        details = self.parse_details()
+        imported = details is not None
+        abstract = self.parse_abstract(title, source, imported)
+        subjects = self.parse_subject_line(title, source, imported)
         if year is None:
             return None
-        return SeedRecord(source, year, title.text, abstract, subjects, self.path, head.line)
+        return SeedRecord(
+            source, year, title.text, abstract, subjects, self.path, head.line, details or NO_DETAILS
+        )
+
+    def parse_details(self) -> Details | None:
+        """The details block after a title (see `seeddetails`), or None when there is none."""
+        block = self.peek()
+        if block is None or not is_details(block.lines):
+            return None
+        self.take()
+        details, problems = parse_details(block.lines, self.path, block.line)
+        self.diagnostics += problems
+        return details
+
+    def report_unknown(self) -> None:
+        """One note for the imported records without an abstract or subject line: their
+        source had none to give, which is no fault of the file."""
+        missing = [
+            f"{count} without {'an' if part == 'abstract' else 'a'} {part}"
+            for part, count in self.unknown.items()
+            if count
+        ]
+        if missing:
+            message = f"imported records {' and '.join(missing)} (their sources give none)"
+            self.report(note(self.path, 0, message))
 
     def check_year(self, digits: str, line: int) -> int | None:
         """The year, or an error when it is impossible."""
@@ -268,14 +298,17 @@ class SeedParser:
         self.check_lookalikes(block, "paper")
         return block
 
-    def parse_abstract(self, title: Block, source: str) -> str:
-        """Abstract paragraphs up to the subject line or the start of the next record."""
+    def parse_abstract(self, title: Block, source: str, imported: bool = False) -> str:
+        """Abstract paragraphs up to the subject line or the start of the next record (an
+        imported record without one is counted, for one note)."""
         paragraphs: list[str] = []
         while (block := self.peek()) is not None and not self.ends_abstract(self.position):
             self.check_tex(self.take())
             self.check_run_together(block)
             paragraphs.append(block.text)
-        if not paragraphs:
+        if not paragraphs and imported:
+            self.unknown["abstract"] += 1
+        elif not paragraphs:
             missing = f"record '{shorten(title.text)}' has no abstract"
             self.report(missing_part(self.path, title.line, source, missing))
         abstract = "\n\n".join(paragraphs)
@@ -308,11 +341,14 @@ class SeedParser:
         source, digits = source_year
         return source.casefold() in self.sources | WRITTEN_SOURCES and len(digits) == 4
 
-    def parse_subject_line(self, title: Block, source: str) -> tuple[str, ...]:
+    def parse_subject_line(self, title: Block, source: str, imported: bool = False) -> tuple[str, ...]:
         """Subject codes, with warnings for unknown codes, and for a missing line (a note
-        for sources other than arXiv: `missing_part`)."""
+        for sources other than arXiv: `missing_part`; counted for an imported record)."""
         block = self.peek()
         codes = parse_subjects(block.text) if block and self.ends_abstract(self.position) else None
+        if (block is None or codes is None) and imported:
+            self.unknown["subject line"] += 1
+            return ()
         if block is None or codes is None:
             line = block.line if block else title.line
             expected = (

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import datetime
 from typing import Any
-from urllib.parse import quote, quote_plus
+from urllib.parse import quote, quote_plus, urlsplit
 
 from markupsafe import Markup
 
 from scholarsite.inputs.digests import DigestedDict
 from scholarsite.inputs.memo import Memo
+from scholarsite.inputs.records import Details
 from scholarsite.inputs.sources import SourceEntry, Sources
 from scholarsite.inputs.unicode import normalise
 from scholarsite.model import urls
@@ -54,21 +55,48 @@ def doi_url(doi: str) -> str:
     return f"https://doi.org/{quote(doi, safe='/:;()')}" if doi else ""
 
 
-def original_card(entry: SourceEntry) -> Card:
-    """What a paper shows of its original: identifiers, links and dates (dates only when valid)."""
-    published, updated = iso_date(entry.published), iso_date(entry.updated)
-    return {
+VENUE_TAGS = {  # the Highwire Press tag naming a venue, by type (else citation_journal_title)
+    "conference paper": "citation_conference_title",
+    "PhD thesis": "citation_dissertation_institution",
+    "master's thesis": "citation_dissertation_institution",
+    "report": "citation_technical_report_institution",
+    "book": "citation_publisher",
+    "chapter": "citation_inbook_title",
+}
+
+
+def url_label(url: str) -> str:
+    """What a link to a paper's own address says: its host (`ieeexplore.ieee.org`)."""
+    return urlsplit(url).hostname or "Link"
+
+
+def original_card(entry: SourceEntry | None, details: Details) -> Card | None:
+    """What a paper shows of its original: identifiers, venue, type, links and dates, from
+    sources.yaml and else from its records' details (dates only when valid; `date` may be a
+    year or a month, for citations); None when nothing is known."""
+    entry = entry or SourceEntry("unknown")
+    published, updated = iso_date(entry.published) or iso_date(details.date), iso_date(entry.updated)
+    doi = entry.doi or details.doi
+    card = {
         "arxiv_id": entry.arxiv_id,
         "version": entry.version,
         "primary_category": entry.primary_category,
-        "doi": entry.doi,
-        "journal_ref": entry.journal_ref,
+        "doi": doi,
+        "journal_ref": entry.journal_ref or details.venue,
+        "kind": details.kind,
+        "kind_label": details.kind[:1].upper() + details.kind[1:],
+        "venue_tag": VENUE_TAGS.get(details.kind, "citation_journal_title"),
+        "url": details.url,
+        "url_label": url_label(details.url) if details.url else "",
         "abs_url": entry.abs_url,
         "pdf_url": entry.pdf_url,
-        "doi_url": doi_url(entry.doi),
+        "doi_url": doi_url(doi),
         "published": published.isoformat() if published else "",
+        "date": published.isoformat() if published else details.date,
         "updated": updated.isoformat() if updated else "",
     }
+    known = ("arxiv_id", "doi", "journal_ref", "kind", "url", "date")
+    return card if any(card[name] for name in known) else None
 
 
 def unique_spellings(authors: list[Author]) -> dict[str, Author]:
@@ -121,12 +149,20 @@ class Cards:
         """Name, link and paper count of an author."""
         return {**Cards.author_ref(author), "count": len(author.papers)}
 
-    def full_authors(self, paper: Paper, entry: SourceEntry | None) -> list[Card]:
-        """Every author of a paper in order, when its source is known (collection authors with
+    @staticmethod
+    def author_list(paper: Paper, entry: SourceEntry | None) -> tuple[tuple[str, ...], bool]:
+        """The paper's own author list, in order, and whether it is complete: sources.yaml's
+        (always complete), else its records' details' (complete unless it ends in et al.)."""
+        if entry is not None and entry.authors:
+            return entry.authors, True
+        return paper.details.authors, bool(paper.details.authors) and not paper.details.more_authors
+
+    def full_authors(self, paper: Paper, names: tuple[str, ...]) -> list[Card]:
+        """Every author of a paper's list in order, when it has one (collection authors with
         their page, others with path ''); else the collection's own authors."""
-        if entry is None or not entry.authors:
+        if not names:
             return [self.author_ref(a) for a in paper.authors]
-        found = [(name, self.person(paper, name)) for name in entry.authors]
+        found = [(name, self.person(paper, name)) for name in names]
         return [{"name": name, "path": urls.author(a.slug) if a else ""} for name, a in found]
 
     def person(self, paper: Paper, name: str) -> Author | None:
@@ -142,6 +178,7 @@ class Cards:
         memo = self.memo
         title_plain = memo.text(PLAIN_TEXT, tex.tex_to_plain, paper.title)
         entry = self.sources.of(paper.key)
+        names, complete = self.author_list(paper, entry)
         return {
             "path": urls.paper(paper.year, paper.slug),
             "title": memo.markup("title", tex.tex_to_title_html, paper.title),
@@ -152,9 +189,10 @@ class Cards:
             "source": paper.source,
             "subjects": [self.subject_ref(s) for s in paper.subjects],
             "authors": [self.author_ref(a) for a in paper.authors],
-            "all_authors": self.full_authors(paper, entry),
-            "complete": bool(entry and entry.authors),
-            "original": original_card(entry) if entry else None,
+            "all_authors": self.full_authors(paper, names),
+            "complete": complete,
+            "listed": bool(names),  # all_authors is the paper's own list (complete or not)
+            "original": original_card(entry, paper.details),
             "arxiv_search": arxiv_search_url(title_plain),
         }
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from scholarsite.inputs import taxonomy
+from scholarsite.inputs.records import NO_DETAILS, Details
 from scholarsite.inputs.seeds import AuthorRecord, SeedRecord
 from scholarsite.inputs.unicode import normalise, strip_ignorable
 from scholarsite.model import urls
@@ -96,6 +97,7 @@ class Paper:
     abstract_key: str = ""
     versions: list[AbstractVersion] = field(default_factory=list)  # every different abstract
     legacy_slug: str = ""  # the slug of the rule before slugs showed rendered TeX
+    details: Details = NO_DETAILS  # what its records' details blocks say, merged (`merged_details`)
 
     @property
     def moved(self) -> bool:
@@ -256,9 +258,33 @@ class PaperIndex:
         )
 
 
+def richer(a: str, b: str) -> str:
+    """The longer of two values; of equally long ones the first in code-point order."""
+    return min(a, b, key=lambda text: (-len(text), text))
+
+
+def merged_details(a: Details, b: Details) -> Details:
+    """What two records' details say together, each field from the record that knows more
+    (a complete author list over one ending in et al., then the longer): the result depends on
+    the texts alone, never on the order seeds are read in."""
+    lists = ((a.authors, a.more_authors), (b.authors, b.more_authors))
+    authors, more = min(lists, key=lambda item: (not item[0], item[1], -len(item[0]), item[0]))
+    return Details(
+        authors,
+        more,
+        richer(a.venue, b.venue),
+        richer(a.kind, b.kind),
+        richer(a.doi, b.doi),
+        richer(a.url, b.url),
+        richer(a.date, b.date),
+    )
+
+
 def attach(paper: Paper, record: SeedRecord, author: Author, subjects: dict[str, Subject]) -> None:
-    """Add one record's author, subjects and provenance to its paper."""
+    """Add one record's author, subjects, details and provenance to its paper."""
     paper.provenance.append(Provenance(record.path, record.line))
+    if record.details != NO_DETAILS:
+        paper.details = merged_details(paper.details, record.details)
     if author not in paper.authors:
         paper.authors.append(author)
         author.papers.append(paper)

@@ -3,12 +3,14 @@
 The records come from scraped author profiles, so a paper only names the authors of this
 collection unless `sources.yaml` knows its original (then its complete author list, arXiv id,
 DOI and date). Every format says when the list is incomplete: BibTeX ends it with
-"and others", RIS and CSL-JSON carry a note.
+"and others", RIS and CSL-JSON carry a note. A paper whose type and venue are known (an
+imported record's details) is cited as what it is: `@article{..., journal = ...}`,
+`@inproceedings{..., booktitle = ...}`, `@phdthesis{..., school = ...}` and their RIS and CSL
+types.
 """
 
 from __future__ import annotations
 
-import datetime
 import json
 import re
 import unicodedata
@@ -36,6 +38,8 @@ _KEY_STOPWORDS = frozenset(
     | {"why", "with"}
 )
 _AND = re.compile(r"(?<!\S)and(?!\S)", re.IGNORECASE)
+MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+IMPORT_SOURCES = frozenset({"bibtex", "openalex"})
 _URL_SAFE = ":/?#[]@!$&'()*+,;=%~-._"
 
 
@@ -56,12 +60,44 @@ class CitationRecord(Digested):
     arxiv_id: str = ""
     primary_category: str = ""
     doi: str = ""
-    published: str = ""  # ISO date, or ''
+    published: str = ""  # ISO date, a year and month (`2018-06`) or a year, or ''
+    kind: str = ""  # one of seeds' KINDS, or '' when unknown
+    venue: str = ""  # journal, proceedings, school, publisher: where it appeared
 
     @property
-    def issued(self) -> datetime.date | None:
-        """The publication date, when known."""
-        return datetime.date.fromisoformat(self.published) if self.published else None
+    def date_parts(self) -> list[int]:
+        """[year, month, day] as far as known (the record's year alone at least)."""
+        parts = [int(part) for part in self.published.split("-") if part.isdigit()]
+        return parts if parts and parts[0] == self.year else [self.year]
+
+
+@dataclass(frozen=True)
+class Kind:
+    """How each format names one type of publication, and the field its venue goes in."""
+
+    bibtex: str
+    venue_field: str  # BibTeX's
+    ris: str
+    csl: str
+
+
+KINDS = {
+    "article": Kind("article", "journal", "JOUR", "article-journal"),
+    "conference paper": Kind("inproceedings", "booktitle", "CPAPER", "paper-conference"),
+    "preprint": Kind("misc", "howpublished", "GEN", "article"),
+    "PhD thesis": Kind("phdthesis", "school", "THES", "thesis"),
+    "master's thesis": Kind("mastersthesis", "school", "THES", "thesis"),
+    "book": Kind("book", "publisher", "BOOK", "book"),
+    "chapter": Kind("incollection", "booktitle", "CHAP", "chapter"),
+    "report": Kind("techreport", "institution", "RPRT", "report"),
+    "dataset": Kind("misc", "howpublished", "DATA", "dataset"),
+}
+UNKNOWN_KIND = Kind("misc", "howpublished", "GEN", "article")
+
+
+def kind_of(rec: CitationRecord) -> Kind:
+    """The record's type in each format (an unknown one: a generic entry)."""
+    return KINDS.get(rec.kind, UNKNOWN_KIND)
 
 
 @dataclass(frozen=True)
@@ -179,18 +215,34 @@ def _is_arxiv(rec: CitationRecord) -> bool:
     return rec.source.strip().lower() == "arxiv"
 
 
+def _host(rec: CitationRecord) -> str:
+    """Where the paper is hosted, as its seed's source names it (`arXiv`, `OpenReview`), or ''
+    for the sources `import` writes (a BibTeX file or OpenAlex host nothing)."""
+    return "" if rec.source.strip().casefold() in IMPORT_SOURCES else rec.source
+
+
 def to_bibtex(rec: CitationRecord) -> str:
-    """One @misc entry; the title keeps its TeX math and is double-braced to keep its case.
+    """One entry of the record's type (@misc when unknown); the title keeps its TeX math and is
+    double-braced to keep its case. An arXiv paper of no other venue is `howpublished = {arXiv
+    preprint}`; no entry names the seed's source otherwise.
 
     rec.key must be a safe citation key, as make_citation_keys makes.
     """
+    kind = kind_of(rec)
     authors = [_bibtex_name(a) for a in rec.authors if a.strip()] + ([] if rec.complete else ["others"])
     fields = [
         ("title", "{" + bibtex_title(rec.title_tex or rec.title_plain) + "}"),
         ("author", " and ".join(authors)),
         ("year", str(rec.year)),
-        ("howpublished", bibtex_escape(f"{rec.source} preprint" if _is_arxiv(rec) else rec.source)),
     ]
+    if len(rec.date_parts) > 1:
+        fields.append(("month", MONTHS[rec.date_parts[1] - 1]))  # BibTeX's macro, unbraced
+    if rec.venue:
+        fields.append((kind.venue_field, bibtex_escape(rec.venue)))
+    elif _host(rec) and kind.bibtex == "misc":
+        fields.append(
+            ("howpublished", bibtex_escape(f"{rec.source} preprint" if _is_arxiv(rec) else rec.source))
+        )
     if rec.arxiv_id:
         fields.append(("eprint", _safe_url(rec.arxiv_id)))
     if rec.arxiv_id or _is_arxiv(rec):
@@ -206,8 +258,10 @@ def to_bibtex(rec: CitationRecord) -> str:
         fields.append(("url", _safe_url(rec.url)))
     if rec.abstract_plain.strip():
         fields.append(("abstract", bibtex_escape(rec.abstract_plain)))
-    body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
-    return f"@misc{{{rec.key},\n{body}\n}}\n"
+    body = ",\n".join(
+        f"  {name} = {value if name == 'month' else '{' + value + '}'}" for name, value in fields
+    )
+    return f"@{kind.bibtex}{{{rec.key},\n{body}\n}}\n"
 
 
 def _safe_url(url: str) -> str:
@@ -223,12 +277,18 @@ def _ris_name(name: str) -> str:
 
 
 def to_ris(rec: CitationRecord) -> str:
-    """One RIS record (TY GEN), with an N1 note when the author list is incomplete."""
-    lines = [("TY", "GEN"), ("ID", rec.key), ("TI", rec.title_plain)]
+    """One RIS record of the paper's type (TY GEN when unknown), with an N1 note when the
+    author list is incomplete."""
+    lines = [("TY", kind_of(rec).ris), ("ID", rec.key), ("TI", rec.title_plain)]
     lines += [("AU", _ris_name(a)) for a in rec.authors if a.strip()]
-    lines += [("PY", str(rec.year)), ("DB", rec.source)]
-    if rec.issued:
-        lines.append(("DA", rec.issued.strftime("%Y/%m/%d/")))
+    lines.append(("PY", str(rec.year)))
+    lines += [("DB", _host(rec))] if _host(rec) else []
+    if rec.venue:
+        lines.append(("PB" if kind_of(rec).ris == "THES" else "T2", rec.venue))
+    if len(rec.date_parts) > 1:
+        lines.append(
+            ("DA", "/".join(f"{part:02d}" for part in rec.date_parts) + "/" * (4 - len(rec.date_parts)))
+        )
     lines += [("KW", subject) for subject in rec.subjects]
     if rec.abstract_plain.strip():
         lines.append(("AB", rec.abstract_plain))
@@ -255,21 +315,25 @@ def _csl_name(name: str) -> dict[str, str]:
 
 
 def to_csl_json(rec: CitationRecord) -> dict:
-    """One CSL-JSON item of type "article" (CSL's type for preprints and working papers)."""
-    issued = rec.issued
+    """One CSL-JSON item of the paper's type ("article", CSL's type for preprints and working
+    papers, when unknown)."""
+    kind = kind_of(rec)
     item: dict = {
         "id": rec.key,
-        "type": "article",
+        "type": kind.csl,
         "title": _one_line(rec.title_plain),
         "author": [_csl_name(a) for a in rec.authors if a.strip()],
-        "issued": {"date-parts": [[issued.year, issued.month, issued.day] if issued else [rec.year]]},
-        "publisher": rec.source,
+        "issued": {"date-parts": [rec.date_parts]},
     }
+    if _host(rec):
+        item["publisher"] = _host(rec)
+    if rec.venue:
+        item["publisher" if kind.csl == "thesis" else "container-title"] = _one_line(rec.venue)
     if not rec.complete:
         item["note"] = INCOMPLETE_NOTE
     if rec.doi:
         item["DOI"] = rec.doi
-    if _is_arxiv(rec):
+    if _is_arxiv(rec) and rec.kind in ("", "preprint"):
         item["genre"] = "Preprint"
     if rec.subjects:
         item["keyword"] = ", ".join(rec.subjects)

@@ -18,6 +18,8 @@ from scholarsite.outputs.sitedata import SiteData
 
 DATA_SCHEMA_VERSION = 1
 
+SHOWN_ONLY = ("kind_label", "venue_tag", "url_label")  # how pages word an original, not data
+
 
 def json_lines(envelope: dict[str, Any], name: str, items: list[dict[str, Any]]) -> bytes:
     """Deterministic JSON with one item per line: readable, diffable, and fast to encode."""
@@ -55,7 +57,8 @@ def with_original(item: dict[str, Any], card: Card) -> dict[str, Any]:
     if not original:
         return item
     authors = [a["name"] for a in card["all_authors"]] if card["complete"] else []
-    return {**item, "original": {**original, "authors": authors}}
+    data = {key: value for key, value in original.items() if key not in SHOWN_ONLY}
+    return {**item, "original": {**data, "authors": authors}}
 
 
 def with_impacts(items: list[dict[str, Any]], figures: list[Card | None]) -> list[dict[str, Any]]:

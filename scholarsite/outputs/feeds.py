@@ -61,8 +61,9 @@ def entry(feed: ET.Element, card: Card, base_url: str) -> None:
     if original and original["published"]:
         text_element(element, "published", day_timestamp(original["published"]))
     ET.SubElement(element, "link", {"rel": "alternate", "type": "text/html", "href": url})
-    if original:
-        ET.SubElement(element, "link", {"rel": "related", "type": "text/html", "href": original["abs_url"]})
+    related = original and (original["abs_url"] or original["doi_url"] or original["url"])
+    if related:  # the original: on arXiv, at its DOI, or at its own address
+        ET.SubElement(element, "link", {"rel": "related", "type": "text/html", "href": related})
     for author in card["all_authors"]:
         person = ET.SubElement(element, "author")
         text_element(person, "name", author["name"])

@@ -12,10 +12,19 @@ from scholarsite.inputs.content import Page
 from scholarsite.model import urls
 from scholarsite.model.cards import Card
 from scholarsite.model.model import Author
+from scholarsite.outputs.citations import IMPORT_SOURCES  # seed sources that name no publisher
 
 DESCRIPTION_LIMIT = 160
 SCHEMA = "https://schema.org"
 LISTS = ("identifier", "sameAs")  # JSON-LD properties several parts of a page add to
+SCHEMA_TYPES = {  # schema.org's type of a paper, by its type (else ScholarlyArticle)
+    "PhD thesis": "Thesis",
+    "master's thesis": "Thesis",
+    "book": "Book",
+    "chapter": "Chapter",
+    "report": "Report",
+    "dataset": "Dataset",
+}
 
 
 def clip(text: str, limit: int = DESCRIPTION_LIMIT) -> str:
@@ -49,12 +58,15 @@ def identifiers(original: Card) -> dict[str, Any]:
         ("DOI", original["doi"], original["doi_url"]),
     ]
     known = [(name, value, url) for name, value, url in ids if value]
-    return {
+    data: dict[str, Any] = {
         "identifier": [
             {"@type": "PropertyValue", "propertyID": name, "value": value} for name, value, _ in known
         ],
-        "sameAs": [url for _, _, url in known],
+        "sameAs": [url for _, _, url in known] + ([original["url"]] if original.get("url") else []),
     }
+    if original.get("journal_ref"):
+        data["isPartOf"] = {"@type": "CreativeWork", "name": original["journal_ref"]}
+    return data
 
 
 def cited_by(count: int, name: str, checked: str) -> dict[str, Any]:
@@ -151,16 +163,17 @@ class Metadata:
         original = card["original"] or {}
         data: dict[str, Any] = {
             "@context": SCHEMA,
-            "@type": "ScholarlyArticle",
+            "@type": SCHEMA_TYPES.get(original.get("kind", ""), "ScholarlyArticle"),
             "headline": clip(card["title_plain"], 110),
             "name": card["title_plain"],
-            "datePublished": original.get("published") or str(card["year"]),
+            "datePublished": original.get("date") or str(card["year"]),
             "author": [self.person_ref(a, path) for a in card["all_authors"]],
             "about": [
                 {"@type": "Thing", "name": s["name"], "identifier": s["code"]} for s in card["subjects"]
             ],
-            "publisher": {"@type": "Organization", "name": card["source"]},
         }
+        if card["source"].casefold() not in IMPORT_SOURCES:
+            data["publisher"] = {"@type": "Organization", "name": card["source"]}
         if original:
             data.update(identifiers(original))
         for name, value in (paper_impact(impact) if impact else {}).items():

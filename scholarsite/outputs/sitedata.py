@@ -46,12 +46,14 @@ def citation_records(site: Site, cards: Cards, config: Config) -> dict[str, cita
             source=paper.source,
             subjects=tuple(s.code for s in paper.subjects),
             abstract_plain=card["abstract_plain"],
-            url=original.get("abs_url") or page,
+            url=original.get("abs_url") or original.get("url") or page,
             complete=card["complete"],
             arxiv_id=original.get("arxiv_id", ""),
             primary_category=original.get("primary_category", ""),
             doi=original.get("doi", ""),
-            published=original.get("published", ""),
+            published=original.get("date", ""),
+            kind=original.get("kind", ""),
+            venue=original.get("journal_ref", ""),
         )
     return records
 

@@ -305,7 +305,7 @@ class _Parser:
         """
         name = str(token.value)[1:]
         expected = arity(name)
-        if token.kind == "symbol" and name in ACCENTS and (base := self._accent_base(token)):
+        if name in ACCENTS and (base := self._accent_base(token)):
             args: tuple[Group, ...] = (base,)
             end = token.end + 1
         elif expected and depth >= MAX_DEPTH:
@@ -333,17 +333,26 @@ class _Parser:
             self.tokens[self.index] = following._replace(value=value, start=start)
 
     def _accent_base(self, accent: _Token) -> Group | None:
-        """For ``\\'e``: take the letter right after the accent as its argument."""
+        """For ``\\'e``: take the letter right after the accent as its argument; for a named
+        accent (``\\c c``, ``\\v r``), the letter after its spaces, as TeX does."""
         following = self._peek()
         if following is None or following.kind != "text" or following.start != accent.end:
             return None
         value = str(following.value)
-        if len(value) > 1:  # leave the rest of the text token in place
-            rest = following._replace(value=value[1:], start=following.start + 1)
+        skipped = len(value) - len(value.lstrip()) if accent.kind == "word" else 0
+        if (accent.kind == "word" and not skipped) or not value[skipped:][:1].isalpha():
+            return None if accent.kind == "word" or not value else self._take_text(following, value, 0)
+        return self._take_text(following, value, skipped)
+
+    def _take_text(self, following: _Token, value: str, skipped: int) -> Group:
+        """The letter at `skipped` of a text token as a group; the rest of the token stays."""
+        if len(value) > skipped + 1:  # leave the rest of the text token in place
+            rest = following._replace(value=value[skipped + 1 :], start=following.start + skipped + 1)
             self.tokens[self.index] = rest
         else:
             self.index += 1
-        return Group((Text(value[0]),), value[0])
+        letter = value[skipped]
+        return Group((Text(letter),), letter)
 
     def _arguments(self, wanted: int | None, depth: int) -> tuple[Group, ...]:
         """Brace groups after a macro: ``wanted`` of them, or every adjacent one if None.
