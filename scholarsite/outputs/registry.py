@@ -16,6 +16,7 @@ from scholarsite.inputs.digests import digest
 MANIFEST = ".scholarsite-manifest.json"  # the build's own files in site/: no output may take them
 STAGE = ".scholarsite-stage"
 JOURNAL = ".scholarsite-journal.json"
+STATS = ".scholarsite-stats.json"  # what each owned file looked like when last found intact
 TMP_PREFIX = ".tmp-"
 
 
@@ -65,5 +66,5 @@ def check_path(path: object) -> None:
     if "//" in wrapped or "/./" in wrapped or "/../" in wrapped:
         raise ValueError(f"invalid output path {path!r}: empty, '.' or '..' part")
     first = path.partition("/")[0]
-    if first in (MANIFEST, STAGE, JOURNAL) or path.rpartition("/")[2].startswith(TMP_PREFIX):
+    if first in (MANIFEST, STAGE, JOURNAL, STATS) or path.rpartition("/")[2].startswith(TMP_PREFIX):
         raise ValueError(f"invalid output path {path!r}: name reserved for the build")
