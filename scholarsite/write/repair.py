@@ -85,12 +85,14 @@ def read_record(root: str) -> Record:
 
 
 def save_record(root: str, record: Record) -> None:
-    """Write the record through a temporary file and a rename (none when it is empty)."""
-    if not record:
-        with contextlib.suppress(FileNotFoundError):
+    """Write the record through a temporary file and a rename (none when it is empty). It only
+    saves work: when it cannot be written (site/ deleted meanwhile, a read-only disk), the next
+    build hashes what it would have vouched for."""
+    with contextlib.suppress(OSError):
+        if not record:
             os.unlink(os.path.join(root, STATS))
-        return
-    temporary = os.path.join(root, TMP_PREFIX + STATS)
-    with open(temporary, "w", encoding="ascii") as handle:
-        json.dump(record, handle, separators=(",", ":"), sort_keys=True)
-    os.replace(temporary, os.path.join(root, STATS))
+            return
+        temporary = os.path.join(root, TMP_PREFIX + STATS)
+        with open(temporary, "w", encoding="ascii") as handle:
+            json.dump(record, handle, separators=(",", ":"), sort_keys=True)
+        os.replace(temporary, os.path.join(root, STATS))
