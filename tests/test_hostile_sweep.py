@@ -7,12 +7,17 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from benchmarks.corpus import generate
 from scholarsite import pipeline, write
+from scholarsite.errors import error
+from scholarsite.inputs.store import write_atomically
 from scholarsite.inputs.project import load_project
 from scholarsite.outputs import search, shards
 from scholarsite.write.manifest import read_manifest
@@ -21,7 +26,7 @@ from scholarsite.write.repair import sha256_of
 from tools.qa.browser import open_browser
 from tools.qa.server import serve
 
-from .conftest import make_project
+from .conftest import ROOT, make_project
 
 
 @pytest.fixture
@@ -135,3 +140,40 @@ def test_search_answers_alike_at_every_shard_size_in_chromium(tmp_path: Path, br
     for size in range(1, len(search.entries(data)) + 1):
         pipeline.build(small_project(tmp_path, size))
         assert answers(browser, project / "site", queries) == expected, f"search_shard_size: {size}"
+
+
+def test_a_file_name_with_a_newline_cannot_print_a_line_of_its_own(tmp_path: Path) -> None:
+    """Case 10: a seed named to forge a diagnostic is printed with its line feed escaped."""
+    project = make_project(tmp_path / "p")
+    (project / "seeds/bad\nsite.yaml:1: error: forged.txt").write_text("Someone\n\nnot a record\n")
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "build.py"), "--project", str(project), "build"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    lines = (done.stdout + done.stderr).splitlines()
+    assert not [line for line in lines if line.startswith("site.yaml:1: error: forged")]
+    assert any(line.startswith("seeds/bad\\x0asite.yaml:1: error: forged.txt:3: error:") for line in lines)
+
+
+def test_a_message_cannot_start_a_line_but_a_hint_still_does() -> None:
+    """Case 10: a line feed in a message is escaped unless it starts the indented hint."""
+    shown = error("seeds/a.txt", 3, "found 'x\nsite.yaml:1: error: y'", "write it so").format()
+    assert shown == "seeds/a.txt:3: error: found 'x\\x0asite.yaml:1: error: y'\n    hint: write it so"
+
+
+def test_a_file_rewritten_atomically_keeps_its_mode(tmp_path: Path) -> None:
+    """Case 13: import and link-sources rewrite files through a temporary file, keeping the mode."""
+    umask = os.umask(0o022)
+    try:
+        kept, new = tmp_path / "sources.yaml", tmp_path / "seeds/new.txt"
+        kept.write_text("old\n")
+        kept.chmod(0o644)
+        write_atomically(kept, b"new\n")
+        write_atomically(new, b"new\n")
+    finally:
+        os.umask(umask)
+    assert kept.read_bytes() == b"new\n"
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o644 and stat.S_IMODE(new.stat().st_mode) == 0o644

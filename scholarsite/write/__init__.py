@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from scholarsite.errors import BuildError, Diagnostic
+from scholarsite.inputs.store import file_mode
 from scholarsite.outputs.registry import Bundle, Produced
 from scholarsite.write.manifest import (
     JOURNAL,
@@ -47,7 +48,6 @@ from scholarsite.write.produce import (
     Progress,
     default_workers,
     distinct,
-    file_mode,
     produce_all,
     start_bundles,
 )

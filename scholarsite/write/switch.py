@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from scholarsite.errors import BuildError, Diagnostic, error
+from scholarsite.inputs.store import file_mode
 from scholarsite.outputs.registry import Bundle, Output, Produced
 from scholarsite.write import repair
 from scholarsite.write.manifest import (
@@ -35,7 +36,6 @@ from scholarsite.write.produce import (
     Made,
     Progress,
     distinct,
-    file_mode,
     produce_all,
     produce_bundle,
     same_file,
