@@ -10,6 +10,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -18,8 +19,11 @@ from benchmarks.corpus import generate
 from scholarsite import pipeline, write
 from scholarsite.errors import error
 from scholarsite.inputs.store import write_atomically
+from scholarsite.inputs.assets import read_static
+from scholarsite.inputs.files import read_by_build
 from scholarsite.inputs.project import load_project
 from scholarsite.outputs import search, shards
+from scholarsite.preview.watch import InputWatcher
 from scholarsite.write.manifest import read_manifest
 from scholarsite.write.repair import sha256_of
 
@@ -177,3 +181,37 @@ def test_a_file_rewritten_atomically_keeps_its_mode(tmp_path: Path) -> None:
         os.umask(umask)
     assert kept.read_bytes() == b"new\n"
     assert stat.S_IMODE(kept.stat().st_mode) == 0o644 and stat.S_IMODE(new.stat().st_mode) == 0o644
+
+
+STATIC_NAMES = ("notes~", "data.swp", "4913", ".#notes", ".notes.swp", ".well-known/security.txt", "a/.b/c")
+
+
+def test_the_preview_watches_exactly_the_files_the_build_reads(tmp_path: Path) -> None:
+    """Case 14: one filter decides what the build reads and what the preview watches."""
+    project = make_project(tmp_path / "p")
+    for name in STATIC_NAMES:
+        (project / "static" / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / "static" / name).write_text(name)
+    read = read_static(project)[0]
+    assert {"notes~", "data.swp", "4913", ".well-known/security.txt"} <= read.keys()
+    for name in STATIC_NAMES:
+        assert read_by_build(project, str(project / "static" / name)) == (name in read), name
+
+
+def test_an_edit_to_a_backup_named_static_file_rebuilds_the_preview(tmp_path: Path) -> None:
+    """Case 14: `static/notes~` is published, so editing it is a change the preview sees."""
+    project = make_project(tmp_path / "p")
+    (project / "static").mkdir()
+    (project / "static/notes~").write_text("one")
+    seen: list[set[str]] = []
+    watcher = InputWatcher(project, seen.append)
+    watcher.start()
+    try:
+        time.sleep(1.0)
+        (project / "static/notes~").write_text("two")
+        deadline = time.monotonic() + 20
+        while not seen and time.monotonic() < deadline:
+            time.sleep(0.1)
+    finally:
+        watcher.stop()
+    assert any(str(project / "static/notes~") in paths for paths in seen)

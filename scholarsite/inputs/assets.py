@@ -6,7 +6,7 @@ from pathlib import Path
 
 from scholarsite import theme
 from scholarsite.errors import Diagnostic
-from scholarsite.inputs.files import read_files, visible_files
+from scholarsite.inputs.files import READ_HIDDEN, read_files, visible_files
 
 
 def read_assets(assets_dir: Path) -> tuple[dict[str, bytes], list[Diagnostic]]:
@@ -23,7 +23,7 @@ def read_assets(assets_dir: Path) -> tuple[dict[str, bytes], list[Diagnostic]]:
 
 
 STATIC = "static"  # the project's pass-through folder
-WELL_KNOWN = ".well-known"  # the one hidden folder of static/ that is copied (security.txt, ...)
+WELL_KNOWN = READ_HIDDEN[1]  # the one hidden folder of static/ that is copied (security.txt, ...)
 
 
 def read_static(root: Path) -> tuple[dict[str, bytes], list[Diagnostic]]:

@@ -61,14 +61,35 @@ def read_input(path: Path, root: Path, shown: str, too_large: SizeCheck | None =
         return file.read()
 
 
+READ_HIDDEN = ("static", ".well-known")  # the one hidden folder a build reads (security.txt, ...)
+
+
+def hidden(name: str) -> bool:
+    """Whether a file or folder name is hidden: a build does not read it (nor below it)."""
+    return name.startswith(".")
+
+
+def read_by_build(root: Path, path: str) -> bool:
+    """Whether a build reads `path` when it is in one of the project's inputs: no part of it is
+    hidden, `static/.well-known/` excepted. The preview watches exactly these files, so an edit
+    to any file the build publishes (`static/notes~`, `static/data.swp`) rebuilds it."""
+    try:
+        parts = Path(path).relative_to(root).parts
+    except ValueError:
+        return False
+    if parts[:2] == READ_HIDDEN:
+        parts = parts[2:]
+    return not any(hidden(part) for part in parts)
+
+
 def visible_files(folder: Path) -> Iterator[Path]:
     """Every file under `folder` except hidden ones, sorted; a symlinked folder is listed
     as an entry (for `refusal` to refuse), never walked into."""
     found = []
     for current, folders, files in os.walk(folder):
-        folders[:] = [name for name in folders if not name.startswith(".")]
+        folders[:] = [name for name in folders if not hidden(name)]
         linked = [name for name in folders if Path(current, name).is_symlink()]  # not walked
-        found += [Path(current, name) for name in files + linked if not name.startswith(".")]
+        found += [Path(current, name) for name in files + linked if not hidden(name)]
     yield from sorted(found)
 
 
