@@ -150,12 +150,7 @@ def test_a_file_name_with_a_newline_cannot_print_a_line_of_its_own(tmp_path: Pat
     """Case 10: a seed named to forge a diagnostic is printed with its line feed escaped."""
     project = make_project(tmp_path / "p")
     (project / "seeds/bad\nsite.yaml:1: error: forged.txt").write_text("Someone\n\nnot a record\n")
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "build.py"), "--project", str(project), "build"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = run_build(project)
     assert done.returncode == 1 and "Traceback" not in done.stderr
     lines = (done.stdout + done.stderr).splitlines()
     assert not [line for line in lines if line.startswith("site.yaml:1: error: forged")]
@@ -215,3 +210,23 @@ def test_an_edit_to_a_backup_named_static_file_rebuilds_the_preview(tmp_path: Pa
     finally:
         watcher.stop()
     assert any(str(project / "static/notes~") in paths for paths in seen)
+
+
+def run_build(project: Path) -> subprocess.CompletedProcess[str]:
+    """`build.py build` on the project, its output captured."""
+    command = [sys.executable, str(ROOT / "build.py"), "--project", str(project), "build"]
+    return subprocess.run(command, capture_output=True, text=True, check=False)
+
+
+def test_an_author_page_claiming_one_of_two_namesakes_is_an_error_naming_both(tmp_path: Path) -> None:
+    """Case 9: two outputs for one path come from the inputs; the error names them all."""
+    project = make_project(tmp_path / "p")
+    shutil.copy(ROOT / "seeds/000_428d720ed8b996c5.txt", project / "seeds/twin.txt")  # a namesake
+    (project / "content/authors").mkdir(exist_ok=True)
+    (project / "content/authors/ziheng-jiang.md").write_text("---\nseeds: [twin.txt]\n---\nBio.\n")
+    done = run_build(project)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert (
+        "seeds/000_428d720ed8b996c5.txt: error: 'Ziheng Jiang' would have the page authors/ziheng-jiang/, "
+        "which content/authors/ziheng-jiang.md gives to seeds/twin.txt"
+    ) in done.stdout + done.stderr
