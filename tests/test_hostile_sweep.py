@@ -18,15 +18,14 @@ import pytest
 from benchmarks.corpus import generate
 from scholarsite import pipeline, write
 from scholarsite.errors import error
-from scholarsite.inputs.store import write_atomically
 from scholarsite.inputs.assets import read_static
 from scholarsite.inputs.files import read_by_build
 from scholarsite.inputs.project import load_project
+from scholarsite.inputs.store import write_atomically
 from scholarsite.outputs import search, shards
 from scholarsite.preview.watch import InputWatcher
 from scholarsite.write.manifest import read_manifest
 from scholarsite.write.repair import sha256_of
-
 from tools.qa.browser import open_browser
 from tools.qa.server import serve
 

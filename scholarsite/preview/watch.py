@@ -80,7 +80,7 @@ class InputWatcher:
         that the rebuild starts once it is in place and misses nothing."""
         for changes in watchfiles.watch(
             *watched,
-            watch_filter=lambda change, path: read_by_build(self.root, path),  # what a build reads, nothing else
+            watch_filter=lambda change, path: read_by_build(self.root, path),  # what a build reads
             debounce=DEBOUNCE_MS,
             stop_event=self.stop_event,
             rust_timeout=POLL_MS,
