@@ -229,3 +229,23 @@ def test_an_author_page_claiming_one_of_two_namesakes_is_an_error_naming_both(tm
         "seeds/000_428d720ed8b996c5.txt: error: 'Ziheng Jiang' would have the page authors/ziheng-jiang/, "
         "which content/authors/ziheng-jiang.md gives to seeds/twin.txt"
     ) in done.stdout + done.stderr
+
+
+HUGE = "9" * 5000
+HUGE_INTEGERS = {
+    "site.yaml": ("site.yaml", f"title: x\nlatest_papers: {HUGE}\n", 2),
+    "sources.yaml": ("sources.yaml", f"x:\n  arxiv: {HUGE}\n", 2),
+    "front matter": ("content/about.md", f"---\ntitle: About\nweight: {HUGE}\n---\nhi\n", 3),
+}
+
+
+@pytest.mark.parametrize("where", sorted(HUGE_INTEGERS))
+def test_a_5000_digit_integer_is_an_error_at_its_line(tmp_path: Path, where: str) -> None:
+    """Case 8: no `Exceeds the limit (4300 digits)` traceback."""
+    name, text, line = HUGE_INTEGERS[where]
+    project = make_project(tmp_path / "p")
+    (project / name).write_text(text)
+    done = run_build(project)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    message = f"{name}:{line}: error: an integer of 5000 characters: expected at most 30"
+    assert message in done.stdout + done.stderr
