@@ -5,6 +5,8 @@ The table of cases with the test of each is docs/hostile-inputs.md.
 
 from __future__ import annotations
 
+import hashlib
+import io
 import os
 import shutil
 import stat
@@ -18,8 +20,10 @@ import pytest
 from benchmarks.corpus import generate
 from scholarsite import pipeline, write
 from scholarsite.errors import error
+from scholarsite.inputs import files
 from scholarsite.inputs.assets import read_static
-from scholarsite.inputs.files import read_by_build
+from scholarsite.inputs.config import Config
+from scholarsite.inputs.files import fingerprint_digest, read_by_build
 from scholarsite.inputs.project import load_project
 from scholarsite.inputs.store import write_atomically
 from scholarsite.outputs import search, shards
@@ -249,3 +253,32 @@ def test_a_5000_digit_integer_is_an_error_at_its_line(tmp_path: Path, where: str
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
     message = f"{name}:{line}: error: an integer of 5000 characters: expected at most 30"
     assert message in done.stdout + done.stderr
+
+
+def test_a_static_file_over_the_limit_is_an_error_naming_it_and_is_not_read(tmp_path: Path) -> None:
+    """Case 7: static/'s size limit is a setting; a larger file is refused unread, no MemoryError."""
+    project = make_project(tmp_path / "p", site_yaml="title: x\nstatic_file_mb: 2\n")
+    (project / "static").mkdir()
+    with open(project / "static/video.bin", "wb") as big:
+        big.truncate(3 * 2**20)
+    done = run_build(project)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert "static/video.bin: error: 3 MiB: over the 2 MiB a file of static/ may have" in done.stderr
+    assert Config().static_file_mb == 512
+
+
+def test_the_fingerprint_hashes_a_file_in_chunks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Case 7: the no-change check never holds a static file whole."""
+    data = os.urandom(3 * 4096 + 5)
+    (tmp_path / "big.bin").write_bytes(data)
+    reads: list[int] = []
+    real = io.BufferedReader.read
+
+    def counted(self: io.BufferedReader, size: int | None = -1) -> bytes:
+        reads.append(-1 if size is None else size)
+        return real(self, size)
+
+    monkeypatch.setattr(files, "CHUNK", 4096)
+    monkeypatch.setattr(io.BufferedReader, "read", counted)
+    assert fingerprint_digest(tmp_path / "big.bin", tmp_path) == hashlib.sha256(data).digest()
+    assert reads and all(0 < size <= 4096 for size in reads)

@@ -44,6 +44,7 @@ class Config:
     portable: bool = False
     unsafe_html: bool = False  # keep raw HTML in content pages (their authors are trusted)
     search_shard_size: int = 2000
+    static_file_mb: int = 512  # the largest file static/ may hold, in MiB (it is read whole to copy)
     mailto: str | None = None  # link-sources' contact for OpenAlex's polite pool (never published)
 
 
@@ -106,6 +107,7 @@ CHECKS: dict[str, Check] = {
     "portable": boolean,
     "unsafe_html": boolean,
     "search_shard_size": positive_int,
+    "static_file_mb": positive_int,
     "mailto": matching(EMAIL_RE, "expected an e-mail address such as 'you@example.org'"),
 }
 assert set(CHECKS) == {f.name for f in fields(Config)}

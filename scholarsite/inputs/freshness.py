@@ -16,7 +16,7 @@ from scholarsite import theme
 from scholarsite.errors import Diagnostic, Severity
 from scholarsite.inputs.config import Overrides
 from scholarsite.inputs.digests import code_version
-from scholarsite.inputs.files import fingerprint_bytes, present, visible_files
+from scholarsite.inputs.files import fingerprint_digest, present, visible_files
 from scholarsite.inputs.store import CACHE_FOLDER, write_atomically
 
 INPUTS = (  # everything a build reads (visible files only, so static/'s one hidden folder is named)
@@ -38,7 +38,7 @@ def inputs_fingerprint(root: Path, *settings: str) -> str:
         files = visible_files(path) if path.is_dir() else [path] if present(path) else []  # a pipe too
         for file in files:
             summary.update(file.relative_to(root).as_posix().encode() + b"\0")
-            summary.update(hashlib.sha256(fingerprint_bytes(file, root)).digest())
+            summary.update(fingerprint_digest(file, root))
     for folder in (theme.TEMPLATES, theme.ASSETS):  # the built-in theme, which projects build on
         for file in visible_files(folder):
             summary.update(f"theme/{folder.name}/{file.relative_to(folder).as_posix()}".encode() + b"\0")
