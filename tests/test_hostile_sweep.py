@@ -267,18 +267,21 @@ def test_a_static_file_over_the_limit_is_an_error_naming_it_and_is_not_read(tmp_
     assert Config().static_file_mb == 512
 
 
+class CountedReads(io.BufferedReader):
+    """A file that remembers the size of every read."""
+
+    sizes: list[int] = []
+
+    def read(self, size: int | None = -1) -> bytes:
+        self.sizes.append(-1 if size is None else size)
+        return super().read(size)
+
+
 def test_the_fingerprint_hashes_a_file_in_chunks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Case 7: the no-change check never holds a static file whole."""
     data = os.urandom(3 * 4096 + 5)
     (tmp_path / "big.bin").write_bytes(data)
-    reads: list[int] = []
-    real = io.BufferedReader.read
-
-    def counted(self: io.BufferedReader, size: int | None = -1) -> bytes:
-        reads.append(-1 if size is None else size)
-        return real(self, size)
-
     monkeypatch.setattr(files, "CHUNK", 4096)
-    monkeypatch.setattr(io.BufferedReader, "read", counted)
+    monkeypatch.setattr(files.os, "fdopen", lambda handle, mode: CountedReads(io.FileIO(handle, "r")))
     assert fingerprint_digest(tmp_path / "big.bin", tmp_path) == hashlib.sha256(data).digest()
-    assert reads and all(0 < size <= 4096 for size in reads)
+    assert CountedReads.sizes and all(0 < size <= 4096 for size in CountedReads.sizes)
