@@ -26,6 +26,7 @@ from scholarsite.inputs.config import Config
 from scholarsite.inputs.files import fingerprint_digest, read_by_build
 from scholarsite.inputs.project import load_project
 from scholarsite.inputs.store import write_atomically
+from scholarsite.model.identity import slug_for
 from scholarsite.outputs import search, shards
 from scholarsite.preview.watch import InputWatcher
 from scholarsite.write.manifest import read_manifest
@@ -285,3 +286,10 @@ def test_the_fingerprint_hashes_a_file_in_chunks(tmp_path: Path, monkeypatch: py
     monkeypatch.setattr(files.os, "fdopen", lambda handle, mode: CountedReads(io.FileIO(handle, "r")))
     assert fingerprint_digest(tmp_path / "big.bin", tmp_path) == hashlib.sha256(data).digest()
     assert CountedReads.sizes and all(0 < size <= 4096 for size in CountedReads.sizes)
+
+
+@pytest.mark.parametrize("name", ["con", "nul", "aux", "prn", "com1", "lpt1", "lpt9"])
+def test_a_slug_windows_reserves_gets_a_suffix(name: str) -> None:
+    """Minor: no folder of the site is one Windows cannot check out (`con`, `nul`, `com1`...)."""
+    slug = slug_for(name, "author")
+    assert slug.startswith(f"{name}-") and slug != slug_for(f"{name} x") and slug_for("console") == "console"
