@@ -25,6 +25,7 @@ from scholarsite.inputs.assets import read_static
 from scholarsite.inputs.config import Config
 from scholarsite.inputs.files import fingerprint_digest, read_by_build
 from scholarsite.inputs.project import load_project
+from scholarsite.inputs.sources import parse_sources
 from scholarsite.inputs.store import write_atomically
 from scholarsite.model.identity import slug_for
 from scholarsite.outputs import search, shards
@@ -293,3 +294,34 @@ def test_a_slug_windows_reserves_gets_a_suffix(name: str) -> None:
     """Minor: no folder of the site is one Windows cannot check out (`con`, `nul`, `com1`...)."""
     slug = slug_for(name, "author")
     assert slug.startswith(f"{name}-") and slug != slug_for(f"{name} x") and slug_for("console") == "console"
+
+
+COMET = "2025/comet fine grained computation communication overlapping for mixture of experts"
+SOURCE_FIELDS = {
+    "openalex published not a date": "openalex: {status: found, published: not-a-date}",
+    "published not a date": "published: not-a-date",
+    "5 MB venue": f"openalex: {{status: found, venue: {'v' * 5 * 2**20}}}",
+}
+
+
+@pytest.mark.parametrize("case", sorted(SOURCE_FIELDS))
+def test_a_bad_date_or_an_unbounded_field_of_sources_yaml_is_an_error_at_its_entry(case: str) -> None:
+    """Minor: `published: not-a-date` was ignored silently, a 5 MB venue copied into the page."""
+    text = f"papers:\n  {COMET}:\n    status: found\n    {SOURCE_FIELDS[case]}\n"
+    entries, problems = parse_sources(text, "sources.yaml")
+    assert not entries and [(p.path, p.line) for p in problems] == [("sources.yaml", 2)]  # the entry's line
+    assert (
+        "must be a date such as 2025-02-27" in problems[0].message or "at most 2,000" in problems[0].message
+    )
+
+
+def test_an_openalex_part_without_an_id_gives_no_empty_link(tmp_path: Path) -> None:
+    """Minor: a cited-by count without an OpenAlex id is shown without `<a href="">`."""
+    project = make_project(tmp_path / "p")
+    text = f"papers:\n  {COMET}:\n    status: found\n    openalex: {{status: found, cited_by: 7}}\n"
+    (project / "sources.yaml").write_text(text)
+    pipeline.build(project)
+    pages = [page.read_text() for page in (project / "site/papers").rglob("index.html")]
+    shown = [page for page in pages if "Cited by" in page]
+    assert len(shown) == 1 and "(OpenAlex" in shown[0]
+    assert not [page for page in pages if 'href=""' in page]
