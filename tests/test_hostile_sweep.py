@@ -325,3 +325,18 @@ def test_an_openalex_part_without_an_id_gives_no_empty_link(tmp_path: Path) -> N
     shown = [page for page in pages if "Cited by" in page]
     assert len(shown) == 1 and "(OpenAlex" in shown[0]
     assert not [page for page in pages if 'href=""' in page]
+
+
+@pytest.mark.parametrize("char", ["\u202e", "\u200b", "\u2066"])
+def test_a_base_url_with_a_bidi_or_invisible_control_is_an_error_at_its_line(
+    tmp_path: Path, char: str
+) -> None:
+    """Minor: `base_url` with U+202E was written raw into every canonical link."""
+    project = make_project(
+        tmp_path / "p", site_yaml=f'title: x\nbase_url: "https://example.org/{char}gro/"\n'
+    )
+    done = run_build(project)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    expected = "expected no invisible or bidirectional control character in the URL"
+    assert f"site.yaml:2: error: 'base_url': {expected} (U+{ord(char):04X})" in done.stderr
+    assert char not in done.stderr + done.stdout

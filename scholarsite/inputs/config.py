@@ -8,6 +8,7 @@ user name or password, query or fragment), since it is published in every canoni
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
@@ -75,6 +76,9 @@ def address(value: Any) -> str | None:
     """An absolute http(s) URL with a host, and no credentials, query or fragment."""
     if not (isinstance(value, str) and URL_RE.fullmatch(value)):
         return "expected an absolute http(s) URL such as 'https://example.org/'"
+    if invisible := [char for char in value if unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp")]:
+        code = f"U+{ord(invisible[0]):04X}"
+        return f"expected no invisible or bidirectional control character in the URL ({code})"
     parts = urlsplit(value)
     if "@" in parts.netloc:
         return "expected no user name or password in the URL (it would be published in every link)"
