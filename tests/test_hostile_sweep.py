@@ -340,3 +340,17 @@ def test_a_base_url_with_a_bidi_or_invisible_control_is_an_error_at_its_line(
     expected = "expected no invisible or bidirectional control character in the URL"
     assert f"site.yaml:2: error: 'base_url': {expected} (U+{ord(char):04X})" in done.stderr
     assert char not in done.stderr + done.stdout
+
+
+def test_a_folder_in_content_is_named_in_a_note(tmp_path: Path) -> None:
+    """Minor: `content/blog/post.md` was ignored without a word."""
+    project = make_project(tmp_path / "p")
+    (project / "content/blog").mkdir()
+    (project / "content/blog/post.md").write_text("# A post\n")
+    (project / "content/authors/old").mkdir(parents=True)
+    diagnostics = pipeline.build(project).diagnostics
+    notes = [(d.path, d.severity.value, d.message) for d in diagnostics if d.path.startswith("content/")]
+    assert notes == [
+        ("content/authors/old/", "note", "a folder in content/ is not read: no page is built from it"),
+        ("content/blog/", "note", "a folder in content/ is not read: no page is built from it"),
+    ]
