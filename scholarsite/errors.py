@@ -7,7 +7,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-UNPRINTABLE_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+UNPRINTABLE_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]|\n(?![ \t])")  # a line feed only before an indent
+CONTROL_RE = re.compile("[\x00-\x1f\x7f-\x9f]")
 
 
 class Severity(StrEnum):
@@ -30,8 +31,10 @@ class Diagnostic:
 
     def format(self) -> str:
         """`seeds/x.txt:42: error: message (hint)` as printed to the terminal; control
-        characters (from a file name, say) are shown as `\\x1b`, never sent to the terminal."""
-        where = f"{self.path}:{self.line}" if self.line else self.path
+        characters (from a file name, say) are shown as `\\x1b`, never sent to the terminal, and
+        a file name's line feed too, so no name can print a line of its own."""
+        path = CONTROL_RE.sub(escaped, self.path)
+        where = f"{path}:{self.line}" if self.line else path
         text = f"{where}: {self.severity.value}: {self.message}"
         return printable(f"{text}\n    hint: {self.hint}" if self.hint else text)
 
@@ -91,8 +94,14 @@ def summarised(diagnostics: Iterable[Diagnostic], verbose: bool = False) -> list
 
 
 def printable(text: str) -> str:
-    """`text` with control characters (other than line feeds and tabs) as `\\xNN` escapes."""
-    return UNPRINTABLE_RE.sub(lambda match: f"\\x{ord(match.group()):02x}", text)
+    """`text` with control characters as `\\xNN` escapes, but tabs and the line feeds that start
+    an indented line (a hint): no part of a message can pass for a diagnostic line of its own."""
+    return UNPRINTABLE_RE.sub(escaped, text)
+
+
+def escaped(match: re.Match[str]) -> str:
+    """A control character as `\\xNN`."""
+    return f"\\x{ord(match.group()):02x}"
 
 
 def error(path: str, line: int, message: str, hint: str = "") -> Diagnostic:

@@ -17,13 +17,13 @@ import shutil
 from pathlib import Path
 
 from scholarsite import pipeline
-from scholarsite.write import MANIFEST
+from scholarsite.write import MANIFEST, STATS
 
 from .conftest import FIXTURES, make_project
 
 GOLDEN = FIXTURES / "golden"
 SITE_YAML = "title: Golden records\nbase_url: https://example.org/golden/\n"
-LEFT_OUT = ("pagefind/", MANIFEST)
+LEFT_OUT = ("pagefind/", MANIFEST, STATS)
 REGENERATE = "SCHOLARSITE_REGENERATE=1 python -m pytest tests/test_golden.py"
 
 

@@ -26,7 +26,7 @@ from scholarsite.model import urls
 from scholarsite.outputs import downloads
 from scholarsite.outputs.site import in_search
 from scholarsite.preview.server import Preview
-from scholarsite.write import MANIFEST
+from scholarsite.write import MANIFEST, STATS
 
 from .conftest import BASE_URL_YAML, make_project
 
@@ -42,7 +42,7 @@ def site_files(site: Path) -> dict[str, bytes]:
     found, unstable = {}, 0
     for path in sorted(site.rglob("*")):
         rel = path.relative_to(site).as_posix()
-        if not path.is_file() or rel == MANIFEST:
+        if not path.is_file() or rel in (MANIFEST, STATS):
             continue
         if UNSTABLE.match(rel):
             unstable += 1

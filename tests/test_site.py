@@ -15,7 +15,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 from scholarsite import pipeline
-from scholarsite.write import MANIFEST
+from scholarsite.write import MANIFEST, STATS
 from tools.qa.pages import scan_page
 
 from .conftest import ROOT, make_project
@@ -198,7 +198,7 @@ def test_two_builds_are_byte_identical(tmp_path: Path) -> None:
         return {
             p.relative_to(site).as_posix(): p.read_bytes()
             for p in site.rglob("*")
-            if p.is_file() and p.relative_to(site).parts[0] not in ("pagefind", MANIFEST)
+            if p.is_file() and p.relative_to(site).parts[0] not in ("pagefind", MANIFEST, STATS)
         }
 
     assert files(first / "site") == files(second / "site")

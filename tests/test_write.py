@@ -61,7 +61,7 @@ def files_on_disk(site: Path) -> set[str]:
 
 def site_files(site: Path) -> dict[str, bytes]:
     """What a web server serving ``site`` would see (the build's own files aside)."""
-    own = {MANIFEST, write.JOURNAL}
+    own = {MANIFEST, write.JOURNAL, write.STATS}
     return {
         rel: (site / rel).read_bytes()
         for rel in files_on_disk(site)
@@ -218,7 +218,7 @@ def test_owned_file_and_folder_swap_places(tmp_path: Path) -> None:
     assert (site / "x").read_bytes() == b"now a file"
     sync({"a": b"file again"}, site)
     assert (site / "a").read_bytes() == b"file again"
-    assert files_on_disk(site) == {"a", MANIFEST}
+    assert files_on_disk(site) == {"a", MANIFEST, write.STATS}
 
 
 def test_never_writes_through_symlink(tmp_path: Path) -> None:
@@ -314,7 +314,7 @@ def test_interrupted_sync_leaves_no_stray_ownership(tmp_path: Path, monkeypatch:
     monkeypatch.undo()
     report = sync(OUTPUTS, site)  # the seed that produced new/ was removed meanwhile
     assert report.foreign == () and not (site / "new").exists()
-    assert files_on_disk(site) == set(OUTPUTS) | {MANIFEST}
+    assert files_on_disk(site) == set(OUTPUTS) | {MANIFEST, write.STATS}
 
 
 # --- crash safety with SIGKILL --------------------------------------------------
@@ -358,7 +358,7 @@ def test_sigkill_mid_sync_never_truncates_and_next_sync_repairs(tmp_path: Path, 
     child.send_signal(signal.SIGKILL)
     child.wait()
     child.stdout.close()
-    for rel in files_on_disk(site) - {MANIFEST, write.JOURNAL}:
+    for rel in files_on_disk(site) - {MANIFEST, write.JOURNAL, write.STATS}:
         if not Path(rel).name.startswith(".tmp-") and not rel.startswith(write.STAGE + "/"):
             assert (site / rel).read_bytes() in (old.get(rel), new.get(rel)), rel  # never torn
     json.loads((site / MANIFEST).read_bytes())
@@ -366,7 +366,7 @@ def test_sigkill_mid_sync_never_truncates_and_next_sync_repairs(tmp_path: Path, 
     assert site_files(site) in (old, new)  # wholly the old site or wholly the new one
     report = sync(final, site)
     assert report.foreign == ()
-    assert files_on_disk(site) == set(final) | {MANIFEST}
+    assert files_on_disk(site) == set(final) | {MANIFEST, write.STATS}
     assert all((site / rel).read_bytes() == data for rel, data in final.items())
 
 
@@ -428,7 +428,8 @@ def test_a_stray_file_in_a_bundle_folder_is_kept_and_named(tmp_path: Path) -> No
     (site / "pagefind/filter/stray.pf").write_bytes(b"put there by hand")
     report = write.sync([write.Bundle("pagefind", "k2", lambda: {"a.js": b"a", "filter/x.pf": b"y"})], site)
     assert report.removed == () and report.foreign == ("pagefind/filter/stray.pf",)
-    assert files_on_disk(site) == {"pagefind/a.js", "pagefind/filter/x.pf", *report.foreign, MANIFEST}
+    bookkeeping = {MANIFEST, write.STATS}
+    assert files_on_disk(site) == {"pagefind/a.js", "pagefind/filter/x.pf", *report.foreign, *bookkeeping}
 
 
 TMPFS_SIZE = 48 * 2**20

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 from scholarsite import theme
-from scholarsite.errors import Diagnostic
-from scholarsite.inputs.files import read_files, visible_files
+from scholarsite.errors import Diagnostic, error
+from scholarsite.inputs.config import Config
+from scholarsite.inputs.files import READ_HIDDEN, read_files, visible_files
 
 
 def read_assets(assets_dir: Path) -> tuple[dict[str, bytes], list[Diagnostic]]:
@@ -23,14 +25,29 @@ def read_assets(assets_dir: Path) -> tuple[dict[str, bytes], list[Diagnostic]]:
 
 
 STATIC = "static"  # the project's pass-through folder
-WELL_KNOWN = ".well-known"  # the one hidden folder of static/ that is copied (security.txt, ...)
+WELL_KNOWN = READ_HIDDEN[1]  # the one hidden folder of static/ that is copied (security.txt, ...)
 
 
-def read_static(root: Path) -> tuple[dict[str, bytes], list[Diagnostic]]:
+def read_static(
+    root: Path, limit_mb: int = Config.static_file_mb
+) -> tuple[dict[str, bytes], list[Diagnostic]]:
     """The files of the project's `static/`, by site path (`static/keybase.txt` is
     `keybase.txt`): its visible files and those of `static/.well-known/`; and the files
-    refused (links to outside the project, pipes)."""
-    files, problems = read_files(root, STATIC)
-    hidden, refused = read_files(root, f"{STATIC}/{WELL_KNOWN}")
+    refused (links to outside the project, pipes, files over `limit_mb` MiB, left unread)."""
+    too_large = partial(over_limit, limit_mb)
+    files, problems = read_files(root, STATIC, too_large)
+    hidden, refused = read_files(root, f"{STATIC}/{WELL_KNOWN}", too_large)
     files.update({f"{WELL_KNOWN}/{rel}": content for rel, content in hidden.items()})
     return dict(sorted(files.items())), sorted(problems + refused)
+
+
+def over_limit(limit_mb: int, size: int, shown: str) -> Diagnostic | None:
+    """Why a file of static/ of `size` bytes is not copied: over `static_file_mb`."""
+    if size <= limit_mb * 2**20:
+        return None
+    return error(
+        shown,
+        0,
+        f"{size / 2**20:,.0f} MiB: over the {limit_mb:,} MiB a file of static/ may have; it was not read",
+        "host large files elsewhere and link to them, or raise static_file_mb in site.yaml",
+    )

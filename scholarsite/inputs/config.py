@@ -8,6 +8,7 @@ user name or password, query or fragment), since it is published in every canoni
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
@@ -44,6 +45,7 @@ class Config:
     portable: bool = False
     unsafe_html: bool = False  # keep raw HTML in content pages (their authors are trusted)
     search_shard_size: int = 2000
+    static_file_mb: int = 512  # the largest file static/ may hold, in MiB (it is read whole to copy)
     mailto: str | None = None  # link-sources' contact for OpenAlex's polite pool (never published)
 
 
@@ -74,6 +76,9 @@ def address(value: Any) -> str | None:
     """An absolute http(s) URL with a host, and no credentials, query or fragment."""
     if not (isinstance(value, str) and URL_RE.fullmatch(value)):
         return "expected an absolute http(s) URL such as 'https://example.org/'"
+    if invisible := [char for char in value if unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp")]:
+        code = f"U+{ord(invisible[0]):04X}"
+        return f"expected no invisible or bidirectional control character in the URL ({code})"
     parts = urlsplit(value)
     if "@" in parts.netloc:
         return "expected no user name or password in the URL (it would be published in every link)"
@@ -106,6 +111,7 @@ CHECKS: dict[str, Check] = {
     "portable": boolean,
     "unsafe_html": boolean,
     "search_shard_size": positive_int,
+    "static_file_mb": positive_int,
     "mailto": matching(EMAIL_RE, "expected an e-mail address such as 'you@example.org'"),
 }
 assert set(CHECKS) == {f.name for f in fields(Config)}

@@ -16,9 +16,9 @@ import markdown
 from markdown.treeprocessors import Treeprocessor
 from markupsafe import Markup
 
-from scholarsite.errors import BuildError, Diagnostic, error, warning
+from scholarsite.errors import BuildError, Diagnostic, error, note, warning
 from scholarsite.inputs.config import MAX_LENGTHS, MAX_TEXT, URL_RE
-from scholarsite.inputs.files import read_input
+from scholarsite.inputs.files import hidden, read_input
 from scholarsite.inputs.sanitize import Dropped, dropped, line_of, sanitize
 from scholarsite.inputs.text import CONTROL_RE, decode
 from scholarsite.inputs.yamlmap import Setting, excerpt, read_settings
@@ -221,4 +221,20 @@ def read_pages(
             if page:
                 pages.append(page)
         sections.append(pages)
-    return sections[0], sections[1], problems
+    return sections[0], sections[1], problems + unread_folders(content_dir, display_dir)
+
+
+UNREAD_FOLDER = "a folder in content/ is not read: no page is built from it"
+
+
+def unread_folders(content_dir: Path, display_dir: str) -> list[Diagnostic]:
+    """A note for each folder in `content/` (but `authors/`) or in `content/authors/`: the
+    pages in it are not built, which would otherwise go unsaid."""
+    found = []
+    for folder in (content_dir, content_dir / "authors"):
+        for sub in sorted(folder.iterdir()) if folder.is_dir() else []:
+            if sub.is_dir() and not hidden(sub.name) and sub != content_dir / "authors":
+                shown = f"{display_dir}/{sub.relative_to(content_dir).as_posix()}/"
+                hint = "move its .md files into content/ (pages) or content/authors/ (author pages)"
+                found.append(note(shown, 0, UNREAD_FOLDER, hint))
+    return found

@@ -9,15 +9,19 @@ is refused with an error naming it, and is never opened. Every input file of a p
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 from scholarsite.errors import BuildError, Diagnostic, error
 
 OUTSIDE_HINT = "copy the file into the project instead of linking to it"
 NOT_REGULAR = "not a regular file (a pipe, socket or device): refused"
+CHUNK = 2**20  # bytes read at a time when a file is hashed
 SizeCheck = Callable[[int, str], Diagnostic | None]  # (size in bytes, shown path) -> why it is too large
 
 
@@ -49,6 +53,13 @@ def read_input(path: Path, root: Path, shown: str, too_large: SizeCheck | None =
     read). It is opened without blocking and checked again once open, so a file swapped for a
     pipe between the check and the read cannot hang the build.
     """
+    with opened(path, root, shown, too_large) as file:
+        return file.read()
+
+
+@contextmanager
+def opened(path: Path, root: Path, shown: str, too_large: SizeCheck | None = None) -> Iterator[BinaryIO]:
+    """The input file `path` open for reading, once `read_input`'s checks passed."""
     if refused := refusal(path, root, shown):
         raise BuildError([refused])
     handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
@@ -58,7 +69,28 @@ def read_input(path: Path, root: Path, shown: str, too_large: SizeCheck | None =
         problem = problem or (too_large(status.st_size, shown) if too_large else None)
         if problem:
             raise BuildError([problem])
-        return file.read()
+        yield file
+
+
+READ_HIDDEN = ("static", ".well-known")  # the one hidden folder a build reads (security.txt, ...)
+
+
+def hidden(name: str) -> bool:
+    """Whether a file or folder name is hidden: a build does not read it (nor below it)."""
+    return name.startswith(".")
+
+
+def read_by_build(root: Path, path: str) -> bool:
+    """Whether a build reads `path` when it is in one of the project's inputs: no part of it is
+    hidden, `static/.well-known/` excepted. The preview watches exactly these files, so an edit
+    to any file the build publishes (`static/notes~`, `static/data.swp`) rebuilds it."""
+    try:
+        parts = Path(path).relative_to(root).parts
+    except ValueError:
+        return False
+    if parts[:2] == READ_HIDDEN:
+        parts = parts[2:]
+    return not any(hidden(part) for part in parts)
 
 
 def visible_files(folder: Path) -> Iterator[Path]:
@@ -66,13 +98,15 @@ def visible_files(folder: Path) -> Iterator[Path]:
     as an entry (for `refusal` to refuse), never walked into."""
     found = []
     for current, folders, files in os.walk(folder):
-        folders[:] = [name for name in folders if not name.startswith(".")]
+        folders[:] = [name for name in folders if not hidden(name)]
         linked = [name for name in folders if Path(current, name).is_symlink()]  # not walked
-        found += [Path(current, name) for name in files + linked if not name.startswith(".")]
+        found += [Path(current, name) for name in files + linked if not hidden(name)]
     yield from sorted(found)
 
 
-def read_files(root: Path, folder: str) -> tuple[dict[str, bytes], list[Diagnostic]]:
+def read_files(
+    root: Path, folder: str, too_large: SizeCheck | None = None
+) -> tuple[dict[str, bytes], list[Diagnostic]]:
     """The visible files of the project folder `root/folder` (none if it is missing), by path
     inside it, read through `read_input`; and an error for each one it refuses."""
     base = root / folder
@@ -81,16 +115,23 @@ def read_files(root: Path, folder: str) -> tuple[dict[str, bytes], list[Diagnost
     for path in visible_files(base) if base.is_dir() else ():
         rel = path.relative_to(base).as_posix()
         try:
-            found[rel] = read_input(path, root, f"{folder}/{rel}")
+            found[rel] = read_input(path, root, f"{folder}/{rel}", too_large)
         except BuildError as exc:
             problems += exc.diagnostics
     return found, problems
 
 
-def fingerprint_bytes(path: Path, root: Path) -> bytes:
-    """What a fingerprint of the inputs hashes for `path`: its bytes if it may be read,
-    otherwise only where it points (a refused file is never opened)."""
+def fingerprint_digest(path: Path, root: Path) -> bytes:
+    """What a fingerprint of the inputs counts for `path`: the sha256 of its bytes, read in
+    chunks (a video in static/ is never held whole), if it may be read; otherwise of where it
+    points (a refused file is never opened)."""
+    summary = hashlib.sha256()
     try:
-        return read_input(path, root, "")
+        with opened(path, root, "") as file:
+            while block := file.read(CHUNK):
+                summary.update(block)
     except BuildError:
-        return b"refused:" + os.fsencode(os.readlink(path) if path.is_symlink() else path.name)
+        return hashlib.sha256(
+            b"refused:" + os.fsencode(os.readlink(path) if path.is_symlink() else path.name)
+        ).digest()
+    return summary.digest()

@@ -19,7 +19,7 @@ from scholarsite import theme
 from scholarsite.errors import Diagnostic, Severity
 from scholarsite.inputs.config import Overrides
 from scholarsite.inputs.digests import code_version
-from scholarsite.inputs.files import fingerprint_bytes, present, visible_files
+from scholarsite.inputs.files import fingerprint_digest, present, visible_files
 from scholarsite.inputs.state import STATE_FILE, BuildState, Stamp
 from scholarsite.inputs.store import CACHE_FOLDER, write_atomically
 
@@ -74,12 +74,12 @@ class FileDigests:
         """The digest of what a fingerprint hashes for `file`."""
         status = os.lstat(file)
         if not stat.S_ISREG(status.st_mode) or not self.inside(file.parent):
-            return hashlib.sha256(fingerprint_bytes(file, self.root)).digest()
+            return fingerprint_digest(file, self.root)
         name = file.relative_to(self.root).as_posix()
         stamp = (status.st_size, status.st_mtime_ns, status.st_ino)
         known = self.known.get(name)
         digest = known[1] if known and known[0] == stamp else None
-        digest = digest or hashlib.sha256(fingerprint_bytes(file, self.root)).digest()
+        digest = digest or fingerprint_digest(file, self.root)
         if self.now - status.st_mtime_ns > STAMP_SETTLED:
             self.seen[name] = (stamp, digest)
         return digest

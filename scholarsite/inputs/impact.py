@@ -23,17 +23,37 @@ import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from scholarsite.inputs.config import MAX_TEXT
 from scholarsite.inputs.text import CONTROL_RE
 from scholarsite.inputs.yamlmap import excerpt
 
 IMPACT_STATUSES = ("found", "not-found", "unknown")
 OPENALEX_ID_RE = re.compile(r"W\d{1,15}")
+DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 WEB_URL_RE = re.compile(r"https?://[^\s<>\"']+")
 IMPACT_TEXT = ("checked", "id", "doi", "venue", "oa_url", "published")
-MAX_TEXT = 2_000  # characters of any text field (as a seed's title)
 MAX_REFERENCES = 2_000
 MAX_COUNT = 10**9  # a cited-by count above this is no real one
 YEARS = range(1000, 10_000)
+DATE_FIELDS = ("checked", "published", "updated")  # in an entry of sources.yaml or its openalex part
+
+
+def is_date(text: str) -> bool:
+    """Whether `text` is a day written as 2025-02-27."""
+    try:
+        return bool(DATE_RE.fullmatch(text)) and bool(datetime.date.fromisoformat(text))
+    except ValueError:
+        return False
+
+
+def text_problem(name: str, text: str, part: str = "") -> str | None:
+    """Why a text field of sources.yaml (of its `part`, as "'openalex' ") is refused: longer
+    than a setting may be (a 5 MB venue would be copied into the page), or a date that is none."""
+    if len(text) > MAX_TEXT:
+        return f"{part}'{name}' must have at most {MAX_TEXT:,} characters, found {len(text):,}"
+    if name in DATE_FIELDS and text and not is_date(text):
+        return f"{part}'{name}' must be a date such as 2025-02-27, found {excerpt(text)}"
+    return None
 
 
 @dataclass(frozen=True)
@@ -89,8 +109,8 @@ def impact_of(value: Any) -> tuple[Impact | None, str | None]:
         if not isinstance(item, str | int | float) or isinstance(item, bool):
             return None, f"'openalex' {name} must be text, found {excerpt(item)}"
         fields[name] = " ".join(CONTROL_RE.sub("", str(item)).split())
-        if len(fields[name]) > MAX_TEXT:
-            return None, f"'openalex' {name} is longer than {MAX_TEXT} characters"
+        if problem := text_problem(name, fields[name], "'openalex' "):
+            return None, problem
     if fields["id"] and not OPENALEX_ID_RE.fullmatch(fields["id"]):
         return None, f"'openalex' id must look like W4392345678, found {excerpt(fields['id'])}"
     if fields["oa_url"] and not WEB_URL_RE.fullmatch(fields["oa_url"]):

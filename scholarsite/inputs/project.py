@@ -58,7 +58,7 @@ def load_project(root: Path, cache: ParseCache | None = None, overrides: Overrid
     diagnostics += problems
     assets, problems = read_assets(root / "assets")
     diagnostics += problems
-    static, problems = read_static(root)
+    static, problems = read_static(root, config.static_file_mb)
     diagnostics += problems
     if not config.base_url:
         diagnostics.append(note("site.yaml", 0, FEEDS_NEED_BASE_URL))

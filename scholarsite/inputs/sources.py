@@ -43,7 +43,7 @@ import yaml
 
 from scholarsite.errors import BuildError, Diagnostic, error
 from scholarsite.inputs.files import present, read_input
-from scholarsite.inputs.impact import MAX_TEXT, Impact, impact_of
+from scholarsite.inputs.impact import MAX_TEXT, Impact, impact_of, text_problem
 from scholarsite.inputs.text import decode
 from scholarsite.inputs.yamlmap import excerpt, read_settings
 
@@ -143,8 +143,8 @@ def entry_of(value: Any) -> tuple[SourceEntry | None, str | None]:
         if not isinstance(item, str | int | float):
             return None, f"'{name}' must be text, found {excerpt(item)}"
         fields[name] = str(item).strip()
-        if len(fields[name]) > MAX_TEXT:
-            return None, f"'{name}' is longer than {MAX_TEXT} characters"
+        if problem := text_problem(name, fields[name]):
+            return None, problem
     if fields["arxiv_id"] and not ARXIV_ID_RE.fullmatch(fields["arxiv_id"]):
         return (
             None,

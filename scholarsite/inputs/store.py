@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -19,12 +20,25 @@ CACHE_FOLDER = Path(".scholarsite-cache")
 SHARDS = 64
 
 
+def file_mode() -> int:
+    """The permission bits a plain ``open()`` would give a new file."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
 def write_atomically(path: Path, data: bytes) -> None:
     """Write `path` through a temporary file in its folder and a rename: readers see the old
-    bytes or the new ones, never a part."""
+    bytes or the new ones, never a part. The file keeps its permissions (a new one gets those
+    a plain `open` would give it), not the temporary file's private 0600."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        mode = stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        mode = file_mode()
     with tempfile.NamedTemporaryFile(dir=path.parent, delete=False, prefix=".tmp-") as tmp:
         tmp.write(data)
+        os.fchmod(tmp.fileno(), mode)
     os.replace(tmp.name, path)
 
 

@@ -34,6 +34,7 @@ NODE_START_RE = re.compile(r"(?<![^\s\[\]{},:?-])[&*!\[{]")
 LEADING_RE = re.compile(r"^[ ]*(?:[-?](?:[ ]+|$))*", re.MULTILINE)
 CLoader = getattr(yaml, "CSafeLoader", None)
 EXCERPT = 60
+MAX_INT_CHARS = 30  # a year, a count, a size in bytes: far below; Python refuses over 4,300 digits
 
 
 class Setting(NamedTuple):
@@ -102,6 +103,19 @@ class BoundedLoader(UniqueKeys, yaml.SafeLoader):
             return super().compose_node(parent, index)
         finally:
             self.depth -= 1
+
+    def construct_bounded_int(self, node: yaml.ScalarNode) -> int:
+        """An integer, refused at its line when it is written with more than `MAX_INT_CHARS`
+        characters (no setting needs one; Python refuses to convert over 4,300 digits)."""
+        if len(str(node.value)) > MAX_INT_CHARS:
+            raise Refused(
+                problem=f"an integer of {len(str(node.value))} characters: expected at most {MAX_INT_CHARS}",
+                problem_mark=node.start_mark,
+            )
+        return int(self.construct_yaml_int(node))
+
+
+BoundedLoader.add_constructor("tag:yaml.org,2002:int", BoundedLoader.construct_bounded_int)
 
 
 if CLoader is not None:

@@ -29,7 +29,7 @@ def model_of(project: Project, memo: Memo | None = None) -> tuple[Site, dict[str
     plain = partial(memo.text, PLAIN_TEXT, tex_to_plain) if memo is not None else tex_to_plain
     site = build_model(authors, published_dates(project.sources), identities, plain)
     author_pages, unmatched = match_author_pages(site, project.author_pages)
-    problems += unmatched + abstract_notes(site.papers) + claim_problems(project)
+    problems += unmatched + abstract_notes(site.papers) + claim_problems(project) + slug_clashes(site)
     problems += reserved_page_problems(project.pages)
     return site, author_pages, problems + source_problems(site, project.sources)
 
@@ -108,6 +108,27 @@ def match_author_pages(site: Site, content: list[Page]) -> tuple[dict[str, Page]
         hint = f"did you mean {', '.join(close)}?" if close else "name the file after an author's slug"
         problems.append(error(page.path, 0, f"no author with the slug '{page.name}'", hint))
     return matched, problems
+
+
+def slug_clashes(site: Site) -> list[Diagnostic]:
+    """Two people at one URL: an author page's `seeds:` split a name, and the seeds it did not
+    claim keep the name's slug, which the page gave to the seeds it claimed."""
+    first: dict[str, str] = {}
+    problems = []
+    for author in sorted(site.authors, key=lambda a: not a.key.endswith("#page")):  # claimed first
+        other = first.setdefault(author.slug, author.seed_paths[0])
+        if other != author.seed_paths[0]:
+            problems.append(
+                error(
+                    author.seed_paths[0],
+                    0,
+                    f"'{author.name}' would have the page authors/{author.slug}/, which content/authors/"
+                    f"{author.slug}.md gives to {other}",
+                    f"if this is the same person, add this file to that page's `seeds:`; if not, "
+                    f"give it a page of its own (content/authors/{author.slug}-2.md with `seeds:`)",
+                )
+            )
+    return problems
 
 
 def reserved_page_problems(content: list[Page]) -> list[Diagnostic]:

@@ -29,12 +29,16 @@ def short_hash(identity: str, length: int = 8) -> str:
 
 
 PLAIN_RE = re.compile(r"[a-z0-9]+(?: [a-z0-9]+)*")  # what slugify writes back as it is, hyphenated
+WINDOWS_RESERVED = frozenset(  # names Windows gives to devices: a folder so named cannot be checked out
+    ["con", "prn", "aux", "nul", *(f"{port}{n}" for port in ("com", "lpt") for n in range(1, 10))]
+)
 
 
 def slug_for(identity: str, fallback: str = "item") -> str:
     """ASCII, lowercase, readable, at most MAX_SLUG characters, never empty, unique per identity."""
     plain = identity.replace(" ", "-")
-    if plain and len(plain) <= MAX_SLUG and (PLAIN_RE.fullmatch(identity) or slugify(identity) == plain):
+    kept = plain and len(plain) <= MAX_SLUG and plain not in WINDOWS_RESERVED
+    if kept and (PLAIN_RE.fullmatch(identity) or slugify(identity) == plain):
         return plain
     readable = slugify(identity, max_length=HASHED_PREFIX, word_boundary=True) or fallback
     return f"{readable}-{short_hash(identity)}"

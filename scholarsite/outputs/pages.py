@@ -428,13 +428,14 @@ class Planner:
     def search(self) -> PagePlan:
         """The search page (Pagefind), with plain index links for readers without JavaScript;
         `shards` are the folders of the search bundles from the site's root (see `shards`)."""
+        folders = shards.folders(self.site, self.config.search_shard_size, self.config.portable)
         return self.spec(
             urls.SEARCH,
             "search.html",
             "Search",
             home_trail(("Search", urls.SEARCH)),
             description="Search titles, abstracts, authors and subjects.",
-            shards=[folder + "/" for folder in shards.folders(self.site, self.config.search_shard_size)],
+            shards=[folder + "/" for folder in folders],
         )
 
     def not_found(self) -> PagePlan:

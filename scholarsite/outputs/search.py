@@ -24,10 +24,10 @@ from pagefind.service import PagefindService
 from scholarsite.errors import BuildError, error
 from scholarsite.inputs.digests import code_version, key_of
 from scholarsite.lifetime import die_with_parent
-from scholarsite.model import urls
 from scholarsite.model.cards import Card
 from scholarsite.outputs import shards
 from scholarsite.outputs.registry import Bundle
+from scholarsite.outputs.shards import url_of
 from scholarsite.outputs.sitedata import SiteData
 
 FOLDER = shards.ROOT  # every search bundle is in this folder
@@ -62,11 +62,6 @@ pagefind.service.asyncio = _PagefindAsyncio()  # type: ignore[attr-defined]
 BATCH = 500  # records in flight at once
 INDEX_DATA = ("index/", "fragment/", "filter/")  # folders of a bundle's index data
 RESPONSE_LIMIT = 2**31
-
-
-def url_of(path: str, portable: bool) -> str:
-    """The URL Pagefind reports for a page, from the site root (`/papers/2024/x/`)."""
-    return "/" + urls.relative(urls.HOME, path, portable).removeprefix("./")
 
 
 def paper_record(card: Card, portable: bool) -> dict[str, Any]:
@@ -161,13 +156,14 @@ def bundle_files(found: list[dict[str, Any]], language: str, scripts: bool = Tru
 def outputs(data: SiteData) -> Iterator[Bundle]:
     """A bundle per shard of the records, keyed by the code and Pagefind's versions, the
     language, the shard's folder and what its records are made from (cards by their digests);
-    the records of a shard are made only when it is indexed. Only the first shard has
-    Pagefind's scripts."""
+    the records of a shard are made only when it is indexed; a shard without records is not
+    made. Only the first shard has Pagefind's scripts."""
     found = entries(data)
     language = data.config.language.split("-")[0]
-    folders = shards.folders(data.site, data.config.search_shard_size)
-    split = shards.split(found, [url for url, _, _ in found], len(folders))
-    for number, (folder, shard) in enumerate(zip(folders, split, strict=True)):
+    found_urls = [url for url, _, _ in found]
+    split = shards.split(found, found_urls, shards.shard_count(len(found), data.config.search_shard_size))
+    for number, index in enumerate(shards.occupied(found_urls, data.config.search_shard_size)):
+        folder, shard = shards.folder(index), split[index]
         key = key_of(
             code_version(),
             version("pagefind"),

@@ -14,6 +14,9 @@ two that keeps the average shard at or under `search_shard_size` records (2,000 
   were the alternative: readable names, but a year can hold most of a collection (recent
   years dominate), authors and subjects have no year, and a shard could not be split when it
   grows, so work per change would not be bounded.
+- A shard no record hashes to is neither built nor listed (with a few records, most of a
+  power of two can be empty); the folders keep their numbers, so `pagefind/3/` may follow
+  `pagefind/0/`. Only a site without records has one (empty) shard, so that search loads.
 - The count grows by doubling, so it changes rarely (at 2,000, 4,000, 8,000... records), and
   when it does, each shard splits in two (hash mod 2n is hash mod n or that plus n): that
   build re-indexes everything once, as a cold build does.
@@ -30,6 +33,7 @@ import hashlib
 from collections.abc import Sequence
 from typing import TypeVar
 
+from scholarsite.model import urls
 from scholarsite.model.model import Site
 
 ROOT = "pagefind"  # every shard's folder is inside it
@@ -59,9 +63,28 @@ def folder(index: int) -> str:
     return f"{ROOT}/{index}"
 
 
-def folders(site: Site, size: int) -> list[str]:
-    """The folder of every shard of the site's search records, the first one first."""
-    return [folder(index) for index in range(shard_count(record_count(site), size))]
+def url_of(path: str, portable: bool) -> str:
+    """The URL Pagefind reports for a page, from the site root (`/papers/2024/x/`): a record's
+    identity, which its shard is a hash of."""
+    return "/" + urls.relative(urls.HOME, path, portable).removeprefix("./")
+
+
+def record_urls(site: Site, portable: bool) -> list[str]:
+    """The URL of every search record: papers, then authors, then subjects."""
+    paths = [urls.paper(p.year, p.slug) for p in site.papers]
+    paths += [urls.author(a.slug) for a in site.authors] + [urls.subject(s.slug) for s in site.subjects]
+    return [url_of(path, portable) for path in paths]
+
+
+def occupied(record_urls: Sequence[str], size: int) -> list[int]:
+    """The shards some record hashes to, in order ([0] when there are no records)."""
+    count = shard_count(len(record_urls), size)
+    return sorted({shard_of(url, count) for url in record_urls}) or [0]
+
+
+def folders(site: Site, size: int, portable: bool) -> list[str]:
+    """The folder of every shard holding search records, the first one first."""
+    return [folder(index) for index in occupied(record_urls(site, portable), size)]
 
 
 def split(records: Sequence[Record], urls: Sequence[str], count: int) -> list[list[Record]]:

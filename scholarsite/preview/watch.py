@@ -15,6 +15,8 @@ from pathlib import Path
 
 import watchfiles
 
+from scholarsite.inputs.files import read_by_build
+
 WATCHED = ("seeds", "content", "templates", "assets", "static", "site.yaml", "sources.yaml")
 DEBOUNCE_MS = 150  # a burst of saves (an editor writing a backup, then the file) is one change
 POLL_MS = 500  # how often to look for inputs that appeared, vanished or were replaced
@@ -39,12 +41,6 @@ def moved(before: Identities, after: Identities, deleted: set[str]) -> set[str]:
     input itself (a folder deleted and made again may get its old inode back)."""
     differ = {path for path in before.keys() | after.keys() if before.get(path) != after.get(path)}
     return differ | (deleted & before.keys())
-
-
-def relevant(change: watchfiles.Change, path: str) -> bool:
-    """Ignore editor swap and backup files."""
-    name = Path(path).name
-    return not (name.startswith(".#") or name.endswith(("~", ".swp", ".swx")) or name == "4913")
 
 
 class InputWatcher:
@@ -84,7 +80,7 @@ class InputWatcher:
         that the rebuild starts once it is in place and misses nothing."""
         for changes in watchfiles.watch(
             *watched,
-            watch_filter=relevant,
+            watch_filter=lambda change, path: read_by_build(self.root, path),  # what a build reads
             debounce=DEBOUNCE_MS,
             stop_event=self.stop_event,
             rust_timeout=POLL_MS,

@@ -24,11 +24,13 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from scholarsite.errors import BuildError, Diagnostic
+from scholarsite.inputs.store import file_mode
 from scholarsite.outputs.registry import Bundle, Produced
 from scholarsite.write.manifest import (
     JOURNAL,
     MANIFEST,
     STAGE,
+    STATS,
     TMP_PREFIX,
     CorruptManifest,
     Disk,
@@ -46,7 +48,6 @@ from scholarsite.write.produce import (
     Progress,
     default_workers,
     distinct,
-    file_mode,
     produce_all,
     start_bundles,
 )
@@ -57,6 +58,7 @@ __all__ = [
     "JOURNAL",
     "MANIFEST",
     "STAGE",
+    "STATS",
     "TMP_PREFIX",
     "CorruptManifest",
     "ForeignFileConflict",

@@ -13,7 +13,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scholarsite.outputs.registry import JOURNAL, MANIFEST, STAGE, TMP_PREFIX, check_path
+from scholarsite.outputs.registry import JOURNAL, MANIFEST, STAGE, STATS, TMP_PREFIX, check_path
+from scholarsite.write import repair
 from scholarsite.write.report import SyncReport
 
 MANIFEST_FORMAT = 2
@@ -102,12 +103,12 @@ def scan(root: str) -> Disk:
         with os.scandir(f"{root}/{folder}") as it:
             for entry in it:
                 rel = f"{folder}/{entry.name}" if folder else entry.name
-                if rel in (MANIFEST, STAGE, JOURNAL):
+                if rel in (MANIFEST, STAGE, JOURNAL, STATS):
                     continue
                 if entry.is_dir(follow_symlinks=False):
                     disk.dirs.add(rel)
                     stack.append(rel)
-                elif rel == TMP_PREFIX + JOURNAL:  # the one temporary file the build makes here
+                elif rel in (TMP_PREFIX + JOURNAL, TMP_PREFIX + STATS):  # the build's temporary files here
                     disk.temps.append(rel)
                 else:
                     disk.files[rel] = entry.is_symlink()
@@ -116,7 +117,7 @@ def scan(root: str) -> Disk:
 
 def unchanged(site_dir: Path, inputs: str) -> SyncReport | None:
     """If the site was completely built from inputs with this fingerprint and every file it
-    owns is still in place: the report of a sync that has nothing to do. Otherwise None."""
+    owns is still in place and intact: the report of a sync that has nothing to do. Otherwise None."""
     if not inputs or not (site_dir / MANIFEST).is_file() or (site_dir / JOURNAL).exists():
         return None
     try:
@@ -125,6 +126,8 @@ def unchanged(site_dir: Path, inputs: str) -> SyncReport | None:
         return None
     disk = scan(str(site_dir))
     if recorded != inputs or disk.temps or any(disk.files.get(p) is not False for p in entries):
+        return None
+    if repair.damaged(str(site_dir), entries, disk.files):
         return None
     foreign = tuple(sorted(disk.files.keys() - entries.keys()))
     return SyncReport((), tuple(sorted(entries)), (), foreign)

@@ -24,13 +24,6 @@ Result = tuple[list[Made], list[Diagnostic]]
 Progress = Callable[[int, int], None]  # outputs produced so far, outputs to produce
 
 
-def file_mode() -> int:
-    """The permission bits a plain ``open()`` would give a new file."""
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask
-
-
 def write_file(path: str, data: bytes, mode: int) -> None:
     """Write a new file (its folders made as needed)."""
     try:

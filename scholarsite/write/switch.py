@@ -15,7 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from scholarsite.errors import BuildError, Diagnostic, error
+from scholarsite.inputs.store import file_mode
 from scholarsite.outputs.registry import Bundle, Output, Produced
+from scholarsite.write import repair
 from scholarsite.write.manifest import (
     JOURNAL,
     MANIFEST,
@@ -34,7 +36,6 @@ from scholarsite.write.produce import (
     Made,
     Progress,
     distinct,
-    file_mode,
     produce_all,
     produce_bundle,
     same_file,
@@ -101,9 +102,11 @@ class Sync:
         outside = {p: e for p, e in everything.items() if not self.scope(p)}
         shutil.rmtree(self.stage, ignore_errors=True)  # a killed build's leftovers
         disk = scan(self.root)
-        plan = plan_of(items, previous, disk)
+        bad = repair.damaged(self.root, previous, disk.files)  # made again, as if missing
+        usable = Disk({p: s for p, s in disk.files.items() if p not in bad}, disk.dirs, disk.temps)
+        plan = plan_of(items, previous, usable)
         try:
-            on_disk = {p: e for p, e in previous.items() if disk.files.get(p) is False}  # regular files
+            on_disk = {p: e for p, e in previous.items() if usable.files.get(p) is False}  # regular files
             if plan.todo or plan.bundles:
                 check_free_space(self.root)
             job = Job(self.stage, plan.todo, on_disk, self.mode)
@@ -158,6 +161,7 @@ class Sync:
             write_file(temporary, json.dumps(journal).encode(), self.mode)
             os.replace(temporary, os.path.join(self.root, JOURNAL))  # the commit
             replay(self.root)
+        repair.remember(self.root, final, staged)
         unchanged = sorted(new_paths - set(staged))
         foreign = sorted(p for p in unowned if self.scope(p))
         removed = tuple(early + late)
