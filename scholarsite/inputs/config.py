@@ -135,6 +135,7 @@ MEANINGS: dict[str, str] = {
     "unsafe_html": "keep raw HTML in `content/` pages and author bios (only for authors you trust)",
     "search_shard_size": "search records (papers, authors, subjects) a shard of the search index holds "
     "at most, on average: smaller shards re-index faster, more shards cost the browser more requests",
+    "static_file_mb": "the largest file `static/` may hold, in MiB (a larger one is an error naming it)",
     "mailto": "your e-mail address, sent to OpenAlex by `link-sources` and `import` (its polite pool); "
     "never shown on the site",
 }
