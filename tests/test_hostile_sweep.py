@@ -1,6 +1,6 @@
 """Issue 29, the second hostile sweep: each case a test that failed before the fix.
 
-The table of cases with the test of each is docs/hostile-inputs.md.
+The table of cases with the test of each is docs/internals/hostile-inputs.md.
 """
 
 from __future__ import annotations
