@@ -4,4 +4,5 @@ import sys
 
 from scholarsite.cli import main
 
-sys.exit(main())
+if __name__ == "__main__":  # not when a spawned build process imports it
+    sys.exit(main())

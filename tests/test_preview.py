@@ -23,8 +23,10 @@ from pathlib import Path
 import pytest
 
 from benchmarks.corpus import generate
-from scholarsite import write
-from scholarsite.preview import server, steps
+from scholarsite import pipeline, write
+from scholarsite.inputs.config import NONE_GIVEN
+from scholarsite.preview import builds, server, steps
+from scholarsite.preview.builds import BuildProcess
 from scholarsite.preview.watch import InputWatcher
 
 from .conftest import make_project, start_preview
@@ -232,7 +234,7 @@ def test_a_failed_write_is_the_error_page_until_a_build_succeeds(
     app = server.PreviewApp(preview, "/")
     monkeypatch.setattr(steps, "build", build_raising(failure))
     preview.rebuild({"seeds/a.txt"})
-    message = server.describe(failure)
+    message = builds.describe(failure)
     assert message.startswith("error: ") and "<" in message
     out = capsys.readouterr().out
     assert message in out and "build failed; serving an error page" in out
@@ -462,3 +464,39 @@ def test_a_site_deleted_under_serve_is_rebuilt(tmp_path: Path) -> None:
     finally:
         process.send_signal(signal.SIGINT)
         process.communicate(timeout=30)
+
+
+def test_serve_answers_from_the_last_build_at_once_and_then_brings_it_up_to_date(tmp_path: Path) -> None:
+    project = make_project(tmp_path / "project")
+    pipeline.build(project)
+    seed = sorted((project / "seeds").glob("*.txt"))[0]
+    edit(seed, "Distributed attention", "Distributed  attention")  # a change made while not serving
+    process, port = start_preview(project)
+    try:
+        lines = lines_of(process)
+        serving = wait_for(lines, "Serving")
+        built = wait_for(lines, " written, ")
+        assert serving < built, "the last build's site was not served while the first build ran"
+        status, page = get(f"http://127.0.0.1:{port}/")
+        assert status == 200 and b"<h1" in page
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def test_a_build_process_that_dies_is_an_error_page_and_the_next_build_gets_a_new_one(tmp_path: Path) -> None:
+    project = make_project(tmp_path / "project")
+    builds = BuildProcess(project, NONE_GIVEN)
+    preview = server.Preview(project, builds=builds)
+    try:
+        preview.rebuild()
+        assert preview.problems == []
+        builds.process.kill()
+        builds.process.join(timeout=10)
+        preview.rebuild()
+        assert preview.problems and "the build process ended unexpectedly" in preview.problems[0]
+        preview.rebuild()
+        assert preview.problems == [] and builds.process.is_alive()
+    finally:
+        builds.close()
+    assert not builds.process.is_alive()

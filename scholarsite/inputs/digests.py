@@ -64,11 +64,12 @@ class DigestedDict(Digested, dict):  # type: ignore[type-arg]
 
 
 class _KeyPickler(_PlainPickler):
-    """A _PlainPickler that writes `Digested` values as their digest (pickle then asks
-    `persistent_id` of every object it meets, which costs as much as pickling it)."""
+    """A _PlainPickler that writes `Digested` values as their digest. It overrides
+    `reducer_override`, which pickle asks only of objects that are not of a built-in type
+    (`persistent_id` would be asked of every string and number, costing as much as pickling)."""
 
-    def persistent_id(self, obj: Any) -> str | None:
-        return obj.digest if isinstance(obj, Digested) else None
+    def reducer_override(self, obj: Any) -> Any:
+        return (str, (obj.digest,)) if isinstance(obj, Digested) else NotImplemented
 
 
 def key_of(*parts: Any, digested: bool = False) -> str:

@@ -17,6 +17,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from urllib.parse import quote
 
 from slugify import slugify
@@ -165,11 +166,21 @@ def make_citation_keys(items: Sequence[tuple[str, int, str]]) -> list[str]:
 def _base_key(author: str, year: int, title: str) -> str:
     """Family name, year and first significant title word, lowercased ASCII."""
     family = _ascii_word(split_name(author).family) or "anon"
-    words = slugify(strip_ignorable(title), separator=" ").split()  # `Gr\u200baph` is one word
-    word = next((w for w in words if w not in _KEY_STOPWORDS and not w.isdigit()), "")
-    return f"{family}{year}{word}"
+    return f"{family}{year}{_first_significant_word(strip_ignorable(title))}"
 
 
+def _first_significant_word(title: str) -> str:
+    """The first slug word of `title` that is neither a stopword nor a number, slugifying one
+    space-separated chunk at a time (slugify works character by character, so this gives the
+    words of the whole title's slug, and most titles stop at their first chunk)."""
+    for chunk in title.split():
+        for word in slugify(chunk, separator=" ").split():
+            if word not in _KEY_STOPWORDS and not word.isdigit():
+                return word
+    return ""
+
+
+@cache
 def _ascii_word(text: str) -> str:
     """Lowercase ASCII letters and digits of text, transliterated."""
     return slugify(text, separator="")

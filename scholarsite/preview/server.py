@@ -26,7 +26,6 @@ import posixpath
 import signal
 import socket
 import threading
-import traceback
 import webbrowser
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -42,10 +41,10 @@ from tornado.httpserver import HTTPServer
 from tornado.ioloop import IOLoop
 from tornado.netutil import bind_sockets
 
-from scholarsite import pipeline, write
-from scholarsite.errors import BuildError, Diagnostic, Severity, printable
+from scholarsite import write
 from scholarsite.inputs.config import NONE_GIVEN, Overrides
-from scholarsite.preview import banner, steps
+from scholarsite.preview import banner
+from scholarsite.preview.builds import BuildProcess, LocalBuilds
 from scholarsite.preview.watch import InputWatcher
 
 Respond = Callable[[str, list[tuple[str, str]]], object]
@@ -66,10 +65,6 @@ PORT_IN_USE = "error: port {port} on {host} is already in use\n    hint: choose 
 EXPOSED = (
     "warning: serving on {host}: the preview is reachable from other machines; it is meant for local use"
     "\n    hint: leave out --host to serve on 127.0.0.1 only"
-)
-REPORT_BUG = (
-    "this is a bug in scholarsite, not a problem in your project; please report it, with the "
-    "traceback printed in the terminal, at the project's issue tracker"
 )
 
 
@@ -99,15 +94,18 @@ class Preview:
     """The state shared by the watcher and the web app: the last build's outcome."""
 
     def __init__(
-        self, root: Path, reload: Callable[[], None] = lambda: None, overrides: Overrides = NONE_GIVEN
+        self,
+        root: Path,
+        reload: Callable[[], None] = lambda: None,
+        overrides: Overrides = NONE_GIVEN,
+        builds: LocalBuilds | BuildProcess | None = None,
     ):
         self.root = root
-        self.overrides = overrides
         self.site_dir = root / "site"
         self.problems: list[str] = []
         self.warnings: list[str] = []
         self.announced = False  # the warnings of the build under way are printed
-        self.caches = pipeline.Caches.of(root)  # warm: parses, derived text, compiled templates
+        self.builds = builds or LocalBuilds(root, overrides)
         self.reload = reload
         self.lock = threading.Lock()  # one build at a time
 
@@ -121,26 +119,19 @@ class Preview:
             if changed:
                 print(f"rebuilding after {len(set(changed))} change(s)…", flush=True)
             self.announced = False
-            try:
-                result = steps.build(self.root, self.caches, self.done, self.overrides)
-            except BuildError as exc:
-                self.fail([d.format() for d in exc.diagnostics])
-            except (write.WriteConflict, OSError) as exc:
-                self.fail([describe(exc)])
-            except Exception as exc:  # a bug in scholarsite: still the error page, and ask for a report
-                traceback.print_exc()
-                self.fail([printable(f"error: {type(exc).__name__}: {exc}"), REPORT_BUG])
+            outcome = self.builds.build(self.done)
+            if outcome.problems:
+                self.fail(outcome.problems)
             else:
-                print(result.summary(), flush=True)
+                print(outcome.summary, flush=True)
 
     def site_gone(self) -> bool:
         """Whether the site of the last (successful) build has been deleted meanwhile."""
         return not self.problems and not (self.site_dir / write.MANIFEST).is_file()
 
-    def done(self, report: write.SyncReport, diagnostics: Iterable[Diagnostic]) -> None:
+    def done(self, warnings: list[str]) -> None:
         """Pages of a build are in place: show its warnings (once a build), and reload browsers."""
         self.problems = []
-        warnings = list(dict.fromkeys(d.format() for d in diagnostics if d.severity == Severity.WARNING))
         if warnings and not self.announced:
             print("\n".join(warnings), flush=True)
         self.warnings, self.announced = warnings, True
@@ -151,15 +142,6 @@ class Preview:
         self.problems = problems
         print("\n".join(problems) + "\nbuild failed; serving an error page", flush=True)
         self.reload()
-
-
-def describe(exc: Exception) -> str:
-    """'error: /…/site/x.html: No space left on device' for an OSError, the message otherwise;
-    control characters (from a file name, say) are escaped for the terminal."""
-    if isinstance(exc, OSError) and exc.strerror:
-        where = f"{exc.filename}: " if exc.filename else ""
-        return printable(f"error: {where}{exc.strerror}")
-    return printable(f"error: {exc}")
 
 
 def error_page(problems: list[str]) -> bytes:
@@ -422,22 +404,37 @@ def run(root: Path, host: str, port: int, base_path: str, open_browser: bool, ov
         return 1
     if exposed(host):
         print(EXPOSED.format(host=host), flush=True)
-    base = normalise_base_path(base_path)
     reload = ReloadSignal()
-    preview = Preview(root, reload.send, overrides)
-    preview.rebuild()
+    builds = BuildProcess(root, overrides)
+    try:
+        preview = Preview(root, reload.send, overrides, builds)
+        return serve(preview, reload, (host, port), normalise_base_path(base_path), open_browser)
+    finally:
+        builds.close()
+
+
+def serve(preview: Preview, reload: ReloadSignal, where: tuple[str, int], base: str, browse: bool) -> int:
+    """Serve `preview` at `where` (host, port) until Ctrl-C. The site of the last build is
+    served at once while it is brought up to date (a large collection is browsable from the
+    first second); without one, the first build comes first."""
+    host, port = where
+    served_before = (preview.site_dir / write.MANIFEST).is_file()
+    if not served_before:
+        preview.rebuild()
     try:  # the port can have been taken while the site was built
         sockets = listen(host, port)
     except CannotListen as exc:
         print(exc, flush=True)
         return 1
+    if served_before:
+        threading.Thread(target=preview.rebuild, name="scholarsite-first-build", daemon=True).start()
     port = sockets[0].getsockname()[1]
-    watcher = InputWatcher(root, preview.rebuild, preview.site_gone)
+    watcher = InputWatcher(preview.root, preview.rebuild, preview.site_gone)
     watcher.start()
     server = PreviewServer(PreviewApp(preview, base), reload, sockets)
     url = f"http://{host}:{port}{base}"
     print(f"Serving {preview.site_dir} at {url} (Ctrl-C to stop)", flush=True)
-    if open_browser:
+    if browse:
         threading.Timer(1.0, webbrowser.open, [url]).start()
     # Ctrl-C (and a plain `kill`) stop the server cleanly, even when a shell started us in
     # the background with SIGINT ignored.

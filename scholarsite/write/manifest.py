@@ -70,12 +70,28 @@ def manifest_bytes(entries: dict[str, Entry], inputs: str) -> bytes:
 def read_manifest(root: str) -> tuple[dict[str, Entry], str]:
     """The owned paths with their (key, sha), and the inputs fingerprint of the site.
 
-    Format 1 (a plain list of paths) owns its files without keys.
+    Format 1 (a plain list of paths) owns its files without keys. A build asks twice (for the
+    search bundles, then to sync): the last reading is kept while the file is the same one
+    (it is always replaced whole, by rename), so the second costs a `stat`.
     """
+    path = os.path.join(root, MANIFEST)
     try:
-        raw = Path(root, MANIFEST).read_bytes()
+        stat = os.stat(path)
     except FileNotFoundError:
         return {}, ""
+    seen = (path, stat.st_ino, stat.st_size, stat.st_mtime_ns)
+    if seen not in _last_read:
+        _last_read.clear()
+        _last_read[seen] = parse_manifest(Path(path).read_bytes())
+    entries, inputs = _last_read[seen]
+    return dict(entries), inputs
+
+
+_last_read: dict[tuple[str, int, int, int], tuple[dict[str, Entry], str]] = {}  # by the file's identity
+
+
+def parse_manifest(raw: bytes) -> tuple[dict[str, Entry], str]:
+    """The manifest's entries and inputs fingerprint; CorruptManifest when it is damaged."""
     try:
         body = json.loads(raw)
         files, inputs = body["files"], str(body.get("inputs", ""))

@@ -1,0 +1,137 @@
+"""Where the preview's builds run: in this process (`LocalBuilds`), or in a process of their own
+(`BuildProcess`, what `serve` uses) so that the web server never waits for the interpreter
+while pages are planned and rendered.
+
+Either way a build reports the same two things: the warnings once its pages are in place (the
+browsers reload then), and its `Outcome`, the summary or the problems that fail it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import traceback
+from collections.abc import Callable, Iterable
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import NamedTuple
+
+from scholarsite import pipeline, write
+from scholarsite.errors import BuildError, Diagnostic, Severity, printable
+from scholarsite.inputs.config import Overrides
+from scholarsite.lifetime import die_with_parent
+from scholarsite.preview import steps
+
+Shown = Callable[[list[str]], None]  # the pages are in place; the build's warnings
+
+REPORT_BUG = (
+    "this is a bug in scholarsite, not a problem in your project; please report it, with the "
+    "traceback printed in the terminal, at the project's issue tracker"
+)
+
+
+class Outcome(NamedTuple):
+    """How a build ended: its summary, or the problems shown on the error page."""
+
+    summary: str
+    problems: list[str]
+
+
+def warnings_of(diagnostics: Iterable[Diagnostic]) -> list[str]:
+    """The warnings among `diagnostics`, each once, as printed."""
+    return list(dict.fromkeys(d.format() for d in diagnostics if d.severity == Severity.WARNING))
+
+
+def describe(exc: Exception) -> str:
+    """'error: /…/site/x.html: No space left on device' for an OSError, the message otherwise;
+    control characters (from a file name, say) are escaped for the terminal."""
+    if isinstance(exc, OSError) and exc.strerror:
+        where = f"{exc.filename}: " if exc.filename else ""
+        return printable(f"error: {where}{exc.strerror}")
+    return printable(f"error: {exc}")
+
+
+class LocalBuilds:
+    """Builds run in this process, with warm caches (parses, derived text, compiled templates)."""
+
+    def __init__(self, root: Path, overrides: Overrides):
+        self.root = root
+        self.overrides = overrides
+        self.caches = pipeline.Caches.of(root)
+
+    def build(self, shown: Shown) -> Outcome:
+        """One build. Nothing escapes: a failure of any kind is an outcome with problems."""
+
+        def pages_in_place(_: write.SyncReport, found: Iterable[Diagnostic]) -> None:
+            shown(warnings_of(found))
+
+        try:
+            result = steps.build(self.root, self.caches, pages_in_place, self.overrides)
+        except BuildError as exc:
+            return Outcome("", [d.format() for d in exc.diagnostics])
+        except (write.WriteConflict, OSError) as exc:
+            return Outcome("", [describe(exc)])
+        except Exception as exc:  # a bug in scholarsite: still the error page, and ask for a report
+            traceback.print_exc()
+            return Outcome("", [printable(f"error: {type(exc).__name__}: {exc}"), REPORT_BUG])
+        return Outcome(result.summary(), [])
+
+    def close(self) -> None:
+        """Nothing to stop."""
+
+
+def serve_builds(connection: Connection, parent: int, root: Path, overrides: Overrides) -> None:
+    """The build process: one build per request, until the preview closes the connection."""
+    die_with_parent(parent)
+    builds = LocalBuilds(root, overrides)
+    while True:
+        try:
+            if connection.recv() is None:
+                return
+        except EOFError:
+            return
+        outcome = builds.build(lambda warnings: connection.send(("shown", warnings)))
+        connection.send(("done", outcome))
+
+
+class BuildProcess:
+    """Builds run in a process of their own, started once and kept warm between builds."""
+
+    def __init__(self, root: Path, overrides: Overrides):
+        self.root = root
+        self.overrides = overrides
+        self.start()
+
+    def start(self) -> None:
+        """Start the build process (spawned: the preview's threads are not copied into it)."""
+        context = multiprocessing.get_context("spawn")
+        self.connection, theirs = context.Pipe()
+        arguments = (theirs, os.getpid(), self.root, self.overrides)
+        self.process = context.Process(target=serve_builds, args=arguments, name="scholarsite-build")
+        self.process.start()
+        theirs.close()
+
+    def build(self, shown: Shown) -> Outcome:
+        """One build in the build process; if that process dies, the problem, and a new one."""
+        try:
+            self.connection.send("build")
+            while True:
+                kind, value = self.connection.recv()
+                if kind == "shown":
+                    shown(value)
+                else:
+                    return value
+        except (EOFError, OSError):
+            self.process.join(timeout=5)
+            problem = f"error: the build process ended unexpectedly (exit code {self.process.exitcode})"
+            self.start()
+            return Outcome("", [problem, REPORT_BUG])
+
+    def close(self) -> None:
+        """Ask the build process to end, and end it if it does not."""
+        with contextlib.suppress(OSError):
+            self.connection.send(None)
+        self.process.join(timeout=10)
+        if self.process.is_alive():
+            self.process.kill()
