@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scholarsite import ownership, shortcut, write
+from scholarsite import write
 from scholarsite.errors import BuildError, Diagnostic, fails
 from scholarsite.inputs.cache import CACHE_FILE, ParseCache
 from scholarsite.inputs.config import NONE_GIVEN, Overrides
@@ -31,6 +31,7 @@ from scholarsite.outputs.registry import Output, Produced
 from scholarsite.outputs.render import Templates
 from scholarsite.outputs.site import SEARCH_FAMILIES, in_search, outputs, site_outputs
 from scholarsite.outputs.sitedata import SiteData
+from scholarsite.write import ownership, shortcut
 from scholarsite.write.report import BuildResult
 
 Progress = Callable[[str, int, int], None]  # stage, done, total
