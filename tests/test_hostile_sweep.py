@@ -5,6 +5,7 @@ The table of cases with the test of each is docs/internals/hostile-inputs.md.
 
 from __future__ import annotations
 
+import filecmp
 import hashlib
 import io
 import os
@@ -13,6 +14,8 @@ import stat
 import subprocess
 import sys
 import time
+import tracemalloc
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -354,3 +357,28 @@ def test_a_folder_in_content_is_named_in_a_note(tmp_path: Path) -> None:
         ("content/authors/old/", "note", "a folder in content/ is not read: no page is built from it"),
         ("content/blog/", "note", "a folder in content/ is not read: no page is built from it"),
     ]
+
+
+def test_a_large_static_file_is_hashed_and_copied_in_chunks_never_held_whole(tmp_path: Path) -> None:
+    """Case 7: a 64 MiB file of static/ costs the build less memory than a quarter of itself."""
+    project = make_project(tmp_path / "p")
+    big = project / "static/video.bin"
+    big.parent.mkdir(exist_ok=True)
+    with big.open("wb") as file:
+        for block in range(64):
+            file.write(bytes([block]) * 2**20)
+    tracemalloc.start()
+    try:  # one process (workers=1) so every allocation is traced, on a thread with no event loop
+        with ThreadPoolExecutor(1) as thread:
+            thread.submit(pipeline.build, project, workers=1).result()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert filecmp.cmp(big, project / "site/video.bin", shallow=False)
+    assert peak < 16 * 2**20, f"{peak / 2**20:.0f} MiB at the peak"
+    with big.open("r+b") as file:  # edited in place: copied again
+        file.seek(2**25)
+        file.write(b"edited")
+    with ThreadPoolExecutor(1) as thread:
+        assert "video.bin" in thread.submit(pipeline.build, project, workers=1).result().report.written
+    assert filecmp.cmp(big, project / "site/video.bin", shallow=False)

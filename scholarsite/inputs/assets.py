@@ -8,7 +8,7 @@ from pathlib import Path
 from scholarsite import theme
 from scholarsite.errors import Diagnostic, error
 from scholarsite.inputs.config import Config
-from scholarsite.inputs.files import READ_HIDDEN, read_files, visible_files
+from scholarsite.inputs.files import READ_HIDDEN, Hashed, hashed_input, read_files, visible_files
 
 
 def read_assets(assets_dir: Path) -> tuple[dict[str, bytes], list[Diagnostic]]:
@@ -30,13 +30,14 @@ WELL_KNOWN = READ_HIDDEN[1]  # the one hidden folder of static/ that is copied (
 
 def read_static(
     root: Path, limit_mb: int = Config.static_file_mb
-) -> tuple[dict[str, bytes], list[Diagnostic]]:
+) -> tuple[dict[str, Hashed], list[Diagnostic]]:
     """The files of the project's `static/`, by site path (`static/keybase.txt` is
-    `keybase.txt`): its visible files and those of `static/.well-known/`; and the files
-    refused (links to outside the project, pipes, files over `limit_mb` MiB, left unread)."""
+    `keybase.txt`), hashed in chunks (a video is never held whole; it is copied the same way):
+    its visible files and those of `static/.well-known/`; and the files refused (links to
+    outside the project, pipes, files over `limit_mb` MiB, left unread)."""
     too_large = partial(over_limit, limit_mb)
-    files, problems = read_files(root, STATIC, too_large)
-    hidden, refused = read_files(root, f"{STATIC}/{WELL_KNOWN}", too_large)
+    files, problems = read_files(root, STATIC, too_large, hashed_input)
+    hidden, refused = read_files(root, f"{STATIC}/{WELL_KNOWN}", too_large, hashed_input)
     files.update({f"{WELL_KNOWN}/{rel}": content for rel, content in hidden.items()})
     return dict(sorted(files.items())), sorted(problems + refused)
 

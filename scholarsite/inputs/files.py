@@ -15,7 +15,7 @@ import stat
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, NamedTuple, Protocol, TypeVar
 
 from scholarsite.errors import BuildError, Diagnostic, error
 
@@ -23,6 +23,13 @@ OUTSIDE_HINT = "copy the file into the project instead of linking to it"
 NOT_REGULAR = "not a regular file (a pipe, socket or device): refused"
 CHUNK = 2**20  # bytes read at a time when a file is hashed
 SizeCheck = Callable[[int, str], Diagnostic | None]  # (size in bytes, shown path) -> why it is too large
+Taken = TypeVar("Taken", covariant=True)
+
+
+class Take(Protocol[Taken]):
+    """How a file of a folder is taken: read whole (`read_input`) or hashed (`hashed_input`)."""
+
+    def __call__(self, path: Path, root: Path, shown: str, too_large: SizeCheck | None = None) -> Taken: ...
 
 
 def refusal(path: Path, root: Path, shown: str) -> Diagnostic | None:
@@ -105,20 +112,38 @@ def visible_files(folder: Path) -> Iterator[Path]:
 
 
 def read_files(
-    root: Path, folder: str, too_large: SizeCheck | None = None
-) -> tuple[dict[str, bytes], list[Diagnostic]]:
-    """The visible files of the project folder `root/folder` (none if it is missing), by path
-    inside it, read through `read_input`; and an error for each one it refuses."""
+    root: Path, folder: str, too_large: SizeCheck | None = None, take: Take[Taken] = read_input
+) -> tuple[dict[str, Taken], list[Diagnostic]]:
+    """What `take` (by default `read_input`: the bytes) gives for each visible file of the
+    project folder `root/folder` (none if it is missing), by path inside it; and an error for
+    each one it refuses."""
     base = root / folder
-    found: dict[str, bytes] = {}
+    found: dict[str, Taken] = {}
     problems: list[Diagnostic] = []
     for path in visible_files(base) if base.is_dir() else ():
         rel = path.relative_to(base).as_posix()
         try:
-            found[rel] = read_input(path, root, f"{folder}/{rel}", too_large)
+            found[rel] = take(path, root, f"{folder}/{rel}", too_large)
         except BuildError as exc:
             problems += exc.diagnostics
     return found, problems
+
+
+class Hashed(NamedTuple):
+    """An input file known by its sha256, read in chunks and never held whole (static/'s)."""
+
+    path: Path
+    sha256: str
+
+
+def hashed_input(path: Path, root: Path, shown: str, too_large: SizeCheck | None = None) -> Hashed:
+    """The input file `path` with the sha256 of its bytes, read in chunks through the checks
+    of `read_input`."""
+    summary = hashlib.sha256()
+    with opened(path, root, shown, too_large) as file:
+        while block := file.read(CHUNK):
+            summary.update(block)
+    return Hashed(path, summary.hexdigest())
 
 
 def fingerprint_digest(path: Path, root: Path) -> bytes:

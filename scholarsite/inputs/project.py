@@ -10,6 +10,7 @@ from scholarsite.inputs.assets import read_assets, read_static
 from scholarsite.inputs.cache import CACHE_FILE, ParseCache
 from scholarsite.inputs.config import NONE_GIVEN, Config, Overrides, load_config
 from scholarsite.inputs.content import Page, read_pages
+from scholarsite.inputs.files import Hashed
 from scholarsite.inputs.freshness import latest_possible_year
 from scholarsite.inputs.seeds import SeedParse, read_seeds
 from scholarsite.inputs.sources import Sources, read_sources
@@ -30,7 +31,7 @@ class Project:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     sources: Sources = field(default_factory=Sources)
     assets: dict[str, bytes] = field(default_factory=dict)  # by site path (`assets/style.css`)
-    static: dict[str, bytes] = field(default_factory=dict)  # static/'s files, by site path
+    static: dict[str, Hashed] = field(default_factory=dict)  # static/'s files, by site path
 
 
 def load_project(root: Path, cache: ParseCache | None = None, overrides: Overrides = NONE_GIVEN) -> Project:

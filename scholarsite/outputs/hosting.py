@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from xml.sax.saxutils import escape
 
 from scholarsite.model import urls
-from scholarsite.outputs.registry import Output, fixed
+from scholarsite.outputs.registry import Copy, Output, fixed
 from scholarsite.outputs.sitedata import SiteData
 
 SITEMAP_HEAD = (
@@ -75,7 +75,7 @@ def assets(data: SiteData) -> Iterator[Output]:
         yield fixed(path, content)
 
 
-def static(data: SiteData) -> Iterator[Output]:
-    """Every file of `static/`, copied as it is to the same place in the site."""
-    for path, content in data.static.items():
-        yield fixed(path, content)
+def static(data: SiteData) -> Iterator[Copy]:
+    """Every file of `static/`, copied as it is (streamed) to the same place in the site."""
+    for path, hashed in data.static.items():
+        yield Copy(path, hashed.sha256, hashed.path)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from scholarsite.inputs.digests import digest
@@ -40,7 +41,17 @@ class Bundle:
     produce: Callable[[], dict[str, bytes]]  # the files, by path inside the folder
 
 
-Produced = Output | Bundle
+@dataclass(frozen=True)
+class Copy:
+    """A file of the site copied as it is from a project file (static/'s), in chunks, never
+    held whole: its key is the sha256 of its bytes."""
+
+    path: str
+    key: str
+    source: Path
+
+
+Produced = Output | Bundle | Copy
 
 
 def fixed(path: str, data: bytes) -> Output:

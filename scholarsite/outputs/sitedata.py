@@ -13,6 +13,7 @@ from functools import cached_property
 from scholarsite.inputs.config import Config
 from scholarsite.inputs.content import Page
 from scholarsite.inputs.digests import key_of
+from scholarsite.inputs.files import Hashed
 from scholarsite.inputs.memo import Memo
 from scholarsite.inputs.sources import Sources
 from scholarsite.lifetime import cores
@@ -71,7 +72,7 @@ class SiteData:
     memo: Memo = field(default_factory=Memo)
     sources: Sources = field(default_factory=Sources)
     bibtex_made: dict[citations.CitationRecord, str] = field(default_factory=dict)
-    static: dict[str, bytes] = field(default_factory=dict)  # static/'s files, by site path
+    static: dict[str, Hashed] = field(default_factory=dict)  # static/'s files, by site path
     related_index: related.RelatedIndex = field(default_factory=related.RelatedIndex)  # warm state
 
     @cached_property

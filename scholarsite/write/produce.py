@@ -6,16 +6,19 @@ A produced file whose bytes equal what the site holds is dropped, not written.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import BinaryIO
 
 from scholarsite.errors import BuildError, Diagnostic
 from scholarsite.inputs.digests import digest
+from scholarsite.inputs.files import CHUNK
 from scholarsite.lifetime import Workers, cores
-from scholarsite.outputs.registry import Bundle, Output, Produced
+from scholarsite.outputs.registry import Bundle, Copy, Output, Produced
 from scholarsite.write.manifest import Entry, check_path, read_manifest
 
 PARALLEL_FROM = 400  # outputs to produce before worker processes pay for their start-up
@@ -24,14 +27,19 @@ Result = tuple[list[Made], list[Diagnostic]]
 Progress = Callable[[int, int], None]  # outputs produced so far, outputs to produce
 
 
-def write_file(path: str, data: bytes, mode: int) -> None:
-    """Write a new file (its folders made as needed)."""
+def created(path: str, mode: int) -> BinaryIO:
+    """A new file open for writing (its folders made as needed)."""
     try:
         handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
     except FileNotFoundError:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
-    with os.fdopen(handle, "wb") as file:
+    return os.fdopen(handle, "wb")
+
+
+def write_file(path: str, data: bytes, mode: int) -> None:
+    """Write a new file (its folders made as needed)."""
+    with created(path, mode) as file:
         file.write(data)
 
 
@@ -53,7 +61,7 @@ class Job:
     Without a `stage` folder the outputs are produced and checked, but nothing is written."""
 
     stage: str | None
-    todo: Sequence[Output]
+    todo: Sequence[Output | Copy]
     previous: dict[str, Entry]
     mode: int
 
@@ -63,6 +71,9 @@ def produce_range(job: Job, start: int, stop: int) -> Result:
     done: list[Made] = []
     problems: list[Diagnostic] = []
     for output in job.todo[start:stop]:
+        if isinstance(output, Copy):
+            done.append(copied(job, output))
+            continue
         try:
             data = output.produce()
         except BuildError as exc:
@@ -75,6 +86,25 @@ def produce_range(job: Job, start: int, stop: int) -> Result:
             write_file(os.path.join(job.stage, output.path), data, job.mode)
         done.append((output.path, sha, not unchanged_on_disk))
     return done, problems
+
+
+def copied(job: Job, copy: Copy) -> Made:
+    """A file copied in chunks into the staging folder, unless the site holds its bytes."""
+    old = job.previous.get(copy.path)
+    if (old is not None and old[1] == copy.key) or job.stage is None:
+        return copy.path, copy.key, False
+    return copy.path, copy_file(str(copy.source), os.path.join(job.stage, copy.path), job.mode), True
+
+
+def copy_file(source: str, target: str, mode: int) -> str:
+    """Copy a file `CHUNK` bytes at a time (its folders made as needed); the sha256 of what
+    was copied (the file may have changed since it was hashed)."""
+    summary = hashlib.sha256()
+    with open(source, "rb") as reading, created(target, mode) as writing:
+        while block := reading.read(CHUNK):
+            summary.update(block)
+            writing.write(block)
+    return summary.hexdigest()
 
 
 def chunks(count: int, workers: int) -> list[tuple[int, int]]:

@@ -7,6 +7,7 @@ mid-switch is repaired by the next one (`replay`).
 from __future__ import annotations
 
 import contextlib
+import filecmp
 import json
 import os
 import shutil
@@ -16,7 +17,7 @@ from pathlib import Path
 
 from scholarsite.errors import BuildError, Diagnostic, error
 from scholarsite.inputs.store import file_mode
-from scholarsite.outputs.registry import Bundle, Output, Produced
+from scholarsite.outputs.registry import Bundle, Copy, Output, Produced
 from scholarsite.write import repair
 from scholarsite.write.manifest import (
     JOURNAL,
@@ -52,7 +53,7 @@ class Plan:
     """What a sync decided before producing anything."""
 
     keys: dict[str, str] = field(default_factory=dict)  # every output path -> key
-    todo: list[Output] = field(default_factory=list)
+    todo: list[Output | Copy] = field(default_factory=list)
     bundles: list[Bundle] = field(default_factory=list)
     kept: dict[str, Entry] = field(default_factory=dict)  # unchanged, by key
 
@@ -178,7 +179,8 @@ class Sync:
         owned, adopted = set(owned), set()
         for path in staged:
             if path in disk.files and path not in owned:
-                if same_file(os.path.join(self.root, path), Path(self.stage, path).read_bytes()):
+                here, staged_copy = os.path.join(self.root, path), os.path.join(self.stage, path)
+                if disk.files[path] is False and filecmp.cmp(here, staged_copy, shallow=False):  # in chunks
                     adopted.add(path)
                     continue
                 raise ForeignFileConflict(path, "a hand-placed file is where an output goes")
