@@ -156,8 +156,8 @@ def test_text_fields_are_bounded_as_seed_fields(tmp_path: Path) -> None:
     text += f"  2025/b:\n    status: found\n    openalex:\n      status: found\n      venue: {long}\n"
     entries, problems = parse_sources(text, SOURCES_FILE)
     assert [(p.line, p.message) for p in problems] == [
-        (2, "'2025/a': 'title' is longer than 2000 characters"),
-        (5, "'2025/b': 'openalex' venue is longer than 2000 characters"),
+        (2, "'2025/a': 'title' must have at most 2,000 characters, found 2,001"),
+        (5, "'2025/b': 'openalex' 'venue' must have at most 2,000 characters, found 2,001"),
     ]
 
 
