@@ -274,6 +274,7 @@ def run_import(run: Run, args: argparse.Namespace) -> int:
             args.openalex_url,
             mailto,
             args.openalex_key,
+            dict(os.environ),
         )
         fetched, problems = importer.fetch(request)
         print_diagnostics(problems, run.quiet, run.verbose)
@@ -400,8 +401,11 @@ def run_link_sources(root: Path, args: argparse.Namespace) -> int:
         print_diagnostics(exc.diagnostics)
         return FAILED
     try:
-        alex = openalex.OpenAlexClient(args.openalex_url, mailto=mailto, api_key=args.openalex_key)
-        report = link.link_sources(root, options, client.ArxivClient(args.api_url), alex)
+        environ = dict(os.environ)
+        alex = openalex.OpenAlexClient(
+            args.openalex_url, mailto=mailto, api_key=args.openalex_key, environ=environ
+        )
+        report = link.link_sources(root, options, client.ArxivClient(args.api_url, environ=environ), alex)
     except BuildError as exc:
         print_diagnostics(exc.diagnostics)
         print("sources.yaml has problems: nothing was looked up", file=sys.stderr)

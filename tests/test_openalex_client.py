@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
@@ -25,7 +26,7 @@ def standin(monkeypatch: pytest.MonkeyPatch) -> Iterator[StandIn]:
 
 def client(standin: StandIn, mailto: str = "ada@example.org") -> openalex.OpenAlexClient:
     """A client of the stand-in."""
-    return openalex.OpenAlexClient(standin.url, mailto=mailto)
+    return openalex.OpenAlexClient(standin.url, mailto=mailto, environ=os.environ)  # as the CLI passes it
 
 
 def test_work_by_arxiv_doi_has_every_field(standin: StandIn) -> None:
@@ -113,7 +114,7 @@ def test_api_key_from_the_environment(standin: StandIn, monkeypatch: pytest.Monk
 def test_unreachable(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(openalex.DELAY_VARIABLE, "0")
     with pytest.raises(ApiUnreachable, match="cannot reach the OpenAlex API"):
-        openalex.OpenAlexClient("http://127.0.0.1:9").get("works/W1")
+        openalex.OpenAlexClient("http://127.0.0.1:9", environ=os.environ).get("works/W1")
 
 
 def test_delay_never_under_the_floor_against_openalex(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -165,5 +166,15 @@ def test_the_key_option_wins_and_is_never_printed(
     standin: StandIn, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("OPENALEX_API_KEY", "from-env")
-    openalex.OpenAlexClient(standin.url, api_key="from-option").get("works/W2741809807")
+    openalex.OpenAlexClient(standin.url, api_key="from-option", environ=os.environ).get("works/W2741809807")
     assert standin.requests[0].query["api_key"] == "from-option"
+
+
+def test_a_client_reads_only_the_variables_it_is_given(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the command line reads the process environment; it hands the clients what it read."""
+    monkeypatch.setenv(openalex.API_VARIABLE, "http://127.0.0.1:9/from-process")
+    monkeypatch.setenv(openalex.KEY_VARIABLE, "from-process")
+    alone = openalex.OpenAlexClient()
+    assert alone.api_url == "https://api.openalex.org" and "api_key" not in alone.identity
+    given = openalex.OpenAlexClient(environ={openalex.API_VARIABLE: "http://127.0.0.1:9/given"})
+    assert given.api_url == "http://127.0.0.1:9/given"

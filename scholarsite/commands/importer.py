@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -65,6 +66,7 @@ class Request:
     openalex_url: str | None = None
     mailto: str = ""
     openalex_key: str | None = None  # sent as api_key, never written
+    environ: Mapping[str, str] = field(default_factory=dict)  # the variables the clients read
 
 
 def fetch(request: Request) -> tuple[Fetched, list[Diagnostic]]:
@@ -75,9 +77,13 @@ def fetch(request: Request) -> tuple[Fetched, list[Diagnostic]]:
         if request.author is not None:
             message = "--author goes with --orcid or --bibtex: an arXiv import's name is the one asked"
             raise Refused([error("import", 0, message)])
-        return from_arxiv.fetch(ArxivClient(request.api_url), request.arxiv_author), []
+        return from_arxiv.fetch(
+            ArxivClient(request.api_url, environ=request.environ), request.arxiv_author
+        ), []
     if request.orcid is not None:
-        alex = OpenAlexClient(request.openalex_url, mailto=request.mailto, api_key=request.openalex_key)
+        alex = OpenAlexClient(
+            request.openalex_url, mailto=request.mailto, api_key=request.openalex_key, environ=request.environ
+        )
         fetched = from_orcid.fetch(alex, request.orcid, datetime.date.today().isoformat())
         fetched.name = request.author or fetched.name
         return fetched, []

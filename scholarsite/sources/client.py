@@ -14,9 +14,8 @@ instance and gives the client a session that replaces that header (and sets a ti
 from __future__ import annotations
 
 import datetime
-import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 import arxiv
@@ -26,6 +25,7 @@ from scholarsite.inputs.impact import MAX_TEXT
 from scholarsite.inputs.sources import ARXIV_ID_RE, DOI_RE, MAX_AUTHORS
 from scholarsite.sources import API_URL
 from scholarsite.sources.polite import (
+    NO_ENVIRONMENT,
     RETRIES,
     ApiUnreachable,
     BadDelay,
@@ -94,9 +94,18 @@ def _iso_date(moment: datetime.datetime) -> str:
 class ArxivClient:
     """Searches by title and fetches by id, one request at a time, `delay` seconds apart."""
 
-    def __init__(self, api_url: str | None = None, delay: float | None = None):
-        self.api_url = (api_url or os.environ.get(API_VARIABLE, "").strip() or API_URL).rstrip("?")
-        self.delay = configured_delay(self.api_url, delay, DELAY_VARIABLE, DELAY_SECONDS, ARXIV_HOSTS)
+    def __init__(
+        self,
+        api_url: str | None = None,
+        delay: float | None = None,
+        environ: Mapping[str, str] = NO_ENVIRONMENT,
+    ):
+        """`environ`: the variables the command line passes (`API_VARIABLE`, `DELAY_VARIABLE`),
+        each used where its argument is not given."""
+        self.api_url = (api_url or environ.get(API_VARIABLE, "").strip() or API_URL).rstrip("?")
+        self.delay = configured_delay(
+            self.api_url, delay, DELAY_VARIABLE, DELAY_SECONDS, ARXIV_HOSTS, environ
+        )
         self.client = arxiv.Client(page_size=MAX_RESULTS, delay_seconds=self.delay, num_retries=0)
         self.client.query_url_format = f"{self.api_url}?{{}}"
         self.client._session = PoliteSession()

@@ -18,7 +18,6 @@ its own pace, retries and offline detection (`scholarsite.sources.polite`).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -30,6 +29,7 @@ from scholarsite.inputs.impact import MAX_REFERENCES, MAX_TEXT, YEARS, short_wor
 from scholarsite.inputs.text import CONTROL_RE
 from scholarsite.sources import OPENALEX_URL
 from scholarsite.sources.polite import (
+    NO_ENVIRONMENT,
     ApiUnreachable,
     LookupFailed,
     Pace,
@@ -165,12 +165,17 @@ class OpenAlexClient:
         mailto: str = "",
         delay: float | None = None,
         api_key: str | None = None,
+        environ: Mapping[str, str] = NO_ENVIRONMENT,
     ):
-        self.api_url = (api_url or os.environ.get(API_VARIABLE, "").strip() or OPENALEX_URL).rstrip("/")
-        self.delay = configured_delay(self.api_url, delay, DELAY_VARIABLE, DELAY_SECONDS, OPENALEX_HOSTS)
+        """`environ`: the variables the command line passes (`API_VARIABLE`, `DELAY_VARIABLE`,
+        `KEY_VARIABLES`), each used where its argument is not given."""
+        self.api_url = (api_url or environ.get(API_VARIABLE, "").strip() or OPENALEX_URL).rstrip("/")
+        self.delay = configured_delay(
+            self.api_url, delay, DELAY_VARIABLE, DELAY_SECONDS, OPENALEX_HOSTS, environ
+        )
         self.backoff = BACKOFF_SECONDS if self.delay >= DELAY_SECONDS else self.delay
         self.identity = {"mailto": mailto.strip()} if mailto.strip() else {}
-        set_keys = (os.environ.get(variable, "").strip() for variable in KEY_VARIABLES)
+        set_keys = (environ.get(variable, "").strip() for variable in KEY_VARIABLES)
         key = (api_key or next(filter(None, set_keys), "")).strip()
         if key:
             self.identity["api_key"] = key

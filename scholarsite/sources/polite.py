@@ -6,10 +6,10 @@ A failed lookup is never an answer: callers record it as `unknown`, never `not-f
 
 from __future__ import annotations
 
-import os
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from importlib.metadata import PackageNotFoundError, version
+from types import MappingProxyType
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
@@ -21,6 +21,7 @@ OFFLINE_HINT = "are you offline? check the network, or the address given with --
 RETRIES = 3
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 Answer = TypeVar("Answer")
+NO_ENVIRONMENT: Mapping[str, str] = MappingProxyType({})  # a client given no variables reads none
 
 
 def user_agent() -> str:
@@ -74,12 +75,18 @@ class PoliteSession(requests.Session):
 
 
 def configured_delay(
-    api_url: str, delay: float | None, variable: str, floor: float, hosts: Collection[str]
+    api_url: str,
+    delay: float | None,
+    variable: str,
+    floor: float,
+    hosts: Collection[str],
+    environ: Mapping[str, str],
 ) -> float:
-    """The seconds between requests: `delay`, else the `variable` from the environment, else
-    `floor`; never under `floor` against the API's own `hosts` (or their subdomains)."""
+    """The seconds between requests: `delay`, else the `variable` of `environ` (the command
+    line passes the process environment), else `floor`; never under `floor` against the API's
+    own `hosts` (or their subdomains)."""
     if delay is None:
-        text = os.environ.get(variable, "").strip()
+        text = environ.get(variable, "").strip()
         try:
             delay = float(text) if text else floor
         except ValueError:
