@@ -179,7 +179,7 @@ def test_an_index_updated_edit_by_edit_equals_a_clean_one(steps: list[dict], k: 
     for texts in steps:
         index.update(texts, k)
         rows, _ = index.saved()
-        kept = {row.key: row for row in rows}
+        kept = {row.key: related.Row.of_columns(row.columns()) for row in rows}  # as stored
         restored = [
             kept.get(key)
             or related.Row(key, index.digests[key], index.counts[key], index.vectors[key], index.related[key])

