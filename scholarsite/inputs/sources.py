@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import datetime
 import re
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -291,6 +292,16 @@ class Sources:
     def line(self, paper_key: str) -> int:
         """The line of an entry in sources.yaml (0 when unknown)."""
         return self.lines.get(paper_key, 0)
+
+    def following(self, former: Mapping[str, str]) -> Sources:
+        """These entries, each one under an old key (`former`: old key -> the key of the paper
+        that had it) moved to the paper's key, unless an entry is under that key already."""
+        entries, lines = dict(self.entries), dict(self.lines)
+        for old, new in former.items():
+            if old in entries and new not in entries:
+                entries[new] = entries.pop(old)
+                lines[new] = lines.pop(old, 0)
+        return Sources(entries, lines)
 
     def of(self, paper_key: str) -> SourceEntry | None:
         """The entry of a paper, when link-sources found its source."""
