@@ -135,8 +135,16 @@ def ask_arxiv(
         progress("asking arXiv", done, len(keys))
         old = entries.get(key)
         entry, report.outcomes[key] = look_up(client, papers[key], old, day)
-        entries[key] = replace(entry, openalex=old.openalex if old else None)
+        entries[key] = kept_by_hand(entry, old)
         save(root, entries)
+
+
+def kept_by_hand(entry: SourceEntry, old: SourceEntry | None) -> SourceEntry:
+    """A paper's new arXiv entry with what its old one had from OpenAlex and from a maintainer
+    (type, links)."""
+    if old is None:
+        return entry
+    return replace(entry, openalex=old.openalex, type=old.type, links=old.links)
 
 
 def ask_alex(
