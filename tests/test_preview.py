@@ -219,7 +219,9 @@ def build_raising(exc: Exception) -> Callable[..., object]:
     return build
 
 
-def build_succeeding(root: Path, caches: object, shown: Callable[..., None], overrides: object) -> object:
+def build_succeeding(
+    root: Path, caches: object, shown: Callable[..., None], overrides: object, opened: str | None
+) -> object:
     """A stand-in for the preview's build that succeeds without warnings."""
     shown(None, ())
     return types.SimpleNamespace(summary=lambda: "1 written, 0 unchanged, 0 removed in 0.01 s")
@@ -500,3 +502,29 @@ def test_a_build_process_that_dies_is_an_error_page_and_the_next_build_gets_a_ne
     finally:
         builds.close()
     assert not builds.process.is_alive()
+
+
+def test_the_page_the_browser_shows_is_rebuilt_and_reloaded_before_the_rest(tmp_path: Path) -> None:
+    project = make_project(tmp_path / "project")
+    reloads: list[float] = []
+    preview = server.Preview(project, lambda: reloads.append(time.monotonic()))
+    preview.rebuild()
+    app = server.PreviewApp(preview, "/")
+    papers = sorted((project / "site/papers").glob("*/*/index.html"))
+    opened = papers[len(papers) // 2]
+    assert call(app, "/" + opened.parent.relative_to(project / "site").as_posix() + "/")[0] == 200
+    base = project / "templates/base.html"
+    base.write_text(base.read_text().replace("<main ", "<!-- edited -->\n<main ", 1))  # every page
+    written: list[set[str]] = []
+    seen = preview.done
+    preview.done = lambda warnings: (written.append(pages_with(project, "<!-- edited -->")), seen(warnings))
+    preview.rebuild({"templates/base.html"})
+    assert len(reloads) == 3 and preview.problems == []
+    assert written[0] == {opened.relative_to(project / "site").as_posix()}  # that page alone, first
+    assert len(written[1]) == len(list((project / "site").rglob("*.html")))
+
+
+def pages_with(project: Path, text: str) -> set[str]:
+    """The site paths of the pages holding `text`."""
+    site = project / "site"
+    return {p.relative_to(site).as_posix() for p in site.rglob("*.html") if text in p.read_text()}

@@ -76,7 +76,21 @@ class UniqueKeys:
         return mapping
 
 
-class BoundedLoader(UniqueKeys, yaml.SafeLoader):
+class BoundedInts:
+    """A constructor refusing integers no setting needs."""
+
+    def construct_bounded_int(self, node: yaml.ScalarNode) -> int:
+        """An integer, refused at its line when it is written with more than `MAX_INT_CHARS`
+        characters (no setting needs one; Python refuses to convert over 4,300 digits)."""
+        if len(str(node.value)) > MAX_INT_CHARS:
+            raise Refused(
+                problem=f"an integer of {len(str(node.value))} characters: expected at most {MAX_INT_CHARS}",
+                problem_mark=node.start_mark,
+            )
+        return int(self.construct_yaml_int(node))
+
+
+class BoundedLoader(UniqueKeys, BoundedInts, yaml.SafeLoader):
     """The safe loader, refusing while it composes what it would not survive or should not
     build: nesting deeper than `MAX_DEPTH` and explicit tags."""
 
@@ -104,24 +118,16 @@ class BoundedLoader(UniqueKeys, yaml.SafeLoader):
         finally:
             self.depth -= 1
 
-    def construct_bounded_int(self, node: yaml.ScalarNode) -> int:
-        """An integer, refused at its line when it is written with more than `MAX_INT_CHARS`
-        characters (no setting needs one; Python refuses to convert over 4,300 digits)."""
-        if len(str(node.value)) > MAX_INT_CHARS:
-            raise Refused(
-                problem=f"an integer of {len(str(node.value))} characters: expected at most {MAX_INT_CHARS}",
-                problem_mark=node.start_mark,
-            )
-        return int(self.construct_yaml_int(node))
 
-
-BoundedLoader.add_constructor("tag:yaml.org,2002:int", BoundedLoader.construct_bounded_int)
+BoundedLoader.add_constructor("tag:yaml.org,2002:int", BoundedInts.construct_bounded_int)
 
 
 if CLoader is not None:
 
-    class FastLoader(UniqueKeys, CLoader):  # type: ignore[misc, valid-type]
-        """libyaml's safe loader, refusing repeated keys; only for `plain` text."""
+    class FastLoader(UniqueKeys, BoundedInts, CLoader):  # type: ignore[misc, valid-type]
+        """libyaml's safe loader, refusing repeated keys and huge integers; only for `plain` text."""
+
+    FastLoader.add_constructor("tag:yaml.org,2002:int", BoundedInts.construct_bounded_int)
 
 
 def plain(text: str) -> bool:

@@ -60,14 +60,15 @@ class LocalBuilds:
         self.overrides = overrides
         self.caches = pipeline.Caches.of(root)
 
-    def build(self, shown: Shown) -> Outcome:
-        """One build. Nothing escapes: a failure of any kind is an outcome with problems."""
+    def build(self, shown: Shown, opened: str | None = None) -> Outcome:
+        """One build, the page at site path `opened` (the one the browser shows) first.
+        Nothing escapes: a failure of any kind is an outcome with problems."""
 
         def pages_in_place(_: write.SyncReport, found: Iterable[Diagnostic]) -> None:
             shown(warnings_of(found))
 
         try:
-            result = steps.build(self.root, self.caches, pages_in_place, self.overrides)
+            result = steps.build(self.root, self.caches, pages_in_place, self.overrides, opened)
         except BuildError as exc:
             return Outcome("", [d.format() for d in exc.diagnostics])
         except (write.WriteConflict, OSError) as exc:
@@ -82,16 +83,18 @@ class LocalBuilds:
 
 
 def serve_builds(connection: Connection, parent: int, root: Path, overrides: Overrides) -> None:
-    """The build process: one build per request, until the preview closes the connection."""
+    """The build process: one build per request (the site path of the page to build first, or
+    ""), until the preview sends None or closes the connection."""
     die_with_parent(parent)
     builds = LocalBuilds(root, overrides)
     while True:
         try:
-            if connection.recv() is None:
-                return
+            request = connection.recv()
         except EOFError:
             return
-        outcome = builds.build(lambda warnings: connection.send(("shown", warnings)))
+        if request is None:
+            return
+        outcome = builds.build(lambda warnings: connection.send(("shown", warnings)), request or None)
         connection.send(("done", outcome))
 
 
@@ -112,10 +115,11 @@ class BuildProcess:
         self.process.start()
         theirs.close()
 
-    def build(self, shown: Shown) -> Outcome:
-        """One build in the build process; if that process dies, the problem, and a new one."""
+    def build(self, shown: Shown, opened: str | None = None) -> Outcome:
+        """One build in the build process (see `LocalBuilds.build`); if that process dies, the
+        problem, and a new one for the next build."""
         try:
-            self.connection.send("build")
+            self.connection.send(opened or "")
             while True:
                 kind, value = self.connection.recv()
                 if kind == "shown":

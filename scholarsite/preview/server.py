@@ -105,6 +105,7 @@ class Preview:
         self.problems: list[str] = []
         self.warnings: list[str] = []
         self.announced = False  # the warnings of the build under way are printed
+        self.opened: str | None = None  # the site path of the page last served: rebuilt first
         self.builds = builds or LocalBuilds(root, overrides)
         self.reload = reload
         self.lock = threading.Lock()  # one build at a time
@@ -119,7 +120,7 @@ class Preview:
             if changed:
                 print(f"rebuilding after {len(set(changed))} change(s)…", flush=True)
             self.announced = False
-            outcome = self.builds.build(self.done)
+            outcome = self.builds.build(self.done, self.opened)
             if outcome.problems:
                 self.fail(outcome.problems)
             else:
@@ -250,8 +251,10 @@ class PreviewApp:
             return self.not_found()
         kind = mimetypes.guess_type(file.name)[0] or "application/octet-stream"
         warnings = self.preview.warnings
-        if kind == "text/html" and warnings:
-            body = banner.with_banner(body, warnings)
+        if kind == "text/html":
+            self.preview.opened = file.relative_to(self.preview.site_dir).as_posix()
+            if warnings:
+                body = banner.with_banner(body, warnings)
         return self.reply("200 OK", body, [("Content-Type", kind)])
 
     def redirect(self, location: str | None) -> Answer:

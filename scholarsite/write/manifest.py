@@ -16,6 +16,7 @@ from pathlib import Path
 from scholarsite.outputs.registry import JOURNAL, MANIFEST, STAGE, STATS, TMP_PREFIX, check_path
 from scholarsite.write import repair
 from scholarsite.write.report import SyncReport
+from scholarsite.write.reread import parsed_once
 
 MANIFEST_FORMAT = 2
 Entry = tuple[str, str]  # (key, sha256 of the bytes)
@@ -71,23 +72,13 @@ def read_manifest(root: str) -> tuple[dict[str, Entry], str]:
     """The owned paths with their (key, sha), and the inputs fingerprint of the site.
 
     Format 1 (a plain list of paths) owns its files without keys. A build asks twice (for the
-    search bundles, then to sync): the last reading is kept while the file is the same one
-    (it is always replaced whole, by rename), so the second costs a `stat`.
+    search bundles, then to sync): the second costs a `stat` (`reread`).
     """
-    path = os.path.join(root, MANIFEST)
     try:
-        stat = os.stat(path)
+        entries, inputs = parsed_once(os.path.join(root, MANIFEST), parse_manifest)
     except FileNotFoundError:
         return {}, ""
-    seen = (path, stat.st_ino, stat.st_size, stat.st_mtime_ns)
-    if seen not in _last_read:
-        _last_read.clear()
-        _last_read[seen] = parse_manifest(Path(path).read_bytes())
-    entries, inputs = _last_read[seen]
     return dict(entries), inputs
-
-
-_last_read: dict[tuple[str, int, int, int], tuple[dict[str, Entry], str]] = {}  # by the file's identity
 
 
 def parse_manifest(raw: bytes) -> tuple[dict[str, Entry], str]:

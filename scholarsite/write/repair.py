@@ -15,9 +15,9 @@ import hashlib
 import json
 import os
 from collections.abc import Iterable, Mapping
-from pathlib import Path
 
 from scholarsite.outputs.registry import STATS, TMP_PREFIX
+from scholarsite.write.reread import parsed_once
 
 CHUNK = 2**20
 Record = dict[str, list[int | str]]  # path -> [size, mtime_ns, ctime_ns, inode, sha256]
@@ -76,10 +76,19 @@ def sha256_of(path: str) -> str:
 
 
 def read_record(root: str) -> Record:
-    """The record, or an empty one when it is missing or damaged (every file is then hashed)."""
+    """The record, or an empty one when it is missing or damaged (every file is then hashed).
+    A sync asks twice (`damaged`, then `remember`): the second costs a `stat` (`reread`)."""
     try:
-        body = json.loads(Path(root, STATS).read_bytes())
-    except (OSError, ValueError):
+        return dict(parsed_once(os.path.join(root, STATS), parse_record))
+    except OSError:
+        return {}
+
+
+def parse_record(raw: bytes) -> Record:
+    """The record a file holds; an empty one when it is damaged."""
+    try:
+        body = json.loads(raw)
+    except ValueError:
         return {}
     return body if isinstance(body, dict) else {}
 
@@ -93,6 +102,6 @@ def save_record(root: str, record: Record) -> None:
             os.unlink(os.path.join(root, STATS))
             return
         temporary = os.path.join(root, TMP_PREFIX + STATS)
-        with open(temporary, "w", encoding="ascii") as handle:
-            json.dump(record, handle, separators=(",", ":"), sort_keys=True)
+        with open(temporary, "w", encoding="ascii") as handle:  # dumps: json.dump has no C encoder
+            handle.write(json.dumps(record, separators=(",", ":"), sort_keys=True))
         os.replace(temporary, os.path.join(root, STATS))
