@@ -32,6 +32,7 @@ from scholarsite.model.identity import short_hash
 from scholarsite.model.model import Paper, Site
 
 LEVELS = (("arxiv", "doi"), ("abstract",), ("seed",))  # anchors tried in turn, strongest first
+Anchors = tuple[str, ...]  # sorted
 Positions = Mapping[tuple[str, int], int]  # (seed path, record line) -> the record's place in its file
 
 
@@ -48,39 +49,46 @@ def with_lineage(
     dates = published_dates(sources.following(former_keys(before, before)))
     site = build(dates)
     keys = {paper.key for paper in site.papers}
-    lineage = updated(before, site.papers, all_anchors(site.papers, positions, sources))
+    own = {paper.key: own_anchors(paper, positions) for paper in site.papers}
+    lineage = updated(before, site.papers, with_identifiers(own, site.papers, sources))
     followed = sources.following(former_keys(lineage, keys))
     if (now := published_dates(followed)) != dates:
         site = build(now)
-    anchors = all_anchors(site.papers, positions, followed)
+    anchors = with_identifiers(own, site.papers, followed)
     site.lineage = {key: replace(line, anchors=anchors[key]) for key, line in lineage.items()}
     site.former_keys = former_keys(site.lineage, keys)
     site.moved_papers = dict(sorted({**former_pages(site.lineage, site.papers), **site.moved_papers}.items()))
     return site
 
 
-def all_anchors(
-    papers: Iterable[Paper], positions: Positions, sources: Sources
-) -> dict[str, tuple[str, ...]]:
-    """Every paper's anchors by key, its identifiers from `sources` and its records."""
-    return {paper.key: anchors_of(paper, positions, sources) for paper in papers}
-
-
-def anchors_of(paper: Paper, positions: Positions, sources: Sources) -> tuple[str, ...]:
-    """A paper's anchors (sorted): its identifiers (`arxiv:…`, `doi:…`), abstracts and places."""
-    entry = sources.of(paper.key)
-    found = {f"arxiv:{entry.arxiv_id}"} if entry else set()
-    found |= {f"doi:{doi.lower()}" for doi in (entry.doi if entry else "", paper.details.doi) if doi}
-    found |= {f"abstract:{short_hash(v.compared, 16)}" for v in paper.versions if v.compared}
-    found |= {
+def own_anchors(paper: Paper, positions: Positions) -> list[str]:
+    """A paper's anchors from its records: each abstract (not an empty one) and each place."""
+    found = [paper.abstract_key] if paper.versions and paper.versions[0].compared else []
+    found += [short_hash(version.compared, 16) for version in paper.versions[1:] if version.compared]
+    places = [
         f"seed:{p.path}#{positions[(p.path, p.line)]}"
         for p in paper.provenance
         if (p.path, p.line) in positions
-    }
-    return tuple(sorted(anchor for anchor in found if is_anchor(anchor)))
+    ]
+    return [f"abstract:{digest}" for digest in found] + [place for place in places if is_anchor(place)]
 
 
-def matches(fresh: Mapping[str, tuple[str, ...]], gone: Mapping[str, Lineage]) -> dict[str, str]:
+def with_identifiers(
+    own: Mapping[str, list[str]], papers: Iterable[Paper], sources: Sources
+) -> dict[str, Anchors]:
+    """Every paper's anchors by key (sorted, each once): its `own` and its identifiers,
+    `arxiv:` from its `sources` entry and `doi:` from that entry or its records' details."""
+    found = {}
+    for paper in papers:
+        entry = sources.of(paper.key)
+        dois = {doi.lower() for doi in (entry.doi if entry else "", paper.details.doi) if doi}
+        ids = [f"arxiv:{entry.arxiv_id}"] if entry else []
+        ids += [anchor for doi in dois if is_anchor(anchor := f"doi:{doi}")]
+        found[paper.key] = tuple(sorted({*own[paper.key], *ids}))
+    return found
+
+
+def matches(fresh: Mapping[str, Anchors], gone: Mapping[str, Lineage]) -> dict[str, str]:
     """New paper key -> the gone paper's key it continues, for one-to-one matches by anchor."""
     found: dict[str, str] = {}
     for kinds in LEVELS:
@@ -101,7 +109,7 @@ def matches(fresh: Mapping[str, tuple[str, ...]], gone: Mapping[str, Lineage]) -
 
 
 def updated(
-    before: Mapping[str, Lineage], papers: Iterable[Paper], anchors: Mapping[str, tuple[str, ...]]
+    before: Mapping[str, Lineage], papers: Iterable[Paper], anchors: Mapping[str, Anchors]
 ) -> dict[str, Lineage]:
     """The lineage after a build of `papers` (with their `anchors` by key): each paper with its
     page, anchors and every (key, page) pair it or the gone paper it continues had."""
