@@ -13,9 +13,11 @@ from scholarsite import pipeline
 from scholarsite.errors import BuildError
 from scholarsite.inputs.lineage import LINEAGE_FILE, Lineage, parse_lineage, read_lineage
 from scholarsite.model.lineage import matches
+from scholarsite.preview import server
 
 from .conftest import BASE_URL_YAML, make_project
 from .test_incremental import site_files
+from .test_preview import call
 
 HEAD = """arXiv subjects
 
@@ -177,3 +179,17 @@ def test_a_key_given_twice_is_an_error_and_the_build_stops(project: Path) -> Non
         pipeline.build(project, workers=1)
     (problem,) = [d for d in caught.value.diagnostics if d.path == LINEAGE_FILE]
     assert problem.line == len(text.splitlines()) + 1 and "on an earlier line" in problem.message
+
+
+def test_the_preview_sends_the_old_url_to_the_new_page(project: Path) -> None:
+    """`scholarsite serve` after the edit: the old URL is the redirect page, not the 404 page."""
+    preview = server.Preview(project)
+    write_seed(project, FIXED)
+    preview.rebuild(["seeds/ada.txt"])
+    app = server.PreviewApp(preview, "/")
+    status, _, body = call(app, "/" + OLD_PAGE.removesuffix("index.html"))
+    assert (
+        status == 200
+        and b'<meta http-equiv="refresh" content="0; url=../notes-on-the-analytical-engine/">' in body
+    )
+    assert call(app, "/" + NEW_PAGE.removesuffix("index.html"))[0] == 200
