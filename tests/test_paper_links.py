@@ -56,6 +56,7 @@ def test_links_are_shown_on_the_paper_page(project: Path) -> None:
     assert f'<a href="https://example.org/comet.pdf">{escape(HOSTILE_LABEL)}</a>' in comet
     assert "<script>alert('label')" not in comet
     assert "(conference paper)" in comet or "Conference paper" in comet
+    assert "@inproceedings{" in comet  # the type chooses the citation's
     tilelink = page(project, 2025, "tilelink-")  # not on arXiv: its links and type still show
     assert '<a href="https://example.org/talk">Video</a>' in tilelink and "Preprint" in tilelink
 
