@@ -12,8 +12,10 @@ import pytest
 from scholarsite import pipeline
 from scholarsite.errors import BuildError
 from scholarsite.inputs.lineage import LINEAGE_FILE, Lineage, parse_lineage, read_lineage
+from scholarsite.inputs.sources import load_sources
 from scholarsite.model.lineage import matches
 from scholarsite.preview import server
+from scholarsite.sources import link
 
 from .conftest import BASE_URL_YAML, make_project
 from .test_incremental import site_files
@@ -193,3 +195,22 @@ def test_the_preview_sends_the_old_url_to_the_new_page(project: Path) -> None:
         and b'<meta http-equiv="refresh" content="0; url=../notes-on-the-analytical-engine/">' in body
     )
     assert call(app, "/" + NEW_PAGE.removesuffix("index.html"))[0] == 200
+
+
+class Silent:
+    """An arXiv client that answers nothing (the entry is kept as it is, then saved)."""
+
+    def fetch(self, arxiv_id: str) -> list[object]:
+        return []
+
+    def search_title(self, title: str) -> list[object]:
+        return []
+
+
+def test_link_sources_moves_the_entry_to_the_corrected_key(project: Path) -> None:
+    (project / "sources.yaml").write_text(SOURCES, encoding="utf-8")
+    write_seed(project, FIXED)
+    link.link_sources(project, link.Options(sources=(link.ARXIV,)), Silent())  # type: ignore[arg-type]
+    entries, problems = load_sources(project)
+    assert problems == [] and "2020/notes on the analytcal engine" not in entries
+    assert entries["2020/notes on the analytical engine"].arxiv_id == "1843.00001"
