@@ -18,9 +18,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from scholarsite import arguments, ownership, shortcut, write
+from scholarsite import arguments, write
 from scholarsite.errors import BuildError, Diagnostic, Severity, count, fails, summarised
 from scholarsite.inputs.config import NONE_GIVEN, Overrides
+from scholarsite.write import ownership, shortcut
 from scholarsite.write.report import BuildResult
 
 if TYPE_CHECKING:

@@ -1,9 +1,11 @@
-"""The build, top to bottom: load -> validate -> model -> plan -> write (`build`).
+"""The build, top to bottom: load -> validate -> model -> plan -> write (`build`), the one
+recipe the command line and the preview both run.
 
 Only `inputs` reads the project and only `write` changes `site/`; everything between is pure.
 Each output family is a function from `SiteData` to outputs that carry a key of what they
-are made from; the writer produces only those whose key changed. The preview runs the same
-steps but writes in two syncs, pages first (`preview.steps`).
+are made from; the writer produces only those whose key changed. A one-shot build switches
+pages and search index together; the preview's (`shown`) syncs in phases: the page the
+browser shows, the other pages (browsers reload), then the search index.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scholarsite import ownership, shortcut, write
+from scholarsite import write
 from scholarsite.errors import BuildError, Diagnostic, fails
 from scholarsite.inputs.cache import CACHE_FILE, ParseCache
 from scholarsite.inputs.config import NONE_GIVEN, Overrides
@@ -26,13 +28,15 @@ from scholarsite.inputs.project import Project, load_project
 from scholarsite.inputs.state import STATE_FILE, BuildState
 from scholarsite.model.checks import model_of
 from scholarsite.model.related import RelatedIndex, Row
-from scholarsite.outputs.registry import Produced
+from scholarsite.outputs.registry import Output, Produced
 from scholarsite.outputs.render import Templates
-from scholarsite.outputs.site import SEARCH_FAMILIES, outputs, site_outputs
+from scholarsite.outputs.site import SEARCH_FAMILIES, in_search, outputs, site_outputs
 from scholarsite.outputs.sitedata import SiteData
+from scholarsite.write import ownership, shortcut
 from scholarsite.write.report import BuildResult
 
 Progress = Callable[[str, int, int], None]  # stage, done, total
+Shown = Callable[[write.SyncReport, Iterable[Diagnostic]], None]  # pages in place: reload
 
 
 def quiet(stage: str, done: int, total: int) -> None:
@@ -114,21 +118,46 @@ def build(
     workers: int | None = None,
     progress: Progress = quiet,
     looked: shortcut.Look | None = None,
+    shown: Shown | None = None,
+    opened: str | None = None,
 ) -> BuildResult:
     """Build the site of the project at `root` into `site_dir` (default `root/site`); nothing to
     do when the inputs are those of the last build into the intact site (`looked`, when the
-    caller has looked already)."""
+    caller has looked already). With `shown` (the preview), the build syncs in phases (see
+    `sync_in_phases`: the page at site path `opened` first) and calls `shown` as pages land."""
     started = time.perf_counter()
     site_dir = site_dir or root / "site"
     looked = looked or shortcut.look(root, site_dir, overrides)
     if looked.unchanged is not None:
-        return shortcut.skipped(looked.unchanged, strict, started)
+        result = shortcut.skipped(looked.unchanged, strict, started)
+        if shown is not None:
+            shown(result.report, result.diagnostics)
+        return result
     ready = prepare(root, site_dir, looked.fingerprint, strict, overrides, caches, workers, progress)
-    everything = itertools.chain(site_outputs(ready.data), ready.search())  # pages and index switch together
     with reported_with(ready.diagnostics):
-        report = sync_outputs(ready, everything, progress, None, "pages", ready.fingerprint)
+        if shown is None:
+            everything = itertools.chain(site_outputs(ready.data), ready.search())  # switch together
+            report = sync_outputs(ready, everything, progress, None, "pages", ready.fingerprint)
+        else:
+            report = sync_in_phases(ready, shown, opened)
     ready.finish()
     return BuildResult(report, time.perf_counter() - started, ready.diagnostics)
+
+
+def sync_in_phases(ready: Ready, shown: Shown, opened: str | None) -> write.SyncReport:
+    """The preview's syncs: the page at site path `opened` (the one the browser shows), shown
+    if it changed; the other pages, shown; then the search index, being made meanwhile."""
+    search = ready.search()
+    planned = list(site_outputs(ready.data))
+    if opened:
+        first = [item for item in planned if isinstance(item, Output) and item.path == opened]
+        page = sync_outputs(ready, first, quiet, lambda path: path == opened, "page")
+        if page.written:
+            shown(page, ready.diagnostics)
+    pages = sync_outputs(ready, planned, quiet, lambda path: not in_search(path), "pages")
+    shown(pages, ready.diagnostics)
+    found = sync_outputs(ready, search, quiet, in_search, "search", ready.fingerprint)
+    return pages.merged(found)
 
 
 def prepare(

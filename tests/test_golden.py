@@ -1,5 +1,7 @@
-"""The golden site: the shipped seeds built with a fixed `site.yaml`, compared file by file with
-`tests/fixtures/golden/` (Pelican's habit). Any change to what the build writes shows here as a
+"""The golden site: a fixture project of its own (`tests/fixtures/golden-project/`: seeds and
+content as shipped once, a fixed `site.yaml`, the built-in theme) built and compared file by
+file with `tests/fixtures/golden/` (Pelican's habit), so editing the demo project changes no
+golden file. Any change to what the build writes shows here as a
 diff to review, page by page.
 
 After an intended change, regenerate it and review the diff of the folder:
@@ -19,10 +21,10 @@ from pathlib import Path
 from scholarsite import pipeline
 from scholarsite.write import MANIFEST, STATS
 
-from .conftest import FIXTURES, make_project
+from .conftest import FIXTURES
 
 GOLDEN = FIXTURES / "golden"
-SITE_YAML = "title: Golden records\nbase_url: https://example.org/golden/\n"
+PROJECT = FIXTURES / "golden-project"
 LEFT_OUT = ("pagefind/", MANIFEST, STATS)
 REGENERATE = "SCHOLARSITE_REGENERATE=1 python -m pytest tests/test_golden.py"
 
@@ -37,7 +39,8 @@ def site_files(site: Path) -> dict[str, bytes]:
 
 
 def test_the_build_gives_the_golden_site(tmp_path: Path) -> None:
-    project = make_project(tmp_path / "project", site_yaml=SITE_YAML)
+    project = tmp_path / "project"
+    shutil.copytree(PROJECT, project)
     pipeline.build(project, tmp_path / "site", caches=pipeline.Caches.empty())
     built = site_files(tmp_path / "site")
     if os.environ.get("SCHOLARSITE_REGENERATE") == "1":

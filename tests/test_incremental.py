@@ -19,14 +19,14 @@ from pathlib import Path
 import pytest
 
 from benchmarks.corpus import generate
-from scholarsite import pipeline, shortcut
+from scholarsite import pipeline
 from scholarsite.inputs.config import NONE_GIVEN
 from scholarsite.inputs.project import load_project
 from scholarsite.model import urls
 from scholarsite.outputs import downloads
 from scholarsite.outputs.site import in_search
 from scholarsite.preview.server import Preview
-from scholarsite.write import MANIFEST, STATS
+from scholarsite.write import MANIFEST, STATS, shortcut
 
 from .conftest import BASE_URL_YAML, make_project
 

@@ -19,13 +19,14 @@ import urllib.request
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from benchmarks.corpus import generate
 from scholarsite import pipeline, write
 from scholarsite.inputs.config import NONE_GIVEN
-from scholarsite.preview import builds, server, steps
+from scholarsite.preview import builds, server
 from scholarsite.preview.builds import BuildProcess
 from scholarsite.preview.watch import InputWatcher
 
@@ -219,11 +220,9 @@ def build_raising(exc: Exception) -> Callable[..., object]:
     return build
 
 
-def build_succeeding(
-    root: Path, caches: object, shown: Callable[..., None], overrides: object, opened: str | None
-) -> object:
+def build_succeeding(root: Path, **options: Any) -> object:
     """A stand-in for the preview's build that succeeds without warnings."""
-    shown(None, ())
+    options["shown"](None, ())
     return types.SimpleNamespace(summary=lambda: "1 written, 0 unchanged, 0 removed in 0.01 s")
 
 
@@ -234,7 +233,7 @@ def test_a_failed_write_is_the_error_page_until_a_build_succeeds(
     reloads: list[bool] = []
     preview = server.Preview(small_site(tmp_path), lambda: reloads.append(True))
     app = server.PreviewApp(preview, "/")
-    monkeypatch.setattr(steps, "build", build_raising(failure))
+    monkeypatch.setattr(pipeline, "build", build_raising(failure))
     preview.rebuild({"seeds/a.txt"})
     message = builds.describe(failure)
     assert message.startswith("error: ") and "<" in message
@@ -243,7 +242,7 @@ def test_a_failed_write_is_the_error_page_until_a_build_succeeds(
     status, _, page = call(app, "/papers/")
     assert status == 500 and html.escape(message).encode() in page and message.encode() not in page
     assert call(app, "/assets/style.css")[0] == 200
-    monkeypatch.setattr(steps, "build", build_succeeding)
+    monkeypatch.setattr(pipeline, "build", build_succeeding)
     preview.rebuild({"seeds/a.txt"})
     assert call(app, "/papers/")[::2] == (200, b"<!doctype html><title>papers</title>")
     assert len(reloads) == 2
@@ -254,14 +253,14 @@ def test_a_bug_is_the_error_page_with_a_traceback_and_a_request_to_report_it(
 ) -> None:
     preview = server.Preview(small_site(tmp_path))
     app = server.PreviewApp(preview, "/")
-    monkeypatch.setattr(steps, "build", build_raising(KeyError("<boom>")))
+    monkeypatch.setattr(pipeline, "build", build_raising(KeyError("<boom>")))
     preview.rebuild()
     captured = capsys.readouterr()
     assert "Traceback (most recent call last)" in captured.err and "KeyError: '<boom>'" in captured.err
     assert "error: KeyError: '<boom>'" in captured.out and "issue tracker" in captured.out
     status, _, page = call(app, "/")
     assert status == 500 and b"KeyError: &#x27;&lt;boom&gt;&#x27;" in page and b"issue tracker" in page
-    monkeypatch.setattr(steps, "build", build_succeeding)
+    monkeypatch.setattr(pipeline, "build", build_succeeding)
     preview.rebuild()
     assert call(app, "/")[0] == 404  # the small site has no home page: the site again, not the error
 

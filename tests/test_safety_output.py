@@ -17,9 +17,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from scholarsite import cli, ownership, write
+from scholarsite import cli, write
 from scholarsite.inputs.freshness import INPUTS
 from scholarsite.preview.watch import WATCHED
+from scholarsite.write import ownership
 
 from .conftest import ROOT
 from .test_deploy import git

@@ -11,11 +11,9 @@ import pytest
 from benchmarks.corpus import Corpus, make_corpus
 from scholarsite import pipeline, write
 from scholarsite.errors import Diagnostic
-from scholarsite.inputs.config import NONE_GIVEN
 from scholarsite.inputs.project import load_project
 from scholarsite.outputs import search, shards
 from scholarsite.outputs.site import in_search
-from scholarsite.preview import steps
 
 from .conftest import make_project
 
@@ -131,7 +129,7 @@ def test_the_preview_syncs_every_shard_after_the_pages_and_an_edit_one_shard(
     def after(report: write.SyncReport, diagnostics: tuple[Diagnostic, ...]) -> None:
         search_then.append((site / "pagefind").exists())
 
-    first = steps.build(project, pipeline.Caches.of(project), after, NONE_GIVEN)
+    first = pipeline.build(project, caches=pipeline.Caches.of(project), shown=after)
     assert search_then == [False]  # the pages were in place before any shard
     assert all((site / shards.folder(n) / "pagefind-entry.json").is_file() for n in range(32))
     assert (site / "pagefind/0/pagefind.js").is_file() and not (site / "pagefind/1/pagefind.js").exists()
@@ -144,6 +142,6 @@ def test_the_preview_syncs_every_shard_after_the_pages_and_an_edit_one_shard(
     seed.write_text(
         seed.read_text(encoding="utf-8").replace(paper.abstract, paper.abstract + " Edited."), "utf-8"
     )
-    again = steps.build(project, pipeline.Caches.of(project), after, NONE_GIVEN)
+    again = pipeline.build(project, caches=pipeline.Caches.of(project), shown=after)
     rewritten = {path.split("/")[1] for path in again.report.written if in_search(path)}
     assert len(search_then) == 2 and len(rewritten) == 1

@@ -65,7 +65,7 @@ def site_files(site: Path) -> dict[str, bytes]:
     return {
         rel: (site / rel).read_bytes()
         for rel in files_on_disk(site)
-        if rel not in own and not rel.startswith(write.STAGE + "/") and ".tmp-" not in rel
+        if rel not in own and not rel.startswith(write.STAGING + "/") and ".tmp-" not in rel
     }
 
 
@@ -359,7 +359,7 @@ def test_sigkill_mid_sync_never_truncates_and_next_sync_repairs(tmp_path: Path, 
     child.wait()
     child.stdout.close()
     for rel in files_on_disk(site) - {MANIFEST, write.JOURNAL, write.STATS}:
-        if not Path(rel).name.startswith(".tmp-") and not rel.startswith(write.STAGE + "/"):
+        if not Path(rel).name.startswith(".tmp-") and not rel.startswith(write.STAGING + "/"):
             assert (site / rel).read_bytes() in (old.get(rel), new.get(rel)), rel  # never torn
     json.loads((site / MANIFEST).read_bytes())
     write.replay(str(site))  # what the next build does first

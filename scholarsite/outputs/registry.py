@@ -15,7 +15,7 @@ from typing import Any
 from scholarsite.inputs.digests import digest
 
 MANIFEST = ".scholarsite-manifest.json"  # the build's own files in site/: no output may take them
-STAGE = ".scholarsite-stage"
+STAGING = ".scholarsite-stage"
 JOURNAL = ".scholarsite-journal.json"
 STATS = ".scholarsite-stats.json"  # what each owned file looked like when last found intact
 TMP_PREFIX = ".tmp-"
@@ -72,5 +72,5 @@ def check_path(path: object) -> None:
     if "//" in wrapped or "/./" in wrapped or "/../" in wrapped:
         raise ValueError(f"invalid output path {path!r}: empty, '.' or '..' part")
     first = path.partition("/")[0]
-    if first in (MANIFEST, STAGE, JOURNAL, STATS) or path.rpartition("/")[2].startswith(TMP_PREFIX):
+    if first in (MANIFEST, STAGING, JOURNAL, STATS) or path.rpartition("/")[2].startswith(TMP_PREFIX):
         raise ValueError(f"invalid output path {path!r}: name reserved for the build")

@@ -21,7 +21,6 @@ from scholarsite import pipeline, write
 from scholarsite.errors import BuildError, Diagnostic, Severity, printable
 from scholarsite.inputs.config import Overrides
 from scholarsite.lifetime import die_with_parent
-from scholarsite.preview import steps
 
 Shown = Callable[[list[str]], None]  # the pages are in place; the build's warnings
 
@@ -68,7 +67,9 @@ class LocalBuilds:
             shown(warnings_of(found))
 
         try:
-            result = steps.build(self.root, self.caches, pages_in_place, self.overrides, opened)
+            result = pipeline.build(
+                self.root, caches=self.caches, overrides=self.overrides, shown=pages_in_place, opened=opened
+            )
         except BuildError as exc:
             return Outcome("", [d.format() for d in exc.diagnostics])
         except (write.WriteConflict, OSError) as exc:

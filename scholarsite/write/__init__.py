@@ -29,7 +29,7 @@ from scholarsite.outputs.registry import Bundle, Produced
 from scholarsite.write.manifest import (
     JOURNAL,
     MANIFEST,
-    STAGE,
+    STAGING,
     STATS,
     TMP_PREFIX,
     CorruptManifest,
@@ -57,7 +57,7 @@ from scholarsite.write.switch import Scope, Sync, plan_of, replay
 __all__ = [
     "JOURNAL",
     "MANIFEST",
-    "STAGE",
+    "STAGING",
     "STATS",
     "TMP_PREFIX",
     "CorruptManifest",

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scholarsite.outputs.registry import JOURNAL, MANIFEST, STAGE, STATS, TMP_PREFIX, check_path
+from scholarsite.outputs.registry import JOURNAL, MANIFEST, STAGING, STATS, TMP_PREFIX, check_path
 from scholarsite.write import repair
 from scholarsite.write.report import SyncReport
 from scholarsite.write.reread import parsed_once
@@ -110,7 +110,7 @@ def scan(root: str) -> Disk:
         with os.scandir(f"{root}/{folder}") as it:
             for entry in it:
                 rel = f"{folder}/{entry.name}" if folder else entry.name
-                if rel in (MANIFEST, STAGE, JOURNAL, STATS):
+                if rel in (MANIFEST, STAGING, JOURNAL, STATS):
                     continue
                 if entry.is_dir(follow_symlinks=False):
                     disk.dirs.add(rel)

@@ -21,7 +21,7 @@ from scholarsite.write import repair
 from scholarsite.write.manifest import (
     JOURNAL,
     MANIFEST,
-    STAGE,
+    STAGING,
     TMP_PREFIX,
     Disk,
     Entry,
@@ -90,7 +90,7 @@ class Sync:
         self.root = root
         self.inputs = inputs
         self.recorded = ""
-        self.stage = os.path.join(root, STAGE)
+        self.stage = os.path.join(root, STAGING)
         self.scope = scope
         self.mode = file_mode()
 
@@ -205,7 +205,7 @@ def replay(root: str) -> None:
         journal = json.loads(Path(root, JOURNAL).read_bytes())
     except FileNotFoundError:
         return
-    stage = os.path.join(root, STAGE)
+    stage = os.path.join(root, STAGING)
     for path in journal["early"]:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(os.path.join(root, path))

@@ -11,10 +11,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from scholarsite import ownership, write
+from scholarsite import write
 from scholarsite.errors import BuildError, Diagnostic, fails
 from scholarsite.inputs.config import Overrides
 from scholarsite.inputs.freshness import fingerprint_of, read_last_build
+from scholarsite.write import ownership
 from scholarsite.write.report import BuildResult
 
 LastBuild = tuple[write.SyncReport, tuple[Diagnostic, ...]]  # its report and diagnostics
