@@ -55,10 +55,10 @@ def links_of(value: Any) -> tuple[tuple[Link, ...], str | None]:
     links = []
     for number, item in enumerate(value, start=1):
         link, problem = link_of(item)
-        if problem:
+        if link is None:
             return (), f"link {number}: {problem}"
         links.append(link)
-    return tuple(links), None  # type: ignore[arg-type]
+    return tuple(links), None
 
 
 def link_of(item: Any) -> tuple[Link | None, str | None]:
