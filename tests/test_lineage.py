@@ -214,3 +214,23 @@ def test_link_sources_moves_the_entry_to_the_corrected_key(project: Path) -> Non
     entries, problems = load_sources(project)
     assert problems == [] and "2020/notes on the analytcal engine" not in entries
     assert entries["2020/notes on the analytical engine"].arxiv_id == "1843.00001"
+
+
+def test_a_corrected_year_keeps_its_old_url_too(project: Path) -> None:
+    (project / "seeds/ada.txt").write_text(
+        HEAD + RECORD.format(year=2021, title=TYPO, abstract=ABSTRACT) + SKETCH, encoding="utf-8"
+    )
+    pipeline.build(project, workers=1)
+    old = (project / "site" / OLD_PAGE).read_text(encoding="utf-8")
+    assert 'url=../../2021/notes-on-the-analytcal-engine/"' in old
+
+
+def test_lineage_txt_is_an_input_a_hand_edit_rebuilds(project: Path) -> None:
+    """A redirect dropped from lineage.txt by hand is gone after the next build (no shortcut)."""
+    write_seed(project, FIXED)
+    pipeline.build(project, workers=1)
+    lineage = project / LINEAGE_FILE
+    text = lineage.read_text(encoding="utf-8")
+    lineage.write_text(text.replace(f'[["2020/notes on the analytcal engine", "{OLD_PAGE}"]]', "[]"))
+    result = pipeline.build(project, workers=1)
+    assert OLD_PAGE in result.report.removed and not (project / "site" / OLD_PAGE).exists()
