@@ -87,6 +87,9 @@ def test_an_author_page_groups_papers_by_type(project: Path) -> None:
         ("[{kind: code, url: 'https://example.org/', colour: red}]", "expected kind, url and an optional"),
         ("{kind: code, url: 'https://example.org/'}", "'links' must be a list"),
         ("[{kind: code, url: 'https://example.org/', label: [a]}]", "'label' must be one line"),
+        ("[{kind: code, url: 'https://example.org/', label: \"a\\nb\"}]", "'label' must be one line"),
+        (f"[{{kind: code, url: 'https://example.org/', label: {'x' * 201}}}]", "'label' must be one line"),
+        ("[{kind: data, url: 'data:text/html,<script>x</script>'}]", "'url' must be an http or https"),
     ],
 )
 def test_a_bad_link_is_an_error_at_its_entry(links: str, message: str) -> None:
