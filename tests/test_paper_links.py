@@ -4,6 +4,7 @@ grouped by type with `author_papers_by: type`."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -65,6 +66,17 @@ def test_links_are_shown_in_listing_rows(project: Path) -> None:
     listing = (project / "site/papers/index.html").read_text(encoding="utf-8")
     assert '<span class="links"><a href="https://github.com/bytedance/flux?a=1&amp;b=2">Code</a>' in listing
     assert "<script>alert('label')" not in listing
+
+
+def test_links_are_in_the_papers_data(project: Path) -> None:
+    papers = json.loads((project / "site/data/papers.json").read_text(encoding="utf-8"))["papers"]
+    (comet,) = (paper for paper in papers if paper["id"] == COMET)
+    assert comet["links"][0] == {
+        "kind": "code",
+        "url": "https://github.com/bytedance/flux?a=1&b=2",
+        "text": "Code",
+    }
+    assert comet["original"]["kind"] == "conference paper"
 
 
 def test_an_author_page_groups_papers_by_type(project: Path) -> None:
