@@ -234,3 +234,15 @@ def test_lineage_txt_is_an_input_a_hand_edit_rebuilds(project: Path) -> None:
     lineage.write_text(text.replace(f'[["2020/notes on the analytcal engine", "{OLD_PAGE}"]]', "[]"))
     result = pipeline.build(project, workers=1)
     assert OLD_PAGE in result.report.removed and not (project / "site" / OLD_PAGE).exists()
+
+
+def test_a_paper_added_at_the_top_of_a_seed_changes_no_other_line(project: Path) -> None:
+    """Places count from a seed's end: the newest paper, listed first, moves no other's."""
+    before = set((project / LINEAGE_FILE).read_text(encoding="utf-8").splitlines())
+    newest = RECORD.format(year=2021, title="On the newest engine", abstract="Newer words.")
+    write_seed(project, TYPO)
+    seed = project / "seeds/ada.txt"
+    seed.write_text(seed.read_text(encoding="utf-8").replace(HEAD, HEAD + newest), encoding="utf-8")
+    pipeline.build(project, workers=1)
+    after = set((project / LINEAGE_FILE).read_text(encoding="utf-8").splitlines())
+    assert before < after and len(after - before) == 1

@@ -39,8 +39,9 @@ def model_of(project: Project, memo: Memo | None = None) -> tuple[Site, dict[str
 
 
 def positions(authors: list[AuthorRecord]) -> dict[tuple[str, int], int]:
-    """The place of each record in its seed file (1 for the first), by (path, line)."""
-    return {(r.path, r.line): place for a in authors for place, r in enumerate(a.records, start=1)}
+    """The place of each record in its seed file, counted from the end (1 for the last: a seed
+    lists the newest first, so a paper added keeps the others' places), by (path, line)."""
+    return {(r.path, r.line): place for a in authors for place, r in enumerate(reversed(a.records), start=1)}
 
 
 def identities_of(author_pages: list[Page]) -> tuple[Identities, list[Diagnostic]]:

@@ -6,7 +6,8 @@ paper's page and its *anchors*, what stays when a title is corrected:
 
 - `arxiv:ID` and `doi:DOI`, from sources.yaml and the records' details;
 - `abstract:HASH`, for each (non-empty) abstract its records carry;
-- `seed:PATH#N`, for each of its records: the file and the record's place in it.
+- `seed:PATH#N`, for each of its records: the file and the record's place in it, counted from
+  the end (seeds list the newest first: a paper added at the top moves no other's place).
 
 A paper new to the lineage takes over the lineage of a paper gone from it when they share an
 anchor: identifiers first, then abstracts, then places. Only a one-to-one match counts (two
