@@ -15,6 +15,7 @@ from scholarsite.errors import BuildError, Severity
 from scholarsite.inputs.paperlinks import Link
 from scholarsite.inputs.sources import SOURCES_FILE, SourceEntry, dump_sources, parse_sources
 from scholarsite.sources.link import kept_by_hand
+from tools import qa
 
 from .conftest import BASE_URL_YAML, make_project
 from .test_sources_build import COMET, FLUX, TILELINK
@@ -137,3 +138,8 @@ def test_author_papers_by_takes_year_or_type(tmp_path: Path) -> None:
         pipeline.build(root, workers=1)
     (problem,) = [d for d in caught.value.diagnostics if d.severity == Severity.ERROR]
     assert (problem.path, problem.line) == ("site.yaml", 1) and "expected 'year' or 'type'" in problem.message
+
+
+def test_pages_with_links_and_type_groups_are_valid_html(project: Path) -> None:
+    result = qa.check_html(project / "site")
+    assert result.ok, result.problems
