@@ -22,6 +22,7 @@ from scholarsite.errors import BuildError, Diagnostic, fails
 from scholarsite.inputs.cache import CACHE_FILE, ParseCache
 from scholarsite.inputs.config import NONE_GIVEN, Overrides
 from scholarsite.inputs.freshness import save_last_build
+from scholarsite.inputs.lineage import save_lineage
 from scholarsite.inputs.memo import MEMO_FILE, Memo
 from scholarsite.inputs.project import Project, load_project
 from scholarsite.inputs.state import STATE_FILE, BuildState
@@ -99,8 +100,10 @@ class Ready:
         return write.start_bundles(bundles, self.site_dir, self.workers) if self.workers > 1 else bundles
 
     def finish(self) -> None:
-        """Keep the caches and the record of this complete build for the next."""
+        """Keep the caches, the pages papers had (`lineage.txt`) and the record of this complete
+        build for the next."""
         self.caches.save()
+        save_lineage(self.project.root, self.data.site.lineage)
         lasting = [d for d in self.diagnostics if d != self.project.cache.problem]  # said once
         save_last_build(self.project.root, self.site_dir, self.fingerprint, lasting)
 
@@ -196,7 +199,7 @@ def site_data(project: Project, caches: Caches | None = None) -> tuple[SiteData,
         templates=templates,
         assets=project.assets,
         memo=caches.memo,
-        sources=project.sources,
+        sources=project.sources.following(site.former_keys),
         static=project.static,
         related_index=caches.related_index(),
     )

@@ -46,6 +46,7 @@ class Config:
     unsafe_html: bool = False  # keep raw HTML in content pages (their authors are trusted)
     search_shard_size: int = 2000
     static_file_mb: int = 512  # the largest file static/ may hold, in MiB (it is read whole to copy)
+    author_papers_by: str = "year"  # how an author's page groups their papers: year or type
     mailto: str | None = None  # link-sources' contact for OpenAlex's polite pool (never published)
 
 
@@ -112,6 +113,7 @@ CHECKS: dict[str, Check] = {
     "unsafe_html": boolean,
     "search_shard_size": positive_int,
     "static_file_mb": positive_int,
+    "author_papers_by": matching(re.compile("year|type"), "expected 'year' or 'type'"),
     "mailto": matching(EMAIL_RE, "expected an e-mail address such as 'you@example.org'"),
 }
 assert set(CHECKS) == {f.name for f in fields(Config)}
@@ -136,6 +138,9 @@ MEANINGS: dict[str, str] = {
     "search_shard_size": "search records (papers, authors, subjects) a shard of the search index holds "
     "at most, on average: smaller shards re-index faster, more shards cost the browser more requests",
     "static_file_mb": "the largest file `static/` may hold, in MiB (a larger one is an error naming it)",
+    "author_papers_by": "how an author's page groups their papers: `year` (newest first) or `type` "
+    "(articles, conference papers, preprints, theses...: the type a record's details or sources.yaml's "
+    "`type:` give), each row then saying its year",
     "mailto": "your e-mail address, sent to OpenAlex by `link-sources` and `import` (its polite pool); "
     "never shown on the site",
 }

@@ -20,6 +20,7 @@ from scholarsite.errors import Diagnostic, Severity
 from scholarsite.inputs.config import Overrides
 from scholarsite.inputs.digests import code_version
 from scholarsite.inputs.files import fingerprint_digest, present, visible_files
+from scholarsite.inputs.lineage import lineage_digest
 from scholarsite.inputs.state import STATE_FILE, BuildState, Stamp
 from scholarsite.inputs.store import CACHE_FOLDER, write_atomically
 
@@ -98,6 +99,8 @@ def read_last_build(root: Path, site_dir: Path, fingerprint: str) -> list[Diagno
         record = json.loads((root / LAST_BUILD_FILE).read_text(encoding="utf-8"))
         if record["inputs"] != fingerprint or record["site"] != str(site_dir.resolve()):
             return None
+        if record.get("lineage", "") != lineage_digest(root):
+            return None
         return [
             Diagnostic(d["path"], d["line"], Severity(d["severity"]), d["message"], d["hint"])
             for d in record["diagnostics"]
@@ -111,6 +114,7 @@ def save_last_build(root: Path, site_dir: Path, fingerprint: str, diagnostics: I
     record = {
         "inputs": fingerprint,
         "site": str(site_dir.resolve()),
+        "lineage": lineage_digest(root),  # as the build left it (it writes the file it reads)
         "diagnostics": [d.as_dict() for d in diagnostics],
     }
     write_atomically(root / LAST_BUILD_FILE, json.dumps(record, ensure_ascii=False).encode("utf-8"))

@@ -12,6 +12,7 @@ from scholarsite.inputs.config import NONE_GIVEN, Config, Overrides, load_config
 from scholarsite.inputs.content import Page, read_pages
 from scholarsite.inputs.files import Hashed
 from scholarsite.inputs.freshness import latest_possible_year
+from scholarsite.inputs.lineage import Lineage, read_lineage
 from scholarsite.inputs.seeds import SeedParse, read_seeds
 from scholarsite.inputs.sources import Sources, read_sources
 
@@ -32,10 +33,11 @@ class Project:
     sources: Sources = field(default_factory=Sources)
     assets: dict[str, bytes] = field(default_factory=dict)  # by site path (`assets/style.css`)
     static: dict[str, Hashed] = field(default_factory=dict)  # static/'s files, by site path
+    lineage: dict[str, Lineage] = field(default_factory=dict)  # lineage.txt: the pages papers had
 
 
 def load_project(root: Path, cache: ParseCache | None = None, overrides: Overrides = NONE_GIVEN) -> Project:
-    """Read site.yaml (with the settings given over it), seeds/, content/ and sources.yaml;
+    """Read site.yaml (with the settings given over it), seeds/, content/, sources.yaml and lineage.txt;
     never raises for bad input, collects problems.
 
     Seeds go through `cache` (by default the project's `.scholarsite-cache/`), so unchanged
@@ -57,6 +59,8 @@ def load_project(root: Path, cache: ParseCache | None = None, overrides: Overrid
     diagnostics += problems
     sources, problems = read_sources(root)
     diagnostics += problems
+    lineage, problems = read_lineage(root)
+    diagnostics += problems
     assets, problems = read_assets(root / "assets")
     diagnostics += problems
     static, problems = read_static(root, config.static_file_mb)
@@ -64,5 +68,15 @@ def load_project(root: Path, cache: ParseCache | None = None, overrides: Overrid
     if not config.base_url:
         diagnostics.append(note("site.yaml", 0, FEEDS_NEED_BASE_URL))
     return Project(
-        root, config, parses, content, author_pages, cache, sorted(diagnostics), sources, assets, static
+        root,
+        config,
+        parses,
+        content,
+        author_pages,
+        cache,
+        sorted(diagnostics),
+        sources,
+        assets,
+        static,
+        lineage,
     )

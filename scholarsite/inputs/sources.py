@@ -21,6 +21,8 @@ sorted by key::
           - {arxiv_id: 2502.19811, title: ..., published: 2025-02-27}
         openalex:                # what OpenAlex said: see `scholarsite.inputs.impact`
           {status: found, checked: 2026-12-01, id: W4392345678, cited_by: 17, ...}
+        type: conference paper   # set by hand, with `links:` (see `inputs.paperlinks`)
+        links: [{kind: code, url: https://github.com/bytedance/flux}]
         locked: true             # set by hand: link-sources never changes this entry
 
 Every key but `status` is optional. Fields are bounded as a seed's are: text at most
@@ -35,6 +37,7 @@ from __future__ import annotations
 
 import datetime
 import re
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,6 +47,7 @@ import yaml
 from scholarsite.errors import BuildError, Diagnostic, error
 from scholarsite.inputs.files import present, read_input
 from scholarsite.inputs.impact import MAX_TEXT, Impact, impact_of, text_problem
+from scholarsite.inputs.paperlinks import Link, links_of, type_problem
 from scholarsite.inputs.text import decode
 from scholarsite.inputs.yamlmap import excerpt, read_settings
 
@@ -81,12 +85,14 @@ class SourceEntry:
     version: int | None = None
     doi: str = ""
     journal_ref: str = ""
+    type: str = ""  # set by hand: one of the seed format's types (`records.KINDS`)
     primary_category: str = ""
     published: str = ""
     updated: str = ""
     authors: tuple[str, ...] = ()
     candidates: tuple[Candidate, ...] = ()
     openalex: Impact | None = None
+    links: tuple[Link, ...] = ()  # set by hand: code, slides, video... (`inputs.paperlinks`)
     locked: bool = False
 
     @property
@@ -110,6 +116,7 @@ class SourceEntry:
         data["authors"] = list(self.authors)
         data["candidates"] = [asdict(c) for c in self.candidates]
         data["openalex"] = self.openalex.as_data() if self.openalex else None
+        data["links"] = [link.as_data() for link in self.links]
         return {key: value for key, value in data.items() if value not in ("", None, [], (), False)}
 
 
@@ -119,6 +126,7 @@ TEXT_FIELDS = (
     "arxiv_id",
     "doi",
     "journal_ref",
+    "type",
     "primary_category",
     "published",
     "updated",
@@ -152,6 +160,11 @@ def entry_of(value: Any) -> tuple[SourceEntry | None, str | None]:
         )
     if fields["doi"] and not DOI_RE.fullmatch(fields["doi"]):
         return None, f"'doi' must look like 10.1145/3620666, found {excerpt(fields['doi'])}"
+    if problem := type_problem(fields["type"]):
+        return None, problem
+    links, problem = links_of(value.get("links"))
+    if problem:
+        return None, problem
     version = value.get("version")
     if version is not None and (not isinstance(version, int) or isinstance(version, bool) or version < 1):
         return None, f"'version' must be a whole number from 1, found {excerpt(version)}"
@@ -174,6 +187,7 @@ def entry_of(value: Any) -> tuple[SourceEntry | None, str | None]:
         authors=tuple(a.strip() for a in authors),
         candidates=tuple(candidates),
         openalex=impact,
+        links=links,
         locked=locked,
         **fields,
     )
@@ -291,6 +305,20 @@ class Sources:
     def line(self, paper_key: str) -> int:
         """The line of an entry in sources.yaml (0 when unknown)."""
         return self.lines.get(paper_key, 0)
+
+    def following(self, former: Mapping[str, str]) -> Sources:
+        """These entries, each one under an old key (`former`: old key -> the key of the paper
+        that had it) moved to the paper's key, unless an entry is under that key already."""
+        entries, lines = dict(self.entries), dict(self.lines)
+        for old, new in former.items():
+            if old in entries and new not in entries:
+                entries[new] = entries.pop(old)
+                lines[new] = lines.pop(old, 0)
+        return Sources(entries, lines)
+
+    def own(self, paper_key: str) -> SourceEntry | None:
+        """A paper's entry whatever its status (the links and type a maintainer added)."""
+        return self.entries.get(paper_key)
 
     def of(self, paper_key: str) -> SourceEntry | None:
         """The entry of a paper, when link-sources found its source."""

@@ -7,6 +7,7 @@ A card is a dict of strings, numbers, Markup and lists, so page contexts stay pl
 from __future__ import annotations
 
 import datetime
+from dataclasses import replace
 from typing import Any
 from urllib.parse import quote, quote_plus, urlsplit
 
@@ -177,7 +178,9 @@ class Cards:
         """Everything a paper list shows about a paper."""
         memo = self.memo
         title_plain = memo.text(PLAIN_TEXT, tex.tex_to_plain, paper.title)
-        entry = self.sources.of(paper.key)
+        entry, own = self.sources.of(paper.key), self.sources.own(paper.key)
+        details = replace(paper.details, kind=own.type) if own and own.type else paper.details
+        links = own.links if own else ()
         names, complete = self.author_list(paper, entry)
         return {
             "path": urls.paper(paper.year, paper.slug),
@@ -192,7 +195,8 @@ class Cards:
             "all_authors": self.full_authors(paper, names),
             "complete": complete,
             "listed": bool(names),  # all_authors is the paper's own list (complete or not)
-            "original": original_card(entry, paper.details),
+            "original": original_card(entry, details),
+            "links": [{"kind": link.kind, "url": link.url, "text": link.text} for link in links],
             "arxiv_search": arxiv_search_url(title_plain),
         }
 
@@ -209,10 +213,19 @@ class Cards:
         return self.subjects[subject.code]
 
     def by_year(self, papers: list[Paper]) -> list[Card]:
-        """Papers (already newest first) grouped as [{year, papers}]."""
+        """Papers (already newest first) grouped as [{year, heading, anchor, when, papers}]
+        (`when`: what each row says of its date, nothing under a year's heading)."""
         groups: list[Card] = []
         for paper in papers:
             if not groups or groups[-1]["year"] != paper.year:
-                groups.append({"year": paper.year, "papers": []})
+                groups.append(
+                    {
+                        "year": paper.year,
+                        "heading": paper.year,
+                        "anchor": f"y{paper.year}",
+                        "when": "",
+                        "papers": [],
+                    }
+                )
             groups[-1]["papers"].append(self.paper(paper))
         return groups

@@ -10,11 +10,13 @@ from scholarsite.errors import Diagnostic, error, note, warning
 from scholarsite.inputs.content import Page
 from scholarsite.inputs.memo import Memo
 from scholarsite.inputs.project import Project
+from scholarsite.inputs.seeds import AuthorRecord
 from scholarsite.inputs.sources import SOURCES_FILE, Sources
 from scholarsite.inputs.unicode import normalise
 from scholarsite.model import urls
-from scholarsite.model.cards import PLAIN_TEXT, published_dates
+from scholarsite.model.cards import PLAIN_TEXT
 from scholarsite.model.conflicts import abstract_notes
+from scholarsite.model.lineage import with_lineage
 from scholarsite.model.model import Identities, Site, build_model
 from scholarsite.tex.render import tex_to_plain
 
@@ -22,16 +24,24 @@ from scholarsite.tex.render import tex_to_plain
 def model_of(project: Project, memo: Memo | None = None) -> tuple[Site, dict[str, Page], list[Diagnostic]]:
     """The cross-referenced model of a project's accepted seeds (who is who as author pages
     declare it, ordered by the publication dates sources.yaml knows, titles' plain text kept
-    in `memo`, where the cards read it), its author pages by
-    slug, and every problem between the parts (papers whose seeds give different abstracts: a note)."""
+    in `memo`, where the cards read it; the pages and keys its papers had, `model.lineage`),
+    its author pages by slug, and every problem between the parts (papers whose seeds give
+    different abstracts: a note)."""
     identities, problems = identities_of(project.author_pages)
-    authors = (parse.author for parse in project.seeds if parse.author is not None)
+    authors = [parse.author for parse in project.seeds if parse.author is not None]
     plain = partial(memo.text, PLAIN_TEXT, tex_to_plain) if memo is not None else tex_to_plain
-    site = build_model(authors, published_dates(project.sources), identities, plain)
+    build = partial(build_model, authors, identities=identities, plain_title=plain)
+    site = with_lineage(build, project.sources, project.lineage, positions(authors))
     author_pages, unmatched = match_author_pages(site, project.author_pages)
     problems += unmatched + abstract_notes(site.papers) + claim_problems(project) + slug_clashes(site)
     problems += reserved_page_problems(project.pages)
-    return site, author_pages, problems + source_problems(site, project.sources)
+    return site, author_pages, problems + source_problems(site, project.sources.following(site.former_keys))
+
+
+def positions(authors: list[AuthorRecord]) -> dict[tuple[str, int], int]:
+    """The place of each record in its seed file, counted from the end (1 for the last: a seed
+    lists the newest first, so a paper added keeps the others' places), by (path, line)."""
+    return {(r.path, r.line): place for a in authors for place, r in enumerate(reversed(a.records), start=1)}
 
 
 def identities_of(author_pages: list[Page]) -> tuple[Identities, list[Diagnostic]]:

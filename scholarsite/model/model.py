@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from scholarsite.inputs import taxonomy
+from scholarsite.inputs.lineage import Lineage
 from scholarsite.inputs.records import NO_DETAILS, Details
 from scholarsite.inputs.seeds import AuthorRecord, SeedRecord
 from scholarsite.inputs.unicode import normalise, strip_ignorable
@@ -143,6 +144,8 @@ class Site:
     years: list[Year]
     redirects: dict[str, str] = field(default_factory=dict)  # alias slug -> the author's slug
     moved_papers: dict[str, Paper] = field(default_factory=dict)  # page path before -> paper
+    former_keys: dict[str, str] = field(default_factory=dict)  # a key papers had -> its key now
+    lineage: dict[str, Lineage] = field(default_factory=dict)  # what lineage.txt keeps, by key
 
     @property
     def record_count(self) -> int:

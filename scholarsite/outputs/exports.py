@@ -52,7 +52,9 @@ def bibliography(data: SiteData, cited: list[CitationRecord]) -> bytes:
 
 def with_original(item: dict[str, Any], card: Card) -> dict[str, Any]:
     """A paper's data with `original` (identifiers, links, dates and the complete author list)
-    when sources.yaml knows its original; unchanged otherwise."""
+    when sources.yaml knows its original, and the `links` (kind, url, text) a maintainer added."""
+    if card["links"]:
+        item = {**item, "links": card["links"]}
     original = card["original"]
     if not original:
         return item

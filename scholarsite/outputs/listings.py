@@ -3,6 +3,7 @@ home page's heading, an author's counts, and the bars beside an author's papers.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -70,6 +71,45 @@ def latest(cards: list[Card]) -> dict[str, str]:
     if len(years) < 2:
         return {"heading": f"Papers from {years[0]}" if years else "Papers", "when": "", "note": note}
     return {"heading": f"Papers from {years[0]}–{years[-1]}", "when": "year", "note": note}
+
+
+KIND_HEADINGS = {  # the heading over an author's papers of one type (`records.KINDS`), in this order
+    "article": "Articles",
+    "conference paper": "Conference papers",
+    "preprint": "Preprints",
+    "PhD thesis": "PhD theses",
+    "master's thesis": "Master's theses",
+    "book": "Books",
+    "chapter": "Book chapters",
+    "report": "Reports",
+    "dataset": "Datasets",
+    "other": "Other works",
+    "": "Type not known",
+}
+BY_TYPE = "Grouped by type."
+RANKS = {kind: rank for rank, kind in enumerate(KIND_HEADINGS)}
+
+
+def kind(card: Card) -> str:
+    """A paper card's type ('' when neither its records nor sources.yaml say it)."""
+    return card["original"]["kind"] if card["original"] else ""
+
+
+def by_kind(papers: list[Paper], card: Callable[[Paper], Card]) -> list[Paper]:
+    """Papers in the order of their types' headings (KIND_HEADINGS), each type's in the order given."""
+    return sorted(papers, key=lambda paper: RANKS.get(kind(card(paper)), len(RANKS)))
+
+
+def kind_groups(cards: list[Card]) -> list[Card]:
+    """Paper cards (`by_kind`'s order) grouped by type, each row saying its year."""
+    groups: list[Card] = []
+    for card in cards:
+        heading = KIND_HEADINGS.get(kind(card), KIND_HEADINGS[""])
+        if not groups or groups[-1]["heading"] != heading:
+            anchor = "type-" + (re.sub(r"[^a-z]+", "-", kind(card).lower()) or "unknown")
+            groups.append({"heading": heading, "anchor": anchor, "when": "year", "papers": []})
+        groups[-1]["papers"].append(card)
+    return groups
 
 
 def count_text(author: Author) -> str:

@@ -25,7 +25,16 @@ from scholarsite.model.model import Author, Paper, Subject, Year
 from scholarsite.outputs import citations, downloads, hosting, newest, shards
 from scholarsite.outputs import seo as metadata
 from scholarsite.outputs.coauthors import CoauthorViews
-from scholarsite.outputs.listings import chart, count_text, latest, order_note, paginate
+from scholarsite.outputs.listings import (
+    BY_TYPE,
+    by_kind,
+    chart,
+    count_text,
+    kind_groups,
+    latest,
+    order_note,
+    paginate,
+)
 from scholarsite.outputs.plan import PagePlan, home_trail
 from scholarsite.outputs.registry import Output, fixed
 from scholarsite.outputs.render import Templates
@@ -209,8 +218,10 @@ class Planner:
         description = metadata.author_description(author)
         impact = self.inputs.impact.author(author)
         ego = self.coauthors.ego(author)  # drawn on the first page only
+        by_type = self.config.author_papers_by == "type"
+        ordered = by_kind(author.papers, self.cards.paper) if by_type else author.papers
         specs = []
-        for path, pager, papers in paginate(first, author.papers, self.config.papers_per_page):
+        for path, pager, papers in paginate(first, ordered, self.config.papers_per_page):
             specs.append(
                 self.spec(
                     path,
@@ -226,7 +237,7 @@ class Planner:
                         lambda c: c["name"],
                     ),
                     year_chart=chart(author.year_counts, str),
-                    **self.papers_of(papers),
+                    **self.papers_of(papers, by_type),
                     ego=ego if pager["number"] == 1 else None,
                     pager=pager,
                     bib=urls.beside(first, "papers.bib"),
@@ -325,11 +336,12 @@ class Planner:
             for path, pager, chunk in paginate(first, papers, self.config.papers_per_page)
         ]
 
-    def papers_of(self, papers: list[Paper]) -> dict[str, Any]:
-        """A page's papers grouped by year, and the order they follow, said plainly."""
+    def papers_of(self, papers: list[Paper], by_type: bool = False) -> dict[str, Any]:
+        """A page's papers grouped by year (or by type), and the order they follow, said plainly."""
+        cards = [self.cards.paper(p) for p in papers]
         return {
-            "groups": self.cards.by_year(papers),
-            "order": order_note([self.cards.paper(p) for p in papers]),
+            "groups": kind_groups(cards) if by_type else self.cards.by_year(papers),
+            "order": f"{BY_TYPE} {order_note(cards)}" if by_type else order_note(cards),
         }
 
     def subject(self, subject: Subject) -> list[PagePlan]:

@@ -26,9 +26,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from scholarsite.errors import BuildError
-from scholarsite.inputs.sources import SOURCES_FILE, Candidate, SourceEntry, dump_sources, load_sources
+from scholarsite.inputs.sources import SOURCES_FILE, Candidate, SourceEntry, dump_sources, read_sources
 from scholarsite.inputs.store import write_atomically
-from scholarsite.model.model import Paper
+from scholarsite.model.model import Paper, Site
 from scholarsite.progress import BuildProgress
 from scholarsite.sources import MAX_AGE_DAYS, impact
 from scholarsite.sources.client import ArxivClient, LookupFailed, Record
@@ -92,10 +92,12 @@ def link_sources(
     """Look up on arXiv the papers that are due, then ask OpenAlex about those it is due for;
     rewrite `sources.yaml` after each lookup. A source that cannot be reached is given up
     (in `Report.down`), keeping what it answered; the other is still asked."""
-    entries, problems = load_sources(root)
+    sources, problems = read_sources(root)
     if problems:
         raise BuildError(problems)
-    papers = papers_of(root)
+    site = site_of(root)
+    papers = {paper.key: paper for paper in site.papers}
+    entries = sources.following(site.former_keys).entries  # a corrected title keeps its entry
     check_only(papers, options.only)
     day = today()
     report = Report(len(papers), sources=options.sources)
@@ -133,8 +135,16 @@ def ask_arxiv(
         progress("asking arXiv", done, len(keys))
         old = entries.get(key)
         entry, report.outcomes[key] = look_up(client, papers[key], old, day)
-        entries[key] = replace(entry, openalex=old.openalex if old else None)
+        entries[key] = kept_by_hand(entry, old)
         save(root, entries)
+
+
+def kept_by_hand(entry: SourceEntry, old: SourceEntry | None) -> SourceEntry:
+    """A paper's new arXiv entry with what its old one had from OpenAlex and from a maintainer
+    (type, links)."""
+    if old is None:
+        return entry
+    return replace(entry, openalex=old.openalex, type=old.type, links=old.links)
 
 
 def ask_alex(
@@ -182,12 +192,17 @@ def today() -> datetime.date:
     return datetime.date.today()
 
 
-def papers_of(root: Path) -> dict[str, Paper]:
-    """The collection's papers by key (from the seeds that are accepted)."""
+def site_of(root: Path) -> Site:
+    """The collection's model (from the seeds that are accepted)."""
     from scholarsite.inputs.project import load_project
     from scholarsite.model.checks import model_of
 
-    return {paper.key: paper for paper in model_of(load_project(root))[0].papers}
+    return model_of(load_project(root))[0]
+
+
+def papers_of(root: Path) -> dict[str, Paper]:
+    """The collection's papers by key."""
+    return {paper.key: paper for paper in site_of(root).papers}
 
 
 def chosen(

@@ -1,0 +1,149 @@
+"""`lineage.txt`: where each paper's page was, so a corrected title keeps its old URLs.
+
+The build writes it (only when what it remembers changed) and reads it back; it is committed
+with the project, so a clean build of the same commit makes the same redirects. One paper a
+line, sorted by key, each line a JSON array::
+
+    ["2025/comet fine grained overlapping", "papers/2025/comet-fine-grained-overlapping/index.html",
+     ["abstract:1a2b3c4d5e6f7a8b", "arxiv:2502.19811", "seed:seeds/jiang.txt#3"],
+     [["2025/comet fine graind overlapping", "papers/2025/comet-fine-graind-overlapping/index.html"]]]
+
+(on one line): the paper's key, its page, its *anchors* (what stays when its title is
+corrected: see `model.lineage`) and the (key, page) pairs it had before. Lines starting with
+`#` are comments. A line that is not such an array is an error at its line.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from scholarsite.errors import BuildError, Diagnostic, error
+from scholarsite.inputs.config import MAX_TEXT
+from scholarsite.inputs.files import fingerprint_digest, present, read_input
+from scholarsite.inputs.store import write_atomically
+from scholarsite.inputs.text import decode
+
+LINEAGE_FILE = "lineage.txt"
+PAGE_RE = re.compile(r"papers/\d{1,4}/[a-z0-9][a-z0-9-]{0,120}/index\.html")  # what urls.paper makes
+ANCHOR_RE = re.compile(r"(abstract|arxiv|doi|seed):\S.{0,2000}")
+MAX_ANCHORS = 64
+MAX_FORMER = 64
+HEADER = (
+    "# Where each paper's page was: written by `scholarsite build`, committed with the project.\n"
+    "# A paper whose title is corrected keeps a redirect at every page named on its line.\n"
+)
+HINT = "remove the line (the build writes it again), or restore the file from version control"
+
+
+@dataclass(frozen=True)
+class Lineage:
+    """What is remembered of one paper: its key and page, its anchors, the (key, page) pairs
+    it had before (sorted)."""
+
+    key: str
+    path: str
+    anchors: tuple[str, ...]
+    former: tuple[tuple[str, str], ...] = ()
+
+    def line(self) -> str:
+        """The paper's line in the file."""
+        data = [self.key, self.path, list(self.anchors), [list(pair) for pair in self.former]]
+        return json.dumps(data, ensure_ascii=False, separators=(", ", ": "))
+
+
+def lineage_of(data: Any) -> tuple[Lineage | None, str | None]:
+    """One paper's record from a decoded line, or why it is none."""
+    if not (isinstance(data, list) and len(data) == 4):
+        return None, "expected [key, page, [anchors], [[former key, former page], ...]]"
+    key, path, anchors, former = data
+    if not is_key(key):
+        return None, f"the key must be text of at most {MAX_TEXT:,} characters"
+    if not is_page(path):
+        return None, "a page must look like papers/2025/slug/index.html"
+    if not (isinstance(anchors, list) and len(anchors) <= MAX_ANCHORS and all(map(is_anchor, anchors))):
+        return None, f"the anchors must be at most {MAX_ANCHORS} texts such as abstract:… or seed:…"
+    if not (isinstance(former, list) and len(former) <= MAX_FORMER and all(map(is_pair, former))):
+        return None, f"the former pages must be at most {MAX_FORMER} [key, papers/2025/slug/index.html] pairs"
+    return Lineage(key, path, tuple(anchors), tuple(sorted((k, p) for k, p in former))), None
+
+
+def is_key(value: Any) -> bool:
+    """A paper key: text on one line, bounded."""
+    return isinstance(value, str) and bool(value.strip()) and len(value) <= MAX_TEXT and "\n" not in value
+
+
+def is_page(value: Any) -> bool:
+    """A paper's page as `urls.paper` makes it (nothing else may become a redirect file)."""
+    return isinstance(value, str) and bool(PAGE_RE.fullmatch(value))
+
+
+def is_anchor(value: Any) -> bool:
+    """An anchor: its kind, a colon and a value."""
+    return isinstance(value, str) and bool(ANCHOR_RE.fullmatch(value))
+
+
+def is_pair(value: Any) -> bool:
+    """A former [key, page] pair."""
+    return isinstance(value, list) and len(value) == 2 and is_key(value[0]) and is_page(value[1])
+
+
+def parse_lineage(text: str, path: str) -> tuple[dict[str, Lineage], list[Diagnostic]]:
+    """The papers remembered in a lineage file by key, and an error per bad line."""
+    found: dict[str, Lineage] = {}
+    problems: list[Diagnostic] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        try:
+            item, problem = lineage_of(json.loads(line))
+        except ValueError as exc:
+            item, problem = None, f"not a JSON array ({exc.args[0].partition(':')[0]})"
+        if item is not None and item.key in found:
+            item, problem = None, f"the key {item.key!r} is on an earlier line too"
+        if item is None:
+            problems.append(error(path, number, str(problem), HINT))
+        else:
+            found[item.key] = item
+    return found, problems
+
+
+def read_lineage(root: Path) -> tuple[dict[str, Lineage], list[Diagnostic]]:
+    """The project's lineage (none yet: nothing remembered), and problems."""
+    path = root / LINEAGE_FILE
+    if not present(path):
+        return {}, []
+    try:
+        text, problems = decode(read_input(path, root, LINEAGE_FILE), LINEAGE_FILE)
+    except BuildError as exc:
+        return {}, list(exc.diagnostics)
+    if text is None:
+        return {}, problems
+    found, more = parse_lineage(text, LINEAGE_FILE)
+    return found, problems + more
+
+
+def dump_lineage(papers: dict[str, Lineage]) -> str:
+    """The file's text: the header, then a line per paper sorted by key (deterministic)."""
+    return HEADER + "".join(papers[key].line() + "\n" for key in sorted(papers))
+
+
+def save_lineage(root: Path, papers: dict[str, Lineage]) -> None:
+    """Write the lineage file when its text changed (a build with no change writes nothing)."""
+    path = root / LINEAGE_FILE
+    text = dump_lineage(papers).encode("utf-8")
+    try:
+        if path.read_bytes() == text:
+            return
+    except OSError:
+        pass
+    write_atomically(path, text)
+
+
+def lineage_digest(root: Path) -> str:
+    """A digest of the lineage file as it is now ('' when there is none)."""
+    path = root / LINEAGE_FILE
+    return fingerprint_digest(path, root).hex() if present(path) else ""

@@ -1,0 +1,152 @@
+"""Papers whose identity changed: a corrected title keeps the pages the paper had.
+
+A paper's identity is its key (year and normalised title), so a corrected typo makes it another
+paper at another URL. The lineage (`inputs.lineage`, committed with the project) remembers each
+paper's page and its *anchors*, what stays when a title is corrected:
+
+- `arxiv:ID` and `doi:DOI`, from sources.yaml and the records' details;
+- `abstract:HASH`, for each (non-empty) abstract its records carry;
+- `seed:PATH#N`, for each of its records: the file and the record's place in it, counted from
+  the end (seeds list the newest first: a paper added at the top moves no other's place).
+
+A paper new to the lineage takes over the lineage of a paper gone from it when they share an
+anchor: identifiers first, then abstracts, then places. Only a one-to-one match counts (two
+gone papers with one abstract decide nothing). The paper then keeps every (key, page) pair it
+had: each old page redirects to its page, and sources.yaml's entry under an old key is its.
+
+`updated` is idempotent: a build that reads the lineage it wrote writes the same one, so a
+rebuild after a retitle and a clean build of the same committed inputs make the same site.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
+
+from scholarsite.inputs.lineage import MAX_FORMER, Lineage, is_anchor
+from scholarsite.inputs.sources import Sources
+from scholarsite.model import urls
+from scholarsite.model.cards import published_dates
+from scholarsite.model.identity import short_hash
+from scholarsite.model.model import Paper, Site
+
+LEVELS = (("arxiv", "doi"), ("abstract",), ("seed",))  # anchors tried in turn, strongest first
+Anchors = tuple[str, ...]  # sorted
+Positions = Mapping[tuple[str, int], int]  # (seed path, record line) -> the record's place in its file
+
+
+def with_lineage(
+    build: Callable[[Mapping[str, datetime.date]], Site],
+    sources: Sources,
+    before: Mapping[str, Lineage],
+    positions: Positions,
+) -> Site:
+    """The model `build` makes from publication dates by key, with its lineage: the pages its
+    papers had (`moved_papers`), the keys they had (`former_keys`), what lineage.txt keeps next
+    (`lineage`). The dates are sources.yaml's with each entry under an old key taken as the
+    paper's (built again when a title corrected now changes them)."""
+    dates = published_dates(sources.following(former_keys(before, before)))
+    site = build(dates)
+    keys = {paper.key for paper in site.papers}
+    own = {paper.key: own_anchors(paper, positions) for paper in site.papers}
+    lineage = updated(before, site.papers, with_identifiers(own, site.papers, sources))
+    followed = sources.following(former_keys(lineage, keys))
+    if (now := published_dates(followed)) != dates:
+        site = build(now)
+    anchors = with_identifiers(own, site.papers, followed)
+    site.lineage = {key: replace(line, anchors=anchors[key]) for key, line in lineage.items()}
+    site.former_keys = former_keys(site.lineage, keys)
+    site.moved_papers = dict(sorted({**former_pages(site.lineage, site.papers), **site.moved_papers}.items()))
+    return site
+
+
+def own_anchors(paper: Paper, positions: Positions) -> list[str]:
+    """A paper's anchors from its records: each abstract (not an empty one) and each place."""
+    found = [paper.abstract_key] if paper.versions and paper.versions[0].compared else []
+    found += [short_hash(version.compared, 16) for version in paper.versions[1:] if version.compared]
+    places = [
+        f"seed:{p.path}#{positions[(p.path, p.line)]}"
+        for p in paper.provenance
+        if (p.path, p.line) in positions
+    ]
+    return [f"abstract:{digest}" for digest in found] + [place for place in places if is_anchor(place)]
+
+
+def with_identifiers(
+    own: Mapping[str, list[str]], papers: Iterable[Paper], sources: Sources
+) -> dict[str, Anchors]:
+    """Every paper's anchors by key (sorted, each once): its `own` and its identifiers,
+    `arxiv:` from its `sources` entry and `doi:` from that entry or its records' details."""
+    found = {}
+    for paper in papers:
+        entry = sources.of(paper.key)
+        dois = {doi.lower() for doi in (entry.doi if entry else "", paper.details.doi) if doi}
+        ids = [f"arxiv:{entry.arxiv_id}"] if entry else []
+        ids += [anchor for doi in dois if is_anchor(anchor := f"doi:{doi}")]
+        found[paper.key] = tuple(sorted({*own[paper.key], *ids}))
+    return found
+
+
+def matches(fresh: Mapping[str, Anchors], gone: Mapping[str, Lineage]) -> dict[str, str]:
+    """New paper key -> the gone paper's key it continues, for one-to-one matches by anchor."""
+    found: dict[str, str] = {}
+    for kinds in LEVELS:
+        holders: dict[str, set[str]] = {}
+        for old in sorted(gone.keys() - found.values()):
+            for anchor in gone[old].anchors:
+                if anchor.partition(":")[0] in kinds:
+                    holders.setdefault(anchor, set()).add(old)
+        pairs = {
+            (new, old)
+            for new in sorted(fresh.keys() - found.keys())
+            for anchor in fresh[new]
+            for old in holders.get(anchor, ())
+        }
+        news, olds = Counter(new for new, _ in pairs), Counter(old for _, old in pairs)
+        found.update({new: old for new, old in pairs if news[new] == 1 and olds[old] == 1})
+    return found
+
+
+def updated(
+    before: Mapping[str, Lineage], papers: Iterable[Paper], anchors: Mapping[str, Anchors]
+) -> dict[str, Lineage]:
+    """The lineage after a build of `papers` (with their `anchors` by key): each paper with its
+    page, anchors and every (key, page) pair it or the gone paper it continues had."""
+    papers = list(papers)
+    keys = {paper.key for paper in papers}
+    gone = {key: line for key, line in before.items() if key not in keys}
+    continued = matches({key: anchors[key] for key in keys - before.keys()}, gone)
+    after = {}
+    for paper in papers:
+        path = urls.paper(paper.year, paper.slug)
+        origin = before.get(paper.key) or gone.get(continued.get(paper.key, ""))
+        former = {*origin.former, (origin.key, origin.path)} if origin else set()
+        former.discard((paper.key, path))
+        after[paper.key] = Lineage(paper.key, path, anchors[paper.key], tuple(sorted(former))[:MAX_FORMER])
+    return after
+
+
+def former_keys(lineage: Mapping[str, Lineage], keys: Iterable[str]) -> dict[str, str]:
+    """Old key -> the key of the paper that had it, for old keys no paper of `keys` has now."""
+    keys = set(keys)
+    return {
+        old: line.key
+        for line in sorted(lineage.values(), key=lambda line: line.key)
+        for old, _ in line.former
+        if old not in keys
+    }
+
+
+def former_pages(lineage: Mapping[str, Lineage], papers: Iterable[Paper]) -> dict[str, Paper]:
+    """Each page a paper had that is no paper's page now, with the paper, by path (sorted)."""
+    papers = sorted(papers, key=lambda paper: paper.key)
+    pages = {urls.paper(paper.year, paper.slug) for paper in papers}
+    found: dict[str, Paper] = {}
+    for paper in papers:
+        line = lineage.get(paper.key)
+        for _, path in line.former if line else ():
+            if path not in pages:
+                found.setdefault(path, paper)
+    return dict(sorted(found.items()))

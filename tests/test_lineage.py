@@ -1,0 +1,248 @@
+"""URLs that outlive corrections (issue 28, part 6): a paper whose title is corrected keeps a
+redirect at every page it had, its sources.yaml entry follows it, and the memory of it
+(`lineage.txt`) is a committed input: a clean build of the same inputs makes the same site."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from scholarsite import pipeline
+from scholarsite.errors import BuildError
+from scholarsite.inputs.lineage import LINEAGE_FILE, Lineage, parse_lineage, read_lineage
+from scholarsite.inputs.sources import load_sources
+from scholarsite.model.lineage import matches
+from scholarsite.preview import server
+from scholarsite.sources import link
+
+from .conftest import BASE_URL_YAML, make_project
+from .test_incremental import site_files
+from .test_preview import call
+
+HEAD = """arXiv subjects
+
+Ada Lovelace
+
+Publications and source records attributed to Ada Lovelace.
+
+2 recordsLinked to original sources
+"""
+RECORD = """
+arXiv{year}
+
+{title}
+
+{abstract}
+
+cs.ET↗
+"""
+SKETCH = RECORD.format(
+    year=2019, title="Sketch of the Analytical Engine", abstract="A translation, with notes."
+)
+TYPO, FIXED, FIXED_AGAIN = (
+    "Notes on the Analytcal Engine",
+    "Notes on the Analytical Engine",
+    "Notes on the Analytical Engine, corrected",
+)
+ABSTRACT = "How the engine computes the Bernoulli numbers."
+OLD_PAGE = "papers/2020/notes-on-the-analytcal-engine/index.html"
+NEW_PAGE = "papers/2020/notes-on-the-analytical-engine/index.html"
+SOURCES = """papers:
+  2020/notes on the analytcal engine:
+    status: found
+    arxiv_id: '1843.00001'
+    published: 2020-03-01
+"""
+
+
+def write_seed(project: Path, title: str, abstract: str = ABSTRACT, first: bool = True) -> None:
+    """Ada's seed: the paper of `title` and `abstract` (the first record, or the second), her Sketch."""
+    notes = RECORD.format(year=2020, title=title, abstract=abstract)
+    records = notes + SKETCH if first else SKETCH + notes
+    (project / "seeds/ada.txt").write_text(HEAD + records, encoding="utf-8")
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A project of Ada's two papers, the first with a typo in its title, built once."""
+    root = make_project(tmp_path / "project", site_yaml=BASE_URL_YAML)
+    for seed in (root / "seeds").iterdir():
+        seed.unlink()
+    write_seed(root, TYPO)
+    pipeline.build(root, workers=1)
+    return root
+
+
+def clean_build(project: Path, target: Path) -> Path:
+    """The project's committed inputs (no site, no cache) copied to `target` and built there."""
+    shutil.copytree(project, target, ignore=shutil.ignore_patterns("site", ".scholarsite-cache"))
+    pipeline.build(target, workers=1)
+    return target
+
+
+def test_a_corrected_title_keeps_its_old_url_as_a_redirect(project: Path) -> None:
+    write_seed(project, FIXED)
+    pipeline.build(project, workers=1)
+    site = project / "site"
+    old = (site / OLD_PAGE).read_text(encoding="utf-8")
+    assert '<meta http-equiv="refresh" content="0; url=../notes-on-the-analytical-engine/">' in old
+    assert '<link rel="canonical" href="../notes-on-the-analytical-engine/">' in old
+    assert '<a href="../notes-on-the-analytical-engine/">Notes on the Analytical Engine</a>' in old
+    assert FIXED in (site / NEW_PAGE).read_text(encoding="utf-8")
+    assert "analytcal" not in (site / "sitemap.xml").read_text(encoding="utf-8")
+
+
+def test_every_url_a_paper_had_redirects(project: Path) -> None:
+    for title in (FIXED, FIXED_AGAIN):
+        write_seed(project, title)
+        pipeline.build(project, workers=1)
+    site = project / "site"
+    for page in (OLD_PAGE, NEW_PAGE):
+        assert "url=../notes-on-the-analytical-engine-corrected/" in (site / page).read_text(encoding="utf-8")
+    (line,) = (v for k, v in read_lineage(project)[0].items() if k.endswith("corrected"))
+    assert [path for _, path in line.former] == [OLD_PAGE, NEW_PAGE]
+
+
+def test_a_rebuild_after_a_retitle_is_a_clean_build_of_the_same_inputs(project: Path, tmp_path: Path) -> None:
+    """Byte for byte; and the next build changes nothing, not even lineage.txt."""
+    write_seed(project, FIXED, abstract="How the engine computes the Bernoulli numbers, corrected.")
+    pipeline.build(project, workers=1)  # title and abstract changed: the record's place decides
+    clean = clean_build(project, tmp_path / "clean")
+    assert site_files(project / "site") == site_files(clean / "site")
+    assert (clean / LINEAGE_FILE).read_bytes() == (project / LINEAGE_FILE).read_bytes()
+    stamp = (project / LINEAGE_FILE).stat().st_mtime_ns
+    again = pipeline.build(project, workers=1)
+    assert again.report.written == () and (project / LINEAGE_FILE).stat().st_mtime_ns == stamp
+
+
+def test_the_sources_entry_follows_the_paper(project: Path, tmp_path: Path) -> None:
+    (project / "sources.yaml").write_text(SOURCES, encoding="utf-8")
+    write_seed(project, FIXED)
+    result = pipeline.build(project, workers=1)
+    assert not [d for d in result.diagnostics if d.path == "sources.yaml"]  # not a stale entry
+    page = (project / "site" / NEW_PAGE).read_text(encoding="utf-8")
+    assert "https://arxiv.org/abs/1843.00001" in page
+    clean = clean_build(project, tmp_path / "clean")
+    assert site_files(project / "site") == site_files(clean / "site")
+
+
+def test_an_identifier_links_a_retitle_whose_abstract_and_place_changed(project: Path) -> None:
+    """The entry moved by hand to the corrected key names the arXiv id lineage.txt knows."""
+    (project / "sources.yaml").write_text(SOURCES, encoding="utf-8")
+    pipeline.build(project, workers=1)
+    assert "arxiv:1843.00001" in read_lineage(project)[0]["2020/notes on the analytcal engine"].anchors
+    write_seed(project, FIXED, abstract="Other words.", first=False)
+    (project / "sources.yaml").write_text(SOURCES.replace("analytcal", "analytical"), encoding="utf-8")
+    pipeline.build(project, workers=1)
+    old = (project / "site" / OLD_PAGE).read_text(encoding="utf-8")
+    assert "url=../notes-on-the-analytical-engine/" in old
+
+
+def test_one_to_one_matches_only() -> None:
+    gone = {
+        "2020/a": Lineage("2020/a", "papers/2020/a/index.html", ("abstract:1", "seed:s.txt#1")),
+        "2020/b": Lineage("2020/b", "papers/2020/b/index.html", ("abstract:1", "seed:s.txt#2")),
+        "2020/c": Lineage("2020/c", "papers/2020/c/index.html", ("arxiv:2001.00001",)),
+    }
+    fresh = {
+        "2020/a2": ("abstract:1", "seed:s.txt#1"),  # one abstract, two papers: the place decides
+        "2020/b2": ("abstract:1", "seed:s.txt#2"),
+        "2020/c2": ("arxiv:2001.00001", "seed:s.txt#1"),  # the identifier wins over a place
+        "2020/d": ("abstract:9",),
+    }
+    assert matches(fresh, gone) == {"2020/a2": "2020/a", "2020/b2": "2020/b", "2020/c2": "2020/c"}
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("not json", "not a JSON array"),
+        ('["2020/a", "papers/2020/../../etc/index.html", [], []]', "a page must look like"),
+        ('["2020/a", "papers/2020/a/index.html", ["nonsense"], []]', "the anchors must be"),
+        ('["2020/a", "papers/2020/a/index.html", [], [["2019/a", "../x"]]]', "the former pages must be"),
+        ('["2020/a", "papers/2020/a/index.html", []]', "expected [key, page"),
+    ],
+)
+def test_a_bad_line_is_an_error_at_its_line(line: str, message: str) -> None:
+    text = '# comment\n["2020/b", "papers/2020/b/index.html", [], []]\n' + line + "\n"
+    found, problems = parse_lineage(text, LINEAGE_FILE)
+    assert list(found) == ["2020/b"]
+    (problem,) = problems
+    assert (problem.path, problem.line) == (LINEAGE_FILE, 3) and message in problem.message
+
+
+def test_a_key_given_twice_is_an_error_and_the_build_stops(project: Path) -> None:
+    text = (project / LINEAGE_FILE).read_text(encoding="utf-8")
+    last = text.splitlines()[-1]
+    (project / LINEAGE_FILE).write_text(text + last + "\n", encoding="utf-8")
+    with pytest.raises(BuildError) as caught:
+        pipeline.build(project, workers=1)
+    (problem,) = [d for d in caught.value.diagnostics if d.path == LINEAGE_FILE]
+    assert problem.line == len(text.splitlines()) + 1 and "on an earlier line" in problem.message
+
+
+def test_the_preview_sends_the_old_url_to_the_new_page(project: Path) -> None:
+    """`scholarsite serve` after the edit: the old URL is the redirect page, not the 404 page."""
+    preview = server.Preview(project)
+    write_seed(project, FIXED)
+    preview.rebuild(["seeds/ada.txt"])
+    app = server.PreviewApp(preview, "/")
+    status, _, body = call(app, "/" + OLD_PAGE.removesuffix("index.html"))
+    assert (
+        status == 200
+        and b'<meta http-equiv="refresh" content="0; url=../notes-on-the-analytical-engine/">' in body
+    )
+    assert call(app, "/" + NEW_PAGE.removesuffix("index.html"))[0] == 200
+
+
+class Silent:
+    """An arXiv client that answers nothing (the entry is kept as it is, then saved)."""
+
+    def fetch(self, arxiv_id: str) -> list[object]:
+        return []
+
+    def search_title(self, title: str) -> list[object]:
+        return []
+
+
+def test_link_sources_moves_the_entry_to_the_corrected_key(project: Path) -> None:
+    (project / "sources.yaml").write_text(SOURCES, encoding="utf-8")
+    write_seed(project, FIXED)
+    link.link_sources(project, link.Options(sources=(link.ARXIV,)), Silent())  # type: ignore[arg-type]
+    entries, problems = load_sources(project)
+    assert problems == [] and "2020/notes on the analytcal engine" not in entries
+    assert entries["2020/notes on the analytical engine"].arxiv_id == "1843.00001"
+
+
+def test_a_corrected_year_keeps_its_old_url_too(project: Path) -> None:
+    (project / "seeds/ada.txt").write_text(
+        HEAD + RECORD.format(year=2021, title=TYPO, abstract=ABSTRACT) + SKETCH, encoding="utf-8"
+    )
+    pipeline.build(project, workers=1)
+    old = (project / "site" / OLD_PAGE).read_text(encoding="utf-8")
+    assert 'url=../../2021/notes-on-the-analytcal-engine/"' in old
+
+
+def test_lineage_txt_is_an_input_a_hand_edit_rebuilds(project: Path) -> None:
+    """A redirect dropped from lineage.txt by hand is gone after the next build (no shortcut)."""
+    write_seed(project, FIXED)
+    pipeline.build(project, workers=1)
+    lineage = project / LINEAGE_FILE
+    text = lineage.read_text(encoding="utf-8")
+    lineage.write_text(text.replace(f'[["2020/notes on the analytcal engine", "{OLD_PAGE}"]]', "[]"))
+    result = pipeline.build(project, workers=1)
+    assert OLD_PAGE in result.report.removed and not (project / "site" / OLD_PAGE).exists()
+
+
+def test_a_paper_added_at_the_top_of_a_seed_changes_no_other_line(project: Path) -> None:
+    """Places count from a seed's end: the newest paper, listed first, moves no other's."""
+    before = set((project / LINEAGE_FILE).read_text(encoding="utf-8").splitlines())
+    newest = RECORD.format(year=2021, title="On the newest engine", abstract="Newer words.")
+    write_seed(project, TYPO)
+    seed = project / "seeds/ada.txt"
+    seed.write_text(seed.read_text(encoding="utf-8").replace(HEAD, HEAD + newest), encoding="utf-8")
+    pipeline.build(project, workers=1)
+    after = set((project / LINEAGE_FILE).read_text(encoding="utf-8").splitlines())
+    assert before < after and len(after - before) == 1
