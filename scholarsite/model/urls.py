@@ -22,6 +22,7 @@ STYLESHEET = "assets/style.css"
 FAVICON = "assets/favicon.svg"
 SITE_SCRIPT = "assets/site.js"
 SEARCH_SCRIPT = "assets/search.js"
+CITE_SCRIPT = "assets/cite.js"
 LLMS_TXT = "llms.txt"
 FEED = "feed.xml"
 SITEMAP = "sitemap.xml"
@@ -130,6 +131,7 @@ def named(name: str, *args: int | str) -> str:
         "favicon": FAVICON,
         "site_script": SITE_SCRIPT,
         "search_script": SEARCH_SCRIPT,
+        "cite_script": CITE_SCRIPT,
         "feed": FEED,
         "papers_json": PAPERS_JSON,
         "llms_txt": LLMS_TXT,
