@@ -1,6 +1,7 @@
 """Listings as arXiv and DBLP do them, and author pages (issue 20, parts 1 and 2): one compact row
 a paper that repeats nothing its heading says, the page's author marked by identity (aliases
-included, namesakes not), the order stated and newest first where dates are known."""
+included, namesakes not), the order stated and newest first where dates are known; the row's
+abstract on demand, stored once on the paper's page (issue 27)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from .conftest import make_project
 
 ROW = re.compile(r'<li class="paper"[^>]*>(.*?)</li>', re.DOTALL)
 TAG = re.compile(r"<[^>]+>")
+TOGGLE = re.compile(r'<details class="abstract" data-abstract>.*?<a href="([^"]+)#abstract"', re.DOTALL)
 
 
 def seed_text(name: str, records: list[tuple[int, str, str]]) -> str:
@@ -60,7 +62,7 @@ def rows(page: Path) -> dict[str, dict]:
             ],
             "chips": re.findall(r'class="chip"[^>]*>(.*?)</a>', meta),
             "text": " ".join(html.unescape(TAG.sub(" ", meta)).split()),
-            "abstract": '<details class="abstract">' in row,
+            "abstract": '<details class="abstract" data-abstract>' in row,
         }
     return found
 
@@ -230,3 +232,23 @@ def test_a_long_author_list_is_cut_but_keeps_the_page_author(tmp_path: Path) -> 
     row = rows(site / "authors/ada-lovelace/index.html")["A big collaboration"]
     assert row["marked"] == ["Ada Lovelace"]
     assert "Person 09, Ada Lovelace and 10 more" in row["text"] and "Person 10" not in row["text"]
+
+
+def test_rows_link_their_abstract_and_never_repeat_it(identities: Path) -> None:
+    listings = [
+        "authors/ada-lovelace/index.html",
+        "authors/charles-babbage/index.html",
+        "subjects/cs-et/index.html",
+        "subjects/math-ho/index.html",
+        "years/2021/index.html",
+        "papers/new/index.html",
+    ]
+    for listing in listings:
+        page = identities / listing
+        text = page.read_text(encoding="utf-8")
+        assert "An abstract about" not in text, listing
+        toggles = TOGGLE.findall(text)
+        assert len(toggles) == len(ROW.findall(text)) > 0, listing
+        for link in toggles:
+            paper = (page.parent / link / "index.html").read_text(encoding="utf-8")
+            assert "An abstract about" in paper, (listing, link)

@@ -1,6 +1,8 @@
-"""Citation downloads made in Chromium by `assets/cite.js` are byte for byte the texts of the
-citation exports (issue 27), and parse: BibTeX with bibtexparser, RIS with rispy, CSL-JSON as
-CSL items (the CSL-JSON schema). Hostile records too (quotes, `</script>`, markup in titles and abstracts)."""
+"""What issue 27 moved into the browser, in Chromium: citation downloads made by `assets/cite.js`
+are byte for byte the texts of the citation exports and parse (BibTeX with bibtexparser, RIS
+with rispy, CSL-JSON against its schema), hostile records too (quotes, `</script>`, markup in
+titles and abstracts); a listing row's abstract, stored on the paper's page, shows in the row
+when its toggle is opened."""
 
 from __future__ import annotations
 
@@ -66,3 +68,23 @@ def test_downloads_made_in_the_browser_are_the_citation_files(project: Path) -> 
             (item,) = items
             assert item["id"] == record.key
             assert entry.get("abstract") == item.get("abstract")
+
+
+def test_a_listing_row_shows_its_abstract_when_opened(project: Path) -> None:
+    data = pipeline.check(project).data
+    author = data.site.authors[0]
+    paper = next(p for p in author.papers if data.cards.paper(p)["abstract_plain"])
+    folder = data.cards.paper(paper)["path"].removesuffix("index.html")
+    with open_browser() as browser, serve(project / "site", "/scholarsite/") as base:
+        tab = browser.new_page()
+        tab.goto(base + folder)
+        abstract = tab.locator(".paper-page .abstract-text").inner_text()
+        tab.goto(base + data.cards.author(author)["path"].removesuffix("index.html"))
+        row = tab.locator("li.paper", has=tab.locator(f'.paper-title a[href$="{folder.split("/", 1)[1]}"]'))
+        toggle = row.locator("details.abstract")
+        assert toggle.locator("a").get_attribute("href").endswith("#abstract")  # without JavaScript
+        toggle.locator("summary").click()
+        shown = toggle.locator("div.abstract-text")
+        shown.wait_for()
+        assert shown.inner_text() == abstract and abstract
+        assert toggle.locator("a[href$='#abstract']").count() == 0
