@@ -75,6 +75,12 @@ def paged(first: str, number: int) -> str:
     return posixpath.join(posixpath.dirname(first), "page", str(number), INDEX)
 
 
+def data_part(path: str, number: int) -> str:
+    """Part `number` of a data list split into parts: `data/papers.json` -> `data/papers-1.json`."""
+    stem, extension = posixpath.splitext(path)
+    return f"{stem}-{number}{extension}"
+
+
 def beside(page: str, filename: str) -> str:
     """A file in the same folder as `page` (its feed, its BibTeX)."""
     return posixpath.join(posixpath.dirname(page), filename)
