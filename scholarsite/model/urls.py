@@ -140,6 +140,7 @@ def named(name: str, *args: int | str) -> str:
         "cite_script": CITE_SCRIPT,
         "feed": FEED,
         "papers_json": PAPERS_JSON,
+        "authors_json": AUTHORS_JSON,
         "llms_txt": LLMS_TXT,
     }
     if name in fixed and not args:
