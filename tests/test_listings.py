@@ -13,7 +13,7 @@ import pytest
 
 from scholarsite import pipeline
 from scholarsite.model.model import Author
-from scholarsite.outputs import listings
+from scholarsite.outputs import listings, pages
 
 from .conftest import make_project
 
@@ -252,3 +252,19 @@ def test_rows_link_their_abstract_and_never_repeat_it(identities: Path) -> None:
         for link in toggles:
             paper = (page.parent / link / "index.html").read_text(encoding="utf-8")
             assert "An abstract about" in paper, (listing, link)
+
+
+def test_the_coauthor_list_is_capped_and_says_how_many_more(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pages, "LISTED_COAUTHORS", 12)
+    names = ["Ada Lovelace"] + [f"Person {i:02d}" for i in range(15)]
+    paper = [(2021, "A big collaboration", "cs.ET")]
+    seeds = {f"s{i}.txt": seed_text(name, paper) for i, name in enumerate(names)}
+    site = project_with(tmp_path, seeds) / "site"
+    page = (site / "authors/ada-lovelace/index.html").read_text(encoding="utf-8")
+    start = page.index('<section aria-labelledby="coauthors">')
+    sidebar = page[start : page.index("</section>", start)]
+    assert sidebar.count("<li>") == 12 and "Person 12" not in sidebar
+    assert "<summary>5 more co-authors</summary>" in sidebar
+    assert "And 3 more with fewer shared papers" in sidebar
