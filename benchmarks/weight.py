@@ -6,7 +6,8 @@ For each built site prints the paper pages' count, median, mean, 90th percentile
 size (and the median gzipped), the site's files and bytes, and the share of all paper-page
 bytes each part of a page takes (data: downloads, JSON-LD, the page head, the related-paper
 lists, ...). A paper page is an `index.html` holding `<article class="paper-page"`. Sizes are
-bytes of the files (not rounded up to disk blocks).
+bytes of the files (not rounded up to disk blocks), of the published files only (not the build's
+own `.scholarsite-*` files).
 
 It also prints the site's files a paper page, the author pages' sizes (an `index.html` holding
 `<article class="profile"`, every page of a paginated list) and the bytes and files of each part
@@ -25,6 +26,7 @@ from pathlib import Path
 
 PAPER_PAGE = b'<article class="paper-page"'
 AUTHOR_PAGE = b'<article class="profile"'
+BUILD_FILES = ".scholarsite-"  # the build's manifest and stats: in site/, never published
 PARTS = {  # name: what it matches in a paper page (non-overlapping, measured in this order)
     "data: downloads": rb'href="data:[^"]*"',
     "JSON-LD": rb'<script type="application/ld\+json">.*?</script>',
@@ -57,7 +59,7 @@ def measure(site: Path) -> Weight:
     """Read every file of `site` once."""
     weight = Weight()
     for path in site.rglob("*"):
-        if not path.is_file():
+        if not path.is_file() or path.name.startswith(BUILD_FILES):
             continue
         size = path.stat().st_size
         weight.files += 1
