@@ -29,6 +29,7 @@ from scholarsite.outputs.registry import Produced
 from scholarsite.outputs.render import Templates
 from scholarsite.outputs.site import SEARCH_FAMILIES, outputs, site_outputs
 from scholarsite.outputs.sitedata import SiteData
+from scholarsite.write import budget
 from scholarsite.write.report import BuildResult
 
 Progress = Callable[[str, int, int], None]  # stage, done, total
@@ -125,7 +126,10 @@ def build(
     with reported_with(ready.diagnostics):
         report = sync_outputs(ready, everything, progress, None, "pages", ready.fingerprint)
     ready.finish()
-    return BuildResult(report, time.perf_counter() - started, ready.diagnostics)
+    size = budget.measure(site_dir)
+    config = ready.data.config
+    warnings = budget.over_budget(size, config.max_site_mb, config.max_files)
+    return BuildResult(report, time.perf_counter() - started, (*ready.diagnostics, *warnings), size)
 
 
 def prepare(

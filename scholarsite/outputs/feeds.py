@@ -21,8 +21,8 @@ from scholarsite.model import urls
 from scholarsite.model.cards import Card, Cards
 from scholarsite.model.model import Paper
 from scholarsite.outputs import newest as whats_new
-from scholarsite.outputs.seo import clip
 from scholarsite.outputs.registry import Output
+from scholarsite.outputs.seo import clip
 from scholarsite.outputs.sitedata import SiteData
 
 ATOM = "http://www.w3.org/2005/Atom"
