@@ -12,9 +12,9 @@
   }
   // Listing rows: an abstract is stored once, on its paper's page; opening a row's toggle
   // fetches it from there (the toggle's link to the page stays if that fails).
-  document.querySelectorAll("details[data-abstract]").forEach(function (toggle) {
+  document.querySelectorAll("details.abstract").forEach(function (toggle) {
     toggle.addEventListener("toggle", function () {
-      var link = toggle.querySelector(".abstract-text a");
+      var link = toggle.querySelector(":scope > a");
       if (!toggle.open || !link || toggle.hasAttribute("aria-busy") || !window.fetch) return;
       toggle.setAttribute("aria-busy", "true");
       fetch(link.href).then(function (response) {
@@ -29,7 +29,7 @@
         shown.append.apply(shown, Array.from(abstract.childNodes, function (node) {
           return document.importNode(node, true);
         }));
-        link.parentNode.replaceWith(shown);
+        link.replaceWith(shown);
       }).catch(function () { /* the link to the paper's page stays */ }).finally(function () {
         toggle.removeAttribute("aria-busy");
       });

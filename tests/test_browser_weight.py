@@ -82,7 +82,7 @@ def test_a_listing_row_shows_its_abstract_when_opened(project: Path) -> None:
         tab.goto(base + data.cards.author(author)["path"].removesuffix("index.html"))
         row = tab.locator("li.paper", has=tab.locator(f'.paper-title a[href$="{folder.split("/", 1)[1]}"]'))
         toggle = row.locator("details.abstract")
-        assert toggle.locator("a").get_attribute("href").endswith("#abstract")  # without JavaScript
+        assert toggle.locator(":scope > a").get_attribute("href").endswith("#abstract")  # without JavaScript
         toggle.locator("summary").click()
         shown = toggle.locator("div.abstract-text")
         shown.wait_for()

@@ -19,7 +19,7 @@ from .conftest import make_project
 
 ROW = re.compile(r'<li class="paper"[^>]*>(.*?)</li>', re.DOTALL)
 TAG = re.compile(r"<[^>]+>")
-TOGGLE = re.compile(r'<details class="abstract" data-abstract>.*?<a href="([^"]+)#abstract"', re.DOTALL)
+TOGGLE = re.compile(r'<details class="abstract"><summary>Abstract</summary><a href="([^"]+)#abstract">')
 
 
 def seed_text(name: str, records: list[tuple[int, str, str]]) -> str:
@@ -62,7 +62,7 @@ def rows(page: Path) -> dict[str, dict]:
             ],
             "chips": re.findall(r'class="chip"[^>]*>(.*?)</a>', meta),
             "text": " ".join(html.unescape(TAG.sub(" ", meta)).split()),
-            "abstract": '<details class="abstract" data-abstract>' in row,
+            "abstract": '<details class="abstract">' in row,
         }
     return found
 
