@@ -29,6 +29,7 @@ AUTHOR_PAGE = b'<article class="profile"'
 BUILD_FILES = ".scholarsite-"  # the build's manifest and stats: in site/, never published
 PARTS = {  # name: what it matches in a paper page (non-overlapping, measured in this order)
     "data: downloads": rb'href="data:[^"]*"',
+    "citation data": rb'<script type="application/json" id="citation-data">.*?</script>',
     "JSON-LD": rb'<script type="application/ld\+json">.*?</script>',
     "related and more-by lists": rb'<section aria-labelledby="(?:related|by-authors)".*?</section>',
     "BibTeX block": rb'<pre id="bibtex".*?</pre>',
@@ -84,7 +85,7 @@ def measure(site: Path) -> Weight:
 def area_of(path: Path) -> str:
     """The part of the site a file is in: its first folder (or the file at the top), with the
     citation files and the `papers.bib` exports apart."""
-    if path.name.startswith("cite."):
+    if path.parts[0] == "papers" and path.name.startswith("cite."):
         return "cite.* files"
     if path.name == "papers.bib":
         return "papers.bib exports"
