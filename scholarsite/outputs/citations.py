@@ -361,4 +361,9 @@ def to_csl_json(rec: CitationRecord) -> dict:
 
 def csl_json_file(recs: Iterable[CitationRecord]) -> str:
     """A CSL-JSON array of several items, as UTF-8 JSON text."""
-    return json.dumps([to_csl_json(rec) for rec in recs], ensure_ascii=False) + "\n"
+    return csl_json_text([to_csl_json(rec) for rec in recs])
+
+
+def csl_json_text(items: list[dict]) -> str:
+    """CSL-JSON items as the file's text (one line, ending in a newline)."""
+    return json.dumps(items, ensure_ascii=False) + "\n"

@@ -10,7 +10,6 @@ carries the abstract's plain text once beside the abstract shown.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from scholarsite.outputs import citations
@@ -38,7 +37,7 @@ def csl_parts(record: CitationRecord) -> list[str]:
     if "abstract" not in item:
         return [citations.csl_json_file([record])]
     item["abstract"] = ""  # a quote outside a string is structure: this pair is found once
-    head, tail = (json.dumps([item], ensure_ascii=False) + "\n").split(CSL_ABSTRACT + '""')
+    head, tail = citations.csl_json_text([item]).split(CSL_ABSTRACT + '""')
     return [head + CSL_ABSTRACT, tail]
 
 

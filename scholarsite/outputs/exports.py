@@ -141,7 +141,7 @@ def data_list(
     if len(reads) <= PART_SIZE:
         envelope = {"schema_version": DATA_SCHEMA_VERSION}
         key = key_of(version, reads, digested=True)
-        yield Output(path, key, lambda: json_lines(envelope, name, make(slice(None))))
+        yield Output(path, key, partial(list_file, envelope, name, make, slice(None)))
         return
     parts = []
     for number, start in enumerate(range(0, len(reads), PART_SIZE), 1):
@@ -149,15 +149,15 @@ def data_list(
         envelope = {"schema_version": PARTS_SCHEMA_VERSION, "part": number}
         key = key_of(version, number, reads[wanted], digested=True)
         parts.append({"path": urls.relative(path, part), "count": len(reads[wanted])})
-        yield Output(part, key, partial(part_file, envelope, name, make, wanted))
+        yield Output(part, key, partial(list_file, envelope, name, make, wanted))
     index = {"schema_version": PARTS_SCHEMA_VERSION, "count": len(reads)}
     yield fixed(path, json_lines(index, "parts", parts))
 
 
-def part_file(
+def list_file(
     envelope: dict[str, Any], name: str, make: Callable[[slice], list[dict[str, Any]]], wanted: slice
 ) -> bytes:
-    """One part of a split data list."""
+    """A data file of the items of a list `wanted` (all, or one part's)."""
     return json_lines(envelope, name, make(wanted))
 
 
