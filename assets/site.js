@@ -10,6 +10,31 @@
       "`python -m http.server` in the site folder and open http://localhost:8000/. Browse the indexes below meanwhile.";
     search.replaceWith(note);
   }
+  // Listing rows: an abstract is stored once, on its paper's page; opening a row's toggle
+  // fetches it from there (the toggle's link to the page stays if that fails).
+  document.querySelectorAll("details.abstract").forEach(function (toggle) {
+    toggle.addEventListener("toggle", function () {
+      var link = toggle.querySelector(":scope > a");
+      if (!toggle.open || !link || toggle.hasAttribute("aria-busy") || !window.fetch) return;
+      toggle.setAttribute("aria-busy", "true");
+      fetch(link.href).then(function (response) {
+        if (!response.ok) throw new Error(response.status);
+        return response.text();
+      }).then(function (html) {
+        var page = new DOMParser().parseFromString(html, "text/html");
+        var abstract = page.querySelector(".paper-page .abstract-text");
+        if (!abstract) throw new Error("no abstract");
+        var shown = document.createElement("div");
+        shown.className = "abstract-text";
+        shown.append.apply(shown, Array.from(abstract.childNodes, function (node) {
+          return document.importNode(node, true);
+        }));
+        link.replaceWith(shown);
+      }).catch(function () { /* the link to the paper's page stays */ }).finally(function () {
+        toggle.removeAttribute("aria-busy");
+      });
+    });
+  });
   // Copy buttons: reveal them only when the Clipboard API exists.
   document.querySelectorAll("button.copy[data-copy]").forEach(function (button) {
     if (!navigator.clipboard) return;

@@ -6,21 +6,18 @@ For each built site prints the paper pages' count, median, mean, 90th percentile
 size (and the median gzipped), the site's files and bytes, and the share of all paper-page
 bytes each part of a page takes (data: downloads, JSON-LD, the page head, the related-paper
 lists, ...). A paper page is an `index.html` holding `<article class="paper-page"`. Sizes are
-bytes of the files (not rounded up to disk blocks).
+bytes of the files (not rounded up to disk blocks), of the published files only (not the build's
+own `.scholarsite-*` files).
 
-When the site writes its citation files beside the paper pages (`cite.bib`, `cite.ris`,
-`cite.json`), it also prints what two other ways of offering them would weigh, worked out from
-those files (issue 20): the BibTeX download as a `data:` URL with RIS and CSL-JSON as files; and
-a script that makes all three from the page (the abstract back in the JSON-LD), with no file per
-paper and, for readers without JavaScript, RIS and CSL-JSON bundles beside every author's and
-subject's page (as `papers.bib` is).
+It also prints the site's files a paper page, the author pages' sizes (an `index.html` holding
+`<article class="profile"`, every page of a paginated list) and the bytes and files of each part
+of the site (its first folder, `papers/*/*/cite.*` and `papers.bib` apart), largest first.
 """
 
 from __future__ import annotations
 
 import argparse
 import gzip
-import json
 import re
 import statistics
 from collections import Counter
@@ -28,8 +25,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 PAPER_PAGE = b'<article class="paper-page"'
+AUTHOR_PAGE = b'<article class="profile"'
+BUILD_FILES = ".scholarsite-"  # the build's manifest and stats: in site/, never published
 PARTS = {  # name: what it matches in a paper page (non-overlapping, measured in this order)
     "data: downloads": rb'href="data:[^"]*"',
+    "citation data": rb'<script type="application/json" id="citation-data">.*?</script>',
     "JSON-LD": rb'<script type="application/ld\+json">.*?</script>',
     "related and more-by lists": rb'<section aria-labelledby="(?:related|by-authors)".*?</section>',
     "BibTeX block": rb'<pre id="bibtex".*?</pre>',
@@ -40,7 +40,6 @@ PARTS = {  # name: what it matches in a paper page (non-overlapping, measured in
     rb"|<footer.*?</footer>",
 }
 REST = "the rest (facts, headings, markup)"
-BIBTEX_DATA_URL = len("data:application/x-bibtex;charset=utf-8;base64,")
 
 
 @dataclass
@@ -48,6 +47,9 @@ class Weight:
     """The figures of one site."""
 
     pages: dict[Path, int] = field(default_factory=dict)  # paper page folder: bytes
+    authors: list[int] = field(default_factory=list)  # the author pages' bytes
+    areas: Counter[str] = field(default_factory=Counter)  # bytes by part of the site
+    area_files: Counter[str] = field(default_factory=Counter)
     gzipped: list[int] = field(default_factory=list)  # the paper pages' bytes gzipped (level 6)
     parts: Counter[str] = field(default_factory=Counter)
     files: int = 0
@@ -58,13 +60,18 @@ def measure(site: Path) -> Weight:
     """Read every file of `site` once."""
     weight = Weight()
     for path in site.rglob("*"):
-        if not path.is_file():
+        if not path.is_file() or path.name.startswith(BUILD_FILES):
             continue
         size = path.stat().st_size
         weight.files += 1
         weight.total += size
+        area = area_of(path.relative_to(site))
+        weight.areas[area] += size
+        weight.area_files[area] += 1
         if path.name == "index.html":
             page = path.read_bytes()
+            if AUTHOR_PAGE in page:
+                weight.authors.append(size)
             if PAPER_PAGE in page:
                 weight.pages[path.parent] = size
                 weight.gzipped.append(len(gzip.compress(page, 6)))
@@ -75,14 +82,23 @@ def measure(site: Path) -> Weight:
     return weight
 
 
-def summary(name: str, pages: list[int], files: int, total: int) -> str:
-    """One line: the paper pages' sizes and the site's."""
+def area_of(path: Path) -> str:
+    """The part of the site a file is in: its first folder (or the file at the top), with the
+    citation files and the `papers.bib` exports apart."""
+    if path.parts[0] == "papers" and path.name.startswith("cite."):
+        return "cite.* files"
+    if path.name == "papers.bib":
+        return "papers.bib exports"
+    return path.parts[0] if len(path.parts) > 1 else "(top)"
+
+
+def sizes(pages: list[int]) -> str:
+    """Median, mean, 90th percentile and largest of some pages' sizes."""
     pages = sorted(pages)
     return (
-        f"{name}: median {statistics.median(pages) / 1000:.1f} KB, "
+        f"median {statistics.median(pages) / 1000:.1f} KB, "
         f"mean {statistics.mean(pages) / 1000:.1f} KB, p90 {pages[len(pages) * 9 // 10] / 1000:.1f} KB, "
-        f"largest {pages[-1] / 1000:.1f} KB; "
-        f"site {files:,} files, {total / 1e6:.1f} MB"
+        f"largest {pages[-1] / 1000:.1f} KB"
     )
 
 
@@ -93,59 +109,20 @@ def report(site: Path, weight: Weight) -> str:
         return f"{site}: no paper pages"
     paper_bytes = sum(pages)
     lines = [
-        summary(f"{site}: {len(pages):,} paper pages", pages, weight.files, weight.total),
+        f"{site}: {len(pages):,} paper pages: {sizes(pages)}; "
+        f"site {weight.files:,} files, {weight.total / 1e6:.1f} MB",
         f"  paper pages: {paper_bytes / 1e6:.1f} MB ({paper_bytes / weight.total:.0%} of the site); "
         f"gzipped, median {statistics.median(weight.gzipped) / 1000:.1f} KB",
     ]
     shares = [*weight.parts.items(), (REST, paper_bytes - sum(weight.parts.values()))]
     for name, size in shares:
         lines.append(f"  {name:<34} {size / len(pages) / 1000:6.2f} KB a page  {size / paper_bytes:6.1%}")
+    lines.append(f"  {weight.files / len(pages):.2f} files a paper")
+    if weight.authors:
+        lines.append(f"  {len(weight.authors):,} author pages: {sizes(weight.authors)}")
+    for area, size in weight.areas.most_common():
+        lines.append(f"  {area:<34} {size / 1e6:9.1f} MB {weight.area_files[area]:9,} files")
     return "\n".join(lines)
-
-
-def file_sizes(folder: Path) -> dict[str, int]:
-    """The sizes of the citation files beside a paper page, by extension."""
-    return {ext: (folder / f"cite.{ext}").stat().st_size for ext in ("bib", "ris", "json")}
-
-
-def bibtex_in_page(weight: Weight, cited: dict[Path, dict[str, int]]) -> str:
-    """The BibTeX download as a data: URL, RIS and CSL-JSON as files."""
-    encoded = {folder: 4 * -(-sizes["bib"] // 3) for folder, sizes in cited.items()}  # base64
-    growth = {folder: BIBTEX_DATA_URL + size - len("cite.bib") for folder, size in encoded.items()}
-    pages = [size + growth[folder] for folder, size in weight.pages.items()]
-    total = weight.total + sum(growth.values()) - sum(sizes["bib"] for sizes in cited.values())
-    return summary("  BibTeX as data:, RIS and CSL files", pages, weight.files - len(cited), total)
-
-
-def scripted(site: Path, weight: Weight, cited: dict[Path, dict[str, int]]) -> str:
-    """A script making the downloads from the page; bundles per author and subject without it."""
-    growth = {}
-    for folder in cited:
-        (item,) = json.loads((folder / "cite.json").read_bytes())
-        abstract = item.get("abstract")
-        member = f',"abstract":{json.dumps(abstract, ensure_ascii=False)}' if abstract else ""
-        growth[folder] = len(member.encode())
-    pages = [size + growth[folder] for folder, size in weight.pages.items()]
-    papers = json.loads((site / "data/papers.json").read_bytes())["papers"]
-    authors = json.loads((site / "data/authors.json").read_bytes())["authors"]
-    folder_of = {paper["id"]: (site / paper["page"]).parent for paper in papers}
-    groups = [author["papers"] for author in authors]
-    groups += [
-        [paper["id"] for paper in papers if subject in paper["subjects"]]
-        for subject in sorted({s for paper in papers for s in paper["subjects"]})
-    ]
-    bundled = [cited[folder_of[key]] for group in groups for key in group]
-    bundles = sum(sizes["ris"] + sizes["json"] for sizes in bundled)
-    files = weight.files - 3 * len(cited) + 2 * len(groups)
-    cite_files = sum(sum(sizes.values()) for sizes in cited.values())
-    total = weight.total + sum(growth.values()) - cite_files + bundles
-    return summary("  script, bundles without JavaScript", pages, files, total)
-
-
-def alternatives(site: Path, weight: Weight) -> str:
-    """The two other ways of offering the citation files, worked out from this site's."""
-    cited = {folder: file_sizes(folder) for folder in weight.pages}
-    return "\n".join([bibtex_in_page(weight, cited), scripted(site, weight, cited)])
 
 
 def main() -> None:
@@ -155,8 +132,6 @@ def main() -> None:
     for site in parser.parse_args().sites:
         weight = measure(site)
         print(report(site, weight))
-        if weight.pages and (next(iter(weight.pages)) / "cite.ris").exists():
-            print(alternatives(site, weight))
 
 
 if __name__ == "__main__":

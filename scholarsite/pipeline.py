@@ -32,7 +32,7 @@ from scholarsite.outputs.registry import Output, Produced
 from scholarsite.outputs.render import Templates
 from scholarsite.outputs.site import SEARCH_FAMILIES, in_search, outputs, site_outputs
 from scholarsite.outputs.sitedata import SiteData
-from scholarsite.write import ownership, shortcut
+from scholarsite.write import budget, ownership, shortcut
 from scholarsite.write.report import BuildResult
 
 Progress = Callable[[str, int, int], None]  # stage, done, total
@@ -141,7 +141,10 @@ def build(
         else:
             report = sync_in_phases(ready, shown, opened)
     ready.finish()
-    return BuildResult(report, time.perf_counter() - started, ready.diagnostics)
+    size = budget.measure(site_dir)
+    config = ready.data.config
+    warnings = budget.over_budget(size, config.max_site_mb, config.max_files)
+    return BuildResult(report, time.perf_counter() - started, (*ready.diagnostics, *warnings), size)
 
 
 def sync_in_phases(ready: Ready, shown: Shown, opened: str | None) -> write.SyncReport:

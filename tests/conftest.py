@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+import json
 import re
 import shutil
 import socket
@@ -88,11 +90,18 @@ def wait_for_port(port: int, seconds: float = 60) -> None:
             time.sleep(0.2)
 
 
-DOWNLOAD_LINK = re.compile(r'<a href="([^"]+)" download="[^".]*\.(\w+)"')
+CITATION_DATA = re.compile(r'<script type="application/json" id="citation-data">(.*?)</script>', re.S)
+BIBTEX_BLOCK = re.compile(r'<pre id="bibtex"[^>]*><code>(.*?)</code></pre>', re.S)
 
 
 def page_downloads(folder: Path) -> dict[str, str]:
-    """The citation downloads offered by the page in `folder`, by extension (bib, ris, json):
-    each link followed (relative to the page) and its file read."""
+    """The citation downloads the page in `folder` offers, by extension (bib, ris, json): made
+    from the page as `assets/cite.js` makes them (the browser test checks the script agrees)."""
     page = (folder / "index.html").read_text(encoding="utf-8")
-    return {ext: (folder / href).read_text(encoding="utf-8") for href, ext in DOWNLOAD_LINK.findall(page)}
+    data = json.loads(CITATION_DATA.search(page)[1])
+    abstract = data["abstract"]
+    return {
+        "bib": html.unescape(BIBTEX_BLOCK.search(page)[1]),
+        "ris": f"AB  - {abstract}\n".join(data["ris"]),
+        "json": json.dumps(abstract, ensure_ascii=False).join(data["csl"]),
+    }

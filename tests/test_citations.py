@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from dataclasses import replace
 from pathlib import Path
 
 import bibtexparser
@@ -24,6 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scholarsite.inputs.seeds import parse_seed
+from scholarsite.outputs import downloads
 from scholarsite.outputs.citations import (
     INCOMPLETE_NOTE,
     CitationRecord,
@@ -414,3 +416,18 @@ def test_an_unknown_type_from_an_import_is_a_plain_misc() -> None:
     rec = CitationRecord("k", "T", "T", ("A B",), 2020, "OpenAlex", (), "", None, True)
     assert to_bibtex(rec).startswith("@misc{k,") and "howpublished" not in to_bibtex(rec)
     assert to_csl_json(rec)["type"] == "article" and "publisher" not in to_csl_json(rec)
+
+
+@settings(max_examples=200)
+@given(title=TEXT, abstract=TEXT)
+def test_the_page_data_joined_by_the_abstract_is_the_ris_and_csl_text(title: str, abstract: str) -> None:
+    """As `assets/cite.js` joins them (the browser test runs the script itself)."""
+    for rec in (
+        CitationRecord("k", title, title or "x", ("Ann Example",), 2020, "arXiv", (), abstract, None),
+        replace(TRICKY, abstract_plain=abstract),
+    ):
+        data = downloads.page_data(rec)
+        assert data["abstract"] == (one_line(abstract) if abstract.strip() else "")
+        assert f"AB  - {data['abstract']}\n".join(data["ris"]) == to_ris(rec)
+        assert json.dumps(data["abstract"], ensure_ascii=False).join(data["csl"]) == csl_json_file([rec])
+        assert len(data["ris"]) == len(data["csl"]) == (2 if data["abstract"] else 1)

@@ -56,9 +56,9 @@ def test_no_injected_elements_or_handlers_on_any_page(hostile_site: Path) -> Non
             assert tag not in {"think", "img", "b", "textarea"}, (page, tag)
             assert not any(name.startswith("on") for name in attrs), (page, tag, attrs)
             if tag == "script":
-                assert attrs.get("type") in {"application/ld+json", "module", None}
+                assert attrs.get("type") in {"application/ld+json", "application/json", "module", None}
                 finds_root = page == hostile_site / "404.html"  # the template's own <base> script
-                data = attrs.get("type") == "application/ld+json"
+                data = attrs.get("type") in {"application/ld+json", "application/json"}
                 assert attrs.get("src") or data or finds_root, (page, attrs)
 
 

@@ -14,6 +14,7 @@ import rispy
 
 from benchmarks.corpus import generate
 from scholarsite import pipeline
+from scholarsite.outputs import exports
 
 from .conftest import BASE_URL_YAML, make_project, page_downloads
 
@@ -124,3 +125,23 @@ def test_data_files_describe_every_paper_and_author(site: Path, papers: list[dic
         assert (site / paper["page"]).is_file() and paper["records"]
     llms = (site / "llms.txt").read_text(encoding="utf-8")
     assert llms.startswith("# ") and "https://example.org/scholarsite/data/papers.json" in llms
+
+
+def test_a_long_data_list_is_split_into_parts_that_add_up_to_it(
+    site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(exports, "PART_SIZE", 70)
+    project = make_project(tmp_path / "project", site.parent / "seeds", BASE_URL_YAML)
+    pipeline.build(project)
+    split = project / "site/data"
+    for name in ("papers", "authors"):
+        whole = json.loads((site / f"data/{name}.json").read_text(encoding="utf-8"))
+        index = json.loads((split / f"{name}.json").read_text(encoding="utf-8"))
+        assert index["schema_version"] == 2 and index["count"] == len(whole[name]) > 70
+        items = []
+        for number, part in enumerate(index["parts"], 1):
+            assert part["path"] == f"{name}-{number}.json"
+            text = json.loads((split / part["path"]).read_text(encoding="utf-8"))
+            assert text["part"] == number and len(text[name]) == part["count"] <= 70
+            items += text[name]
+        assert items == whole[name]

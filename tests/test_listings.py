@@ -1,6 +1,7 @@
 """Listings as arXiv and DBLP do them, and author pages (issue 20, parts 1 and 2): one compact row
 a paper that repeats nothing its heading says, the page's author marked by identity (aliases
-included, namesakes not), the order stated and newest first where dates are known."""
+included, namesakes not), the order stated and newest first where dates are known; the row's
+abstract on demand, stored once on the paper's page (issue 27)."""
 
 from __future__ import annotations
 
@@ -12,12 +13,13 @@ import pytest
 
 from scholarsite import pipeline
 from scholarsite.model.model import Author
-from scholarsite.outputs import listings
+from scholarsite.outputs import listings, pages
 
 from .conftest import make_project
 
 ROW = re.compile(r'<li class="paper"[^>]*>(.*?)</li>', re.DOTALL)
 TAG = re.compile(r"<[^>]+>")
+TOGGLE = re.compile(r'<details class="abstract"><summary>Abstract</summary><a href="([^"]+)#abstract">')
 
 
 def seed_text(name: str, records: list[tuple[int, str, str]]) -> str:
@@ -230,3 +232,39 @@ def test_a_long_author_list_is_cut_but_keeps_the_page_author(tmp_path: Path) -> 
     row = rows(site / "authors/ada-lovelace/index.html")["A big collaboration"]
     assert row["marked"] == ["Ada Lovelace"]
     assert "Person 09, Ada Lovelace and 10 more" in row["text"] and "Person 10" not in row["text"]
+
+
+def test_rows_link_their_abstract_and_never_repeat_it(identities: Path) -> None:
+    listings = [
+        "authors/ada-lovelace/index.html",
+        "authors/charles-babbage/index.html",
+        "subjects/cs-et/index.html",
+        "subjects/math-ho/index.html",
+        "years/2021/index.html",
+        "papers/new/index.html",
+    ]
+    for listing in listings:
+        page = identities / listing
+        text = page.read_text(encoding="utf-8")
+        assert "An abstract about" not in text, listing
+        toggles = TOGGLE.findall(text)
+        assert len(toggles) == len(ROW.findall(text)) > 0, listing
+        for link in toggles:
+            paper = (page.parent / link / "index.html").read_text(encoding="utf-8")
+            assert "An abstract about" in paper, (listing, link)
+
+
+def test_the_coauthor_list_is_capped_and_says_how_many_more(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pages, "LISTED_COAUTHORS", 12)
+    names = ["Ada Lovelace"] + [f"Person {i:02d}" for i in range(15)]
+    paper = [(2021, "A big collaboration", "cs.ET")]
+    seeds = {f"s{i}.txt": seed_text(name, paper) for i, name in enumerate(names)}
+    site = project_with(tmp_path, seeds) / "site"
+    page = (site / "authors/ada-lovelace/index.html").read_text(encoding="utf-8")
+    start = page.index('<section aria-labelledby="coauthors">')
+    sidebar = page[start : page.index("</section>", start)]
+    assert sidebar.count("<li>") == 12 and "Person 12" not in sidebar
+    assert "<summary>5 more co-authors</summary>" in sidebar
+    assert "And 3 more with fewer shared papers" in sidebar

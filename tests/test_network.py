@@ -161,6 +161,18 @@ def test_labels_never_overlap_and_stay_outside_the_lines() -> None:
     assert [row["partners"] for row in fig["rows"]][0] == [fig["rows"][19]["author"]]
 
 
+def test_the_figure_draws_each_line_once_in_few_elements() -> None:
+    names = [f"Co-author {i}" for i in range(20)]
+    fig = egofigure.layout(ego_card(names, [(0, 19, 1), (3, 4, 2)]))
+    nodes = fig["nodes"]
+    assert fig["links"].count("M") == 2 and f"M{nodes[0]['x']} {nodes[0]['y']}L" in fig["links"]
+    ends = [end for spoke in fig["spokes"] for end in spoke["path"].split("M")[1:]]
+    assert sorted(end.split("L")[1] for end in ends) == sorted(f"{n['x']} {n['y']}" for n in nodes)
+    widths = [spoke["width"] for spoke in fig["spokes"]]
+    assert widths == sorted(widths) and len(widths) <= 7 and widths[-1] == egofigure.WIDEST_SPOKE
+    assert [n for group in fig["groups"] for n in group["nodes"]] == nodes
+
+
 def test_short_names_are_whole_and_wide_characters_count_double() -> None:
     assert egofigure.fit("Ada Lovelace", 200) == "Ada Lovelace"
     assert egofigure.text_width("张伟") == 2 * egofigure.FONT

@@ -1,13 +1,12 @@
-"""Paper pages stay light (issue 20): every citation format is a file the page links (followed
-and parsed here), no page carries a `data:` download, and each abstract is in its page at most
-twice (shown, and in nothing else of the page but its clipped description)."""
+"""Paper pages stay light (issues 20 and 27): every citation format is made from the page (its
+BibTeX block and citation data, parsed here), no file is written beside the page, no page
+carries a `data:` download, and each abstract is in its page at most twice (shown, and its
+plain text in the citation data; besides that only in its clipped description)."""
 
 from __future__ import annotations
 
 import base64
-import html
 import json
-import re
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote
@@ -20,7 +19,7 @@ from benchmarks import weight
 from benchmarks.corpus import generate
 from scholarsite import pipeline
 
-from .conftest import BASE_URL_YAML, make_project
+from .conftest import BASE_URL_YAML, make_project, page_downloads
 
 LABELS = ["BibTeX", "RIS", "CSL-JSON"]
 SNIPPET = 40  # characters of an abstract's prose looked for in its page
@@ -28,8 +27,8 @@ CLIPPED = 250  # a snippet starting this far into an abstract is past the descri
 
 
 class PaperPage(HTMLParser):
-    """What a paper page offers: its download links, its abstract's text nodes, the text
-    shown, every attribute value and the JSON-LD blocks."""
+    """What a paper page offers: its download buttons, its abstract's text nodes, the text
+    shown, every attribute value and the JSON data blocks (JSON-LD and citation data)."""
 
     def __init__(self, text: str):
         super().__init__(convert_charrefs=True)
@@ -38,6 +37,7 @@ class PaperPage(HTMLParser):
         self.shown: list[str] = []
         self.attributes: list[str] = []
         self.jsonld: list[str] = []
+        self.citation_key = ""  # the citation data's
         self.open_link: dict[str, str] | None = None
         self.abstract_depth = 0  # open elements inside the first abstract div (0: outside)
         self.abstracts_seen = 0
@@ -47,7 +47,7 @@ class PaperPage(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         found = {name: value or "" for name, value in attrs}
         self.attributes += found.values()
-        if tag == "a" and "download" in found:
+        if tag == "button" and "data-cite" in found:
             self.open_link = {**found, "label": ""}
             self.downloads.append(self.open_link)
         if self.abstract_depth:
@@ -58,7 +58,7 @@ class PaperPage(HTMLParser):
             self.script = found.get("type", "")
 
     def handle_endtag(self, tag: str) -> None:
-        if tag == "a":
+        if tag == "button":
             self.open_link = None
         if self.abstract_depth:
             self.abstract_depth -= 1
@@ -67,8 +67,10 @@ class PaperPage(HTMLParser):
 
     def handle_data(self, data: str) -> None:
         if self.script is not None:
-            if self.script == "application/ld+json":
+            if self.script in ("application/ld+json", "application/json"):
                 self.jsonld.append(data)
+            if self.script == "application/json":
+                self.citation_key = json.loads(data)["key"]
             return
         self.shown.append(data)
         if self.abstract_depth:
@@ -102,7 +104,7 @@ def decoded_data_url(url: str) -> str:
 
 def copies(page: PaperPage, snippet: str) -> int:
     """How often `snippet` is in the page: in the text shown, in attribute values, in the
-    JSON-LD's strings and in the text of any `data:` URL."""
+    strings of its JSON data and in the text of any `data:` URL."""
     places = ["".join(page.shown)]
     places += [s for block in page.jsonld for s in strings(json.loads(block))]
     places += [decoded_data_url(v) if v.startswith("data:") else v for v in page.attributes]
@@ -140,33 +142,23 @@ def page_of(site: Path, paper: dict) -> tuple[Path, PaperPage]:
     return folder, PaperPage((folder / "index.html").read_text(encoding="utf-8"))
 
 
-def follow(folder: Path, link: dict[str, str]) -> str:
-    """The text of the file a download link of the page in `folder` points to (a file of the
-    paper's own folder)."""
-    assert not link["href"].startswith(("data:", "/", "http")), link
-    target = (folder / link["href"]).resolve()
-    assert target.parent == folder.resolve(), link
-    return target.read_text(encoding="utf-8")
-
-
-def test_every_citation_format_is_a_file_the_page_links(site: Path, papers: list[dict]) -> None:
+def test_every_citation_format_is_made_from_the_page(site: Path, papers: list[dict]) -> None:
     for paper in papers:
         folder, page = page_of(site, paper)
         assert [link["label"] for link in page.downloads] == LABELS, paper["page"]
         key = paper["citation_key"]
-        bib, ris, csl = (follow(folder, link) for link in page.downloads)
-        assert [link["download"] for link in page.downloads] == [f"{key}.bib", f"{key}.ris", f"{key}.json"]
+        assert [link["data-cite"] for link in page.downloads] == ["bib", "ris", "json"]
+        assert page.citation_key == key  # the saved files' names: key.bib, key.ris, key.json
+        assert sorted(p.name for p in folder.iterdir()) == ["index.html"]  # no file beside the page
+        made = page_downloads(folder)
 
-        library = bibtexparser.parse_string(bib)
+        library = bibtexparser.parse_string(made["bib"])
         assert not library.failed_blocks, paper["page"]
         (entry,) = library.entries
         assert entry.key == key and entry["year"] == str(paper["year"])
-        shown = (folder / "index.html").read_text(encoding="utf-8")
-        block = re.search(r'<pre id="bibtex"[^>]*><code>(.*?)</code></pre>', shown, re.S)
-        assert block and html.unescape(block.group(1)).strip() == bib.strip()  # the block is the file
 
-        (record,) = rispy.loads(ris)
-        (item,) = json.loads(csl)
+        (record,) = rispy.loads(made["ris"])
+        (item,) = json.loads(made["json"])
         assert record["id"] == item["id"] == key
         assert record["title"] == item["title"] == paper["title_text"]
         assert item["issued"] == {"date-parts": [[paper["year"]]]}
@@ -200,17 +192,19 @@ def test_the_count_sees_every_copy_of_an_abstract(site: Path, papers: list[dict]
     snippet = tail_snippet(page)
     assert snippet is not None
     text = (folder / "index.html").read_text(encoding="utf-8")
-    (item,) = json.loads((folder / "cite.json").read_text(encoding="utf-8"))
-    ris = base64.b64encode((folder / "cite.ris").read_bytes()).decode()
+    made = page_downloads(folder)
+    (item,) = json.loads(made["json"])
+    ris = base64.b64encode(made["ris"].encode()).decode()
     jsonld = json.dumps({"@type": "ScholarlyArticle", "abstract": item["abstract"]})
     before = text.replace(
         "</head>",
-        f'<script type="application/ld+json">{jsonld}</script></head>',
-    ).replace('href="cite.ris"', f'href="data:application/x-research-info-systems;base64,{ris}"')
+        f'<script type="application/ld+json">{jsonld}</script>'
+        f'<link rel="alternate" href="data:application/x-research-info-systems;base64,{ris}"></head>',
+    )
     assert copies(PaperPage(before), snippet) == copies(page, snippet) + 2
 
 
-def test_a_new_abstract_rewrites_the_ris_and_csl_files_of_its_paper_only(tmp_path: Path) -> None:
+def test_a_new_abstract_rewrites_its_paper_page_and_no_citation_file(tmp_path: Path) -> None:
     project = make_project(tmp_path / "project", site_yaml=BASE_URL_YAML)
     pipeline.build(project)
     papers = json.loads((project / "site/data/papers.json").read_text(encoding="utf-8"))["papers"]
@@ -221,15 +215,14 @@ def test_a_new_abstract_rewrites_the_ris_and_csl_files_of_its_paper_only(tmp_pat
     assert text.count(words) == 1
     seed.write_text(text.replace(words, words + " newly", 1), encoding="utf-8")
     written = pipeline.build(project).report.written
-    folder = paper["page"].removesuffix("index.html")
-    assert sorted(p for p in written if "/cite." in p) == [folder + "cite.json", folder + "cite.ris"]
-    assert "newly" in (project / "site" / folder / "cite.ris").read_text(encoding="utf-8")
+    assert paper["page"] in written and not [p for p in written if "/cite." in p]
+    made = page_downloads(project / "site" / paper["page"].removesuffix("/index.html"))
+    assert "newly" in made["ris"] and "newly" in made["json"]
 
 
 def test_the_weight_benchmark_measures_a_built_site(site: Path, papers: list[dict]) -> None:
     measured = weight.measure(site)
     assert len(measured.pages) == len(papers)
     assert measured.parts["data: downloads"] == 0 and measured.parts["JSON-LD"] > 0
-    text = weight.report(site, measured) + "\n" + weight.alternatives(site, measured)
-    assert f"{len(papers)} paper pages" in text
-    assert "BibTeX as data:" in text and "script, bundles without JavaScript" in text
+    text = weight.report(site, measured)
+    assert f"{len(papers)} paper pages" in text and "author pages" in text and "files a paper" in text

@@ -47,6 +47,8 @@ class Config:
     search_shard_size: int = 2000
     static_file_mb: int = 512  # the largest file static/ may hold, in MiB (it is read whole to copy)
     author_papers_by: str = "year"  # how an author's page groups their papers: year or type
+    max_site_mb: int = 1024  # the site's budget in MiB (GitHub Pages publishes at most 1 GB)
+    max_files: int | None = None  # the site's budget in files (Cloudflare Pages: 20,000 a deploy)
     mailto: str | None = None  # link-sources' contact for OpenAlex's polite pool (never published)
 
 
@@ -71,6 +73,12 @@ def positive_int(value: Any) -> str | None:
     """A whole number from 1 to 100000."""
     ok = isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 100_000
     return None if ok else "expected a whole number from 1 to 100000"
+
+
+def file_count(value: Any) -> str | None:
+    """A whole number from 1 to 10000000."""
+    ok = isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 10_000_000
+    return None if ok else "expected a whole number from 1 to 10000000"
 
 
 def address(value: Any) -> str | None:
@@ -114,6 +122,8 @@ CHECKS: dict[str, Check] = {
     "search_shard_size": positive_int,
     "static_file_mb": positive_int,
     "author_papers_by": matching(re.compile("year|type"), "expected 'year' or 'type'"),
+    "max_site_mb": positive_int,
+    "max_files": file_count,
     "mailto": matching(EMAIL_RE, "expected an e-mail address such as 'you@example.org'"),
 }
 assert set(CHECKS) == {f.name for f in fields(Config)}
@@ -141,6 +151,10 @@ MEANINGS: dict[str, str] = {
     "author_papers_by": "how an author's page groups their papers: `year` (newest first) or `type` "
     "(articles, conference papers, preprints, theses...: the type a record's details or sources.yaml's "
     "`type:` give), each row then saying its year",
+    "max_site_mb": "the site's budget in MiB (GitHub Pages publishes at most 1 GB): a build that writes a "
+    "larger site warns, naming the parts that take the most",
+    "max_files": "the site's budget in files (Cloudflare Pages takes 20,000 a deploy, Netlify 54,000 a "
+    "folder): a build that writes more warns, naming the parts that have the most; unset: no budget",
     "mailto": "your e-mail address, sent to OpenAlex by `link-sources` and `import` (its polite pool); "
     "never shown on the site",
 }

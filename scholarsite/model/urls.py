@@ -22,6 +22,7 @@ STYLESHEET = "assets/style.css"
 FAVICON = "assets/favicon.svg"
 SITE_SCRIPT = "assets/site.js"
 SEARCH_SCRIPT = "assets/search.js"
+CITE_SCRIPT = "assets/cite.js"
 LLMS_TXT = "llms.txt"
 FEED = "feed.xml"
 SITEMAP = "sitemap.xml"
@@ -72,6 +73,12 @@ def paged(first: str, number: int) -> str:
     if number == 1:
         return first
     return posixpath.join(posixpath.dirname(first), "page", str(number), INDEX)
+
+
+def data_part(path: str, number: int) -> str:
+    """Part `number` of a data list split into parts: `data/papers.json` -> `data/papers-1.json`."""
+    stem, extension = posixpath.splitext(path)
+    return f"{stem}-{number}{extension}"
 
 
 def beside(page: str, filename: str) -> str:
@@ -130,8 +137,10 @@ def named(name: str, *args: int | str) -> str:
         "favicon": FAVICON,
         "site_script": SITE_SCRIPT,
         "search_script": SEARCH_SCRIPT,
+        "cite_script": CITE_SCRIPT,
         "feed": FEED,
         "papers_json": PAPERS_JSON,
+        "authors_json": AUTHORS_JSON,
         "llms_txt": LLMS_TXT,
     }
     if name in fixed and not args:

@@ -40,6 +40,7 @@ _KEY_STOPWORDS = frozenset(
 )
 _AND = re.compile(r"(?<!\S)and(?!\S)", re.IGNORECASE)
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+RIS_END = "ER  - \n"
 IMPORT_SOURCES = frozenset({"bibtex", "openalex"})
 _URL_SAFE = ":/?#[]@!$&'()*+,;=%~-._"
 
@@ -287,9 +288,9 @@ def _ris_name(name: str) -> str:
     return ", ".join(filter(None, (family, parts.given, parts.suffix)))
 
 
-def to_ris(rec: CitationRecord) -> str:
-    """One RIS record of the paper's type (TY GEN when unknown), with an N1 note when the
-    author list is incomplete."""
+def ris_lines(rec: CitationRecord) -> list[tuple[str, str]]:
+    """One RIS record's (tag, value) lines of the paper's type (TY GEN when unknown), with an
+    N1 note when the author list is incomplete; without the closing ER."""
     lines = [("TY", kind_of(rec).ris), ("ID", rec.key), ("TI", rec.title_plain)]
     lines += [("AU", _ris_name(a)) for a in rec.authors if a.strip()]
     lines.append(("PY", str(rec.year)))
@@ -309,8 +310,22 @@ def to_ris(rec: CitationRecord) -> str:
         lines.append(("UR", _safe_url(rec.url)))
     if not rec.complete:
         lines.append(("N1", INCOMPLETE_NOTE))
-    body = "".join(f"{tag}  - {_one_line(value)}\n" for tag, value in lines)
-    return body + "ER  - \n"
+    return lines
+
+
+def ris_text(lines: Iterable[tuple[str, str]]) -> str:
+    """RIS lines as text, each value on one line."""
+    return "".join(f"{tag}  - {_one_line(value)}\n" for tag, value in lines)
+
+
+def to_ris(rec: CitationRecord) -> str:
+    """One RIS record, closed by its ER line."""
+    return ris_text(ris_lines(rec)) + RIS_END
+
+
+def abstract_line(rec: CitationRecord) -> str:
+    """The abstract as RIS and CSL-JSON hold it: on one line ('' when there is none)."""
+    return _one_line(rec.abstract_plain) if rec.abstract_plain.strip() else ""
 
 
 def _csl_name(name: str) -> dict[str, str]:
@@ -348,8 +363,8 @@ def to_csl_json(rec: CitationRecord) -> dict:
         item["genre"] = "Preprint"
     if rec.subjects:
         item["keyword"] = ", ".join(rec.subjects)
-    if rec.abstract_plain.strip():
-        item["abstract"] = _one_line(rec.abstract_plain)
+    if abstract := abstract_line(rec):
+        item["abstract"] = abstract
     if rec.url:
         item["URL"] = _safe_url(rec.url)
     return item
@@ -357,4 +372,9 @@ def to_csl_json(rec: CitationRecord) -> dict:
 
 def csl_json_file(recs: Iterable[CitationRecord]) -> str:
     """A CSL-JSON array of several items, as UTF-8 JSON text."""
-    return json.dumps([to_csl_json(rec) for rec in recs], ensure_ascii=False) + "\n"
+    return csl_json_text([to_csl_json(rec) for rec in recs])
+
+
+def csl_json_text(items: list[dict]) -> str:
+    """CSL-JSON items as the file's text (one line, ending in a newline)."""
+    return json.dumps(items, ensure_ascii=False) + "\n"

@@ -1,62 +1,58 @@
-"""A paper's citation files (BibTeX, RIS, CSL-JSON), written beside its page and linked from it.
+"""A paper's citation downloads (BibTeX, RIS, CSL-JSON), made in the reader's browser.
 
-Files rather than `data:` URLs in the page (base64, a fifth of a paper page's bytes, with the
-abstract in two of them): the page carries its abstract once, its description the first 160
-characters (`benchmarks/RESULTS.md`, issue 20). The files of a paper are keyed by its citation
-record, so a change rewrites only the files of the papers whose records it changes.
+No file per format beside the page (three files a paper were most of the site's files, issue
+27): the page carries what the files held and `assets/cite.js` makes each download from it,
+byte for byte the text `citations` writes. The BibTeX is the page's `<pre id="bibtex">` (also
+the way to it without JavaScript); RIS and CSL-JSON come from the page's citation data, which
+holds each as its text split where the abstract goes and the abstract once, so the page
+carries the abstract's plain text once beside the abstract shown.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from functools import partial
+from typing import Any
 
-from scholarsite.inputs.digests import code_version, digest, key_of
-from scholarsite.model import urls
 from scholarsite.outputs import citations
 from scholarsite.outputs.citations import CitationRecord
-from scholarsite.outputs.registry import Output, as_bytes
-from scholarsite.outputs.sitedata import SiteData
+
+CSL_ABSTRACT = '"abstract": '  # what precedes the abstract's JSON string in a CSL-JSON file
+FORMATS = (("BibTeX", "bib"), ("RIS", "ris"), ("CSL-JSON", "json"))  # label, saved name's extension
 
 
-@dataclass(frozen=True)
-class CitationFormat:
-    """One downloadable format: its label, the file beside the page and its extension."""
-
-    label: str
-    filename: str
-    extension: str  # of the name the browser saves it under (the citation key's)
-    text: Callable[[SiteData, CitationRecord], str]
-
-
-FORMATS = (
-    CitationFormat("BibTeX", "cite.bib", "bib", lambda data, record: data.bibtex_of(record)),
-    CitationFormat("RIS", "cite.ris", "ris", lambda _, record: citations.to_ris(record)),
-    CitationFormat("CSL-JSON", "cite.json", "json", lambda _, record: citations.csl_json_file([record])),
-)
+def ris_parts(record: CitationRecord) -> list[str]:
+    """The record's RIS text in the pieces that go before and after its AB line (one piece
+    when it has no abstract)."""
+    lines = citations.ris_lines(record)
+    tags = [tag for tag, _ in lines]
+    if "AB" not in tags:
+        return [citations.to_ris(record)]
+    at = tags.index("AB")
+    return [citations.ris_text(lines[:at]), citations.ris_text(lines[at + 1 :]) + citations.RIS_END]
 
 
-def links(page: str, record: CitationRecord) -> list[dict[str, str]]:
-    """The paper page's download links: label, the file's site path and the saved name."""
-    return [
-        {"label": f.label, "path": urls.beside(page, f.filename), "filename": f"{record.key}.{f.extension}"}
-        for f in FORMATS
-    ]
+def csl_parts(record: CitationRecord) -> list[str]:
+    """The record's CSL-JSON file in the pieces that go before and after its abstract's JSON
+    string (one piece when it has no abstract)."""
+    item = citations.to_csl_json(record)
+    if "abstract" not in item:
+        return [citations.csl_json_file([record])]
+    item["abstract"] = ""  # a quote outside a string is structure: this pair is found once
+    head, tail = citations.csl_json_text([item]).split(CSL_ABSTRACT + '""')
+    return [head + CSL_ABSTRACT, tail]
 
 
-def outputs(data: SiteData) -> Iterator[Output]:
-    """Every paper's citation files, each keyed by its file name and the paper's citation record
-    (the record's key made once for the three)."""
-    version, records = code_version(), data.records
-    for paper in data.site.papers:
-        page, record = data.cards.paper(paper)["path"], records[paper.key]
-        cited = key_of(version, record, digested=True)
-        for f in FORMATS:
-            key = digest(f"{cited}\0{f.filename}".encode())
-            yield Output(urls.beside(page, f.filename), key, partial(produce, data, f, record))
+def page_data(record: CitationRecord) -> dict[str, Any]:
+    """What the page's script needs to make the RIS and CSL-JSON downloads: each piece list
+    joined by the abstract (RIS: its AB line; CSL-JSON: its JSON string)."""
+    return {
+        "key": record.key,
+        "abstract": citations.abstract_line(record),
+        "ris": ris_parts(record),
+        "csl": csl_parts(record),
+    }
 
 
-def produce(data: SiteData, citation_format: CitationFormat, record: CitationRecord) -> bytes:
-    """One citation file's bytes (UTF-8, ending in a newline)."""
-    return as_bytes(citation_format.text(data, record))
+def links() -> list[dict[str, str]]:
+    """The paper page's download buttons: label and extension (`assets/cite.js` knows each
+    format's media type and names the file by the citation key)."""
+    return [{"label": label, "extension": extension} for label, extension in FORMATS]

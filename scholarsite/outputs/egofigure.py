@@ -8,12 +8,17 @@ thicker the more papers they share; the pairs of co-authors who also wrote toget
 inside. The figure is `WIDTH` units wide, drawn about as many pixels wide on a phone, so its
 `FONT`-unit labels stay readable at 390 px; a label too long for its row is cut with '…' (the
 table beside the figure has every name in full).
+
+The figure costs little in the page: the lines between co-authors are one path, the lines from
+the author one path a stroke width (widths in steps of `SPOKE_STEP`), the nodes one group a
+community (the group sets the colour).
 """
 
 from __future__ import annotations
 
 import math
 import unicodedata
+from itertools import groupby
 from typing import Any
 
 from scholarsite.model.cards import Card
@@ -28,6 +33,7 @@ LABEL_GAP = 10  # from a node to its label
 MARGIN = 6
 BOLD = 1.1  # how much wider the author's name is, in bold
 WIDEST_SPOKE = 4.0  # stroke width of the line to the co-author with the most shared papers
+SPOKE_STEP = 0.5  # stroke widths are multiples of this (one path each)
 
 
 def char_width(char: str) -> float:
@@ -58,6 +64,27 @@ def rounded(value: float) -> float:
     return round(value, 1)
 
 
+def spoke_width(shared: int, most: int) -> float:
+    """The stroke width of the line to a co-author of `shared` papers (1 to WIDEST_SPOKE, in
+    steps of SPOKE_STEP)."""
+    width = 1 + (WIDEST_SPOKE - 1) * shared / most
+    return round(SPOKE_STEP * round(width / SPOKE_STEP), 1)
+
+
+def path(segments: list[tuple[dict[str, Any], dict[str, Any]]]) -> str:
+    """An SVG path drawing the straight segments between the given points."""
+    return "".join(f"M{a['x']} {a['y']}L{b['x']} {b['y']}" for a, b in segments)
+
+
+def spokes(centre: dict[str, Any], nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The lines from the author to the co-authors, one path per stroke width."""
+    widths = sorted({node["spoke"] for node in nodes})
+    return [
+        {"width": width, "path": path([(centre, node) for node in nodes if node["spoke"] == width])}
+        for width in widths
+    ]
+
+
 def layout(ego: Card) -> dict[str, Any]:
     """Positions, labels and lines of the figure of `ego` (an ego-network card, see
     `coauthors.CoauthorViews.ego`), and the rows of the table that carries the same data."""
@@ -81,7 +108,7 @@ def layout(ego: Card) -> dict[str, Any]:
                 "label": fit(node["author"]["name"], budget),
                 "count": count,
                 "colour": node["community"]["colour"],
-                "spoke": rounded(1 + (WIDEST_SPOKE - 1) * node["shared"] / most),
+                "spoke": spoke_width(node["shared"], most),
             }
         )
     name = fit(ego["name"], (WIDTH - 2 * MARGIN) / BOLD)
@@ -90,12 +117,12 @@ def layout(ego: Card) -> dict[str, Any]:
     for i, j, _ in ego["links"]:
         partners[i].append(j)
         partners[j].append(i)
+    centre = {"x": EGO_X, "y": rounded(centre_y)}
     return {
         "width": WIDTH,
         "height": rounded(2 * centre_y),
         "ego": {
-            "x": EGO_X,
-            "y": rounded(centre_y),
+            **centre,
             "label_x": MARGIN,
             "label_y": rounded(label_y),
             "label": name,
@@ -107,7 +134,9 @@ def layout(ego: Card) -> dict[str, Any]:
             },
         },
         "nodes": placed,
-        "links": [(placed[i], placed[j]) for i, j, _ in ego["links"]],
+        "groups": [{"colour": c, "nodes": list(ns)} for c, ns in groupby(placed, lambda n: n["colour"])],
+        "links": path([(placed[i], placed[j]) for i, j, _ in ego["links"]]),
+        "spokes": spokes(centre, placed),
         "communities": list({node["community"]["slug"]: node["community"] for node in nodes}.values()),
         "rows": [
             {**node, "partners": [nodes[k]["author"] for k in sorted(partners[index])]}

@@ -1,10 +1,12 @@
 """Two output families: BibTeX collections (per author and subject) and the collection as data
-(`data/*.json`, `llms.txt`). A paper's own citation files are in `downloads`."""
+(`data/*.json`, `llms.txt`). A paper's own citation downloads are made in the browser
+(`downloads`). A data list of more than `PART_SIZE` items is split into parts (no data file
+passes a few MB at 100,000 papers) listed by an index at the list's usual path."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
 
@@ -16,7 +18,9 @@ from scholarsite.outputs.citations import CitationRecord
 from scholarsite.outputs.registry import Output, as_bytes, fixed
 from scholarsite.outputs.sitedata import SiteData
 
-DATA_SCHEMA_VERSION = 1
+DATA_SCHEMA_VERSION = 1  # one file holds the whole list
+PARTS_SCHEMA_VERSION = 2  # the list split into parts, listed by an index
+PART_SIZE = 2000  # items in one data file: about 3 MB of papers
 
 SHOWN_ONLY = ("kind_label", "venue_tag", "url_label")  # how pages word an original, not data
 
@@ -69,10 +73,10 @@ def with_impacts(items: list[dict[str, Any]], figures: list[Card | None]) -> lis
     return [{**item, "impact": f} if f else item for item, f in zip(items, figures, strict=True)]
 
 
-def paper_items(data: SiteData) -> list[dict[str, Any]]:
-    """Every paper as `data/papers.json` lists it."""
+def paper_items(data: SiteData, papers: list[Paper]) -> list[dict[str, Any]]:
+    """Papers as `data/papers.json` lists them."""
     cards, records = data.cards, data.records
-    return [
+    items = [
         with_original(
             {
                 "id": paper.key,
@@ -89,8 +93,9 @@ def paper_items(data: SiteData) -> list[dict[str, Any]]:
             },
             cards.paper(paper),
         )
-        for paper in data.site.papers
+        for paper in papers
     ]
+    return with_impacts(items, [data.impact.paper(p) for p in papers])
 
 
 def author_items(data: SiteData) -> list[dict[str, Any]]:
@@ -128,21 +133,46 @@ def papers_read(data: SiteData) -> list[Any]:
     ]
 
 
-def data_files(data: SiteData) -> Iterator[Output]:
-    """data/papers.json, data/authors.json (schema in docs/reference/data-files.md) and llms.txt;
-    the JSON files are keyed by what they are made from and encoded only when it changed."""
-    envelope = {"schema_version": DATA_SCHEMA_VERSION}
+def data_list(
+    path: str, name: str, reads: list[Any], make: Callable[[slice], list[dict[str, Any]]]
+) -> Iterator[Output]:
+    """The list `name` at `path`, made by `make` from the slice of its items wanted: one file of
+    every item; or, past PART_SIZE items, parts of PART_SIZE items (`urls.data_part`) and at
+    `path` an index of them. Each file is keyed by the `reads` of its items."""
     version = code_version()
-    papers_key = key_of(version, papers_read(data), digested=True)
+    if len(reads) <= PART_SIZE:
+        envelope = {"schema_version": DATA_SCHEMA_VERSION}
+        key = key_of(version, reads, digested=True)
+        yield Output(path, key, partial(list_file, envelope, name, make, slice(None)))
+        return
+    parts = []
+    for number, start in enumerate(range(0, len(reads), PART_SIZE), 1):
+        part, wanted = urls.data_part(path, number), slice(start, start + PART_SIZE)
+        envelope = {"schema_version": PARTS_SCHEMA_VERSION, "part": number}
+        key = key_of(version, number, reads[wanted], digested=True)
+        parts.append({"path": urls.relative(path, part), "count": len(reads[wanted])})
+        yield Output(part, key, partial(list_file, envelope, name, make, wanted))
+    index = {"schema_version": PARTS_SCHEMA_VERSION, "count": len(reads)}
+    yield fixed(path, json_lines(index, "parts", parts))
+
+
+def list_file(
+    envelope: dict[str, Any], name: str, make: Callable[[slice], list[dict[str, Any]]], wanted: slice
+) -> bytes:
+    """A data file of the items of a list `wanted` (all, or one part's)."""
+    return json_lines(envelope, name, make(wanted))
+
+
+def data_files(data: SiteData) -> Iterator[Output]:
+    """data/papers.json, data/authors.json (schema in docs/reference/data-files.md; split into
+    parts past PART_SIZE items) and llms.txt; the JSON files are keyed by what they are made
+    from and encoded only when it changed."""
+    papers = data.site.papers
     authors = with_impacts(author_items(data), [data.impact.author(a) for a in data.site.authors])
-
-    def papers() -> list[dict[str, Any]]:
-        return with_impacts(paper_items(data), [data.impact.paper(p) for p in data.site.papers])
-
-    yield Output(urls.PAPERS_JSON, papers_key, lambda: json_lines(envelope, "papers", papers()))
-    yield Output(
-        urls.AUTHORS_JSON, key_of(version, authors), lambda: json_lines(envelope, "authors", authors)
+    yield from data_list(
+        urls.PAPERS_JSON, "papers", papers_read(data), lambda wanted: paper_items(data, papers[wanted])
     )
+    yield from data_list(urls.AUTHORS_JSON, "authors", authors, authors.__getitem__)
     yield fixed(urls.LLMS_TXT, llms_txt(data))
 
 

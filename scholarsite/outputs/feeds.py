@@ -4,7 +4,9 @@
 Feeds need absolute URLs, so they exist only when `base_url` is configured. Records carry
 a year but no date, so an entry's `updated` is the first instant of its year (deterministic,
 and never later than the truth), unless sources.yaml knows the original's dates: then the entry
-has them (`published`, `updated`) and links the arXiv abstract page.
+has them (`published`, `updated`) and links the arXiv abstract page. An entry's summary is the
+start of its abstract (`SUMMARY_LIMIT` characters): the abstract is stored once, on the paper's
+page, not again in the feed of each of its authors and subjects (issue 27).
 """
 
 from __future__ import annotations
@@ -20,10 +22,12 @@ from scholarsite.model.cards import Card, Cards
 from scholarsite.model.model import Paper
 from scholarsite.outputs import newest as whats_new
 from scholarsite.outputs.registry import Output
+from scholarsite.outputs.seo import clip
 from scholarsite.outputs.sitedata import SiteData
 
 ATOM = "http://www.w3.org/2005/Atom"
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
+SUMMARY_LIMIT = 300  # characters of the abstract in an entry's summary
 
 
 def timestamp(year: int) -> str:
@@ -72,7 +76,7 @@ def entry(feed: ET.Element, card: Card, base_url: str) -> None:
     for subject in card["subjects"]:
         ET.SubElement(element, "category", {"term": subject["code"], "label": subject["name"]})
     if card["abstract_plain"]:
-        text_element(element, "summary", card["abstract_plain"])
+        text_element(element, "summary", clip(card["abstract_plain"], SUMMARY_LIMIT))
 
 
 def atom_feed(title: str, page: str, papers: list[Paper], cards: Cards, config: Config) -> bytes:

@@ -43,6 +43,7 @@ from scholarsite.outputs.sitedata import SiteData
 AUTHORS_ON_ONE_PAGE = 2000  # beyond this the A-Z index gets one page per initial (pages < 1 MB)
 MORE_BY_AUTHORS = 5  # newest other papers of the same authors on a paper page
 LISTED_AUTHORS = 100  # authors beside a subject's or year's papers (pages stay under 1 MB)
+LISTED_COAUTHORS = 100  # co-authors in an author's sidebar, the most shared papers first
 
 
 class Planner:
@@ -231,7 +232,11 @@ class Planner:
                     author=card,
                     count_text=count_text(author),
                     profile={"meta": profile.meta, "bio": profile.body} if profile else None,
-                    coauthors=[{"author": self.cards.author(a), "count": n} for a, n in author.coauthors],
+                    coauthors=[
+                        {"author": self.cards.author(a), "count": n}
+                        for a, n in author.coauthors[:LISTED_COAUTHORS]
+                    ],
+                    unlisted_coauthors=max(0, len(author.coauthors) - LISTED_COAUTHORS),
                     subject_chart=chart(
                         [(self.cards.subject_ref(s), n) for s, n in author.subject_counts],
                         lambda c: c["name"],
@@ -288,7 +293,8 @@ class Planner:
             path,
             paper=paper,
             bibtex=bibtex,
-            downloads=downloads.links(path, citation),
+            downloads=downloads.links(),
+            citation_data=downloads.page_data(citation),
             description=paper["abstract_plain"] or paper["title_plain"],
             og_type="article",
             searchable=True,

@@ -6,7 +6,7 @@ import itertools
 from collections.abc import Iterable, Iterator
 
 from scholarsite.errors import BuildError, Diagnostic, error
-from scholarsite.outputs import downloads, exports, feeds, hosting, pages, search
+from scholarsite.outputs import exports, feeds, hosting, pages, search
 from scholarsite.outputs.registry import CONTROL_RE, Bundle, Family, Produced, check_path
 from scholarsite.outputs.sitedata import SiteData
 
@@ -18,7 +18,6 @@ SITE_FAMILIES: tuple[Family, ...] = (
     hosting.outputs,
     hosting.redirects,
     exports.citation_files,
-    downloads.outputs,
     exports.data_files,
     feeds.outputs,
 )

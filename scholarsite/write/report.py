@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from scholarsite.errors import Diagnostic
+
+if TYPE_CHECKING:
+    from scholarsite.write.budget import SiteSize  # budget reads the manifest, which reports
 
 
 @dataclass(frozen=True)
@@ -59,7 +63,9 @@ class BuildResult:
     report: SyncReport
     seconds: float
     diagnostics: tuple[Diagnostic, ...]
+    size: SiteSize | None = None  # measured after a sync (a build with nothing to do has none)
 
     def summary(self) -> str:
-        """`12 written, 310 unchanged, 2 removed in 0.41 s`."""
-        return self.report.summary(self.seconds)
+        """`12 written, 310 unchanged, 2 removed in 0.41 s; site: 12.4 MiB in 1,204 files`."""
+        text = self.report.summary(self.seconds)
+        return f"{text}; {self.size.summary()}" if self.size else text
