@@ -26,7 +26,7 @@ from scholarsite.importing import from_bibtex, seedtext
 from scholarsite.importing.bibvalues import Macros, split_names
 from scholarsite.importing.from_orcid import work_from
 from scholarsite.inputs.sources import load_sources
-from tests.conftest import BASE_URL_YAML, make_project
+from tests.conftest import BASE_URL_YAML, make_project, page_downloads
 
 DATA = Path(__file__).resolve().parent / "data" / "import"
 BIB = DATA / "papers-alfolio.bib"
@@ -153,10 +153,11 @@ def test_every_format_cites_article_thesis_and_incomplete_lists(imported: tuple[
 def test_citation_downloads_carry_types(imported: tuple[Path, str]) -> None:
     project, _ = imported
     folder = next((project / PAPERS / "2018").glob("multicontact*"))
-    ris = (folder / "cite.ris").read_text(encoding="utf-8")
+    made = page_downloads(folder)
+    ris = made["ris"]
     assert ris.startswith("TY  - JOUR\n") and "T2  - IEEE Transactions on Robotics\n" in ris
     assert "DB  - BibTeX" not in ris and "N1  - " not in ris
-    csl = json.loads((folder / "cite.json").read_text(encoding="utf-8"))
+    csl = json.loads(made["json"])
     [item] = csl if isinstance(csl, list) else [csl]
     assert item["type"] == "article-journal" and item["container-title"] == "IEEE Transactions on Robotics"
     assert "publisher" not in item and "note" not in item

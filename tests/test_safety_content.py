@@ -225,12 +225,14 @@ def test_every_page_kind_passes_its_content_security_policy(csp_preview, browser
             if kind.startswith("404"):  # the hashed inline script set <base>, the inline style applied
                 assert page.evaluate("() => document.baseURI") == base.removesuffix("scholarsite/")
                 assert page.evaluate("() => getComputedStyle(document.body).margin") != "8px"
-            if kind == "paper":  # the citation files download under the citation key's name
-                link = page.locator("a[download][href='cite.bib']")
+            if kind == "paper":  # the citations are made in the page and saved under their key
+                key = page.evaluate(
+                    "() => JSON.parse(document.getElementById('citation-data').textContent).key"
+                )
                 with page.expect_download() as download:
-                    link.click()
-                assert download.value.suggested_filename == link.get_attribute("download")
-                assert download.value.suggested_filename.endswith(".bib")
+                    page.locator("button[data-cite='bib']").click()
+                assert download.value.suggested_filename == f"{key}.bib"
+                assert violations.of(page) == [], kind
         page.goto(base)
         page.fill("#site-search", "MoE")
         page.press("#site-search", "Enter")
@@ -240,6 +242,8 @@ def test_every_page_kind_passes_its_content_security_policy(csp_preview, browser
         assert page.locator("main math").count() >= 1
         assert page.locator("main svg").count() >= 1  # the inline SVG chart
         assert page.locator("main [onclick], main script").count() == 0
+        page.locator("details.abstract summary").first.click()  # fetched from the paper's page
+        page.locator("details.abstract div.abstract-text").first.wait_for()
         assert violations.of(page) == []
     finally:
         page.close()
