@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from scholarsite import pipeline
 from scholarsite.errors import BuildError
+from scholarsite.inputs.lineage import LINEAGE_FILE
 from tools import qa
 
 from .conftest import ROOT, make_project
@@ -65,9 +66,10 @@ def mutate(text: str, edits: list[tuple[str, int, str]]) -> str:
 
 
 def outside_site(project: Path, before: set[Path]) -> set[Path]:
-    """Files created in the project other than in site/ and the build's cache."""
+    """Files created in the project other than in site/, the build's cache and lineage.txt (the
+    pages papers had, which the build writes for the project to commit)."""
     now = {p for p in project.rglob("*") if p.is_file()}
-    allowed = (project / "site", project / ".scholarsite-cache")
+    allowed = (project / "site", project / ".scholarsite-cache", project / LINEAGE_FILE)
     return {p for p in now - before if not any(p.is_relative_to(a) for a in allowed)}
 
 
