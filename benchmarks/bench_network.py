@@ -45,8 +45,8 @@ from scholarsite.model.model import Author, Site, build_model  # noqa: E402
 from scholarsite.model.network import Network, build_network, coauthor_pairs, find_communities  # noqa: E402
 from scholarsite.outputs import egofigure, pages  # noqa: E402
 from scholarsite.outputs.coauthors import CoauthorViews  # noqa: E402
-from scholarsite.outputs.render import Templates  # noqa: E402
 from scholarsite.outputs.sitedata import SiteData  # noqa: E402
+from scholarsite.outputs.templates import Templates  # noqa: E402
 
 PARTIAL = "partials/ego_network.html"
 

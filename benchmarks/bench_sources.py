@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from scholarsite.inputs import yamlmap
-from scholarsite.inputs.impact import Impact
+from scholarsite.inputs.openalex_part import Impact
 from scholarsite.inputs.sources import SOURCES_FILE, SourceEntry, dump_sources, read_sources
 
 

@@ -29,9 +29,9 @@ from scholarsite.inputs.state import STATE_FILE, BuildState
 from scholarsite.model.checks import model_of
 from scholarsite.model.related import RelatedIndex, Row
 from scholarsite.outputs.registry import Output, Produced
-from scholarsite.outputs.render import Templates
 from scholarsite.outputs.site import SEARCH_FAMILIES, in_search, outputs, site_outputs
 from scholarsite.outputs.sitedata import SiteData
+from scholarsite.outputs.templates import Templates
 from scholarsite.write import budget, ownership, shortcut
 from scholarsite.write.report import BuildResult
 

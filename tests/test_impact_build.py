@@ -17,7 +17,7 @@ import yaml
 
 from scholarsite import cli, pipeline
 from scholarsite.inputs.sources import load_sources
-from scholarsite.model.impact import h_index
+from scholarsite.model.impact_figures import h_index
 from scholarsite.sources import link, openalex
 from tests.conftest import BASE_URL_YAML, make_project
 from tests.openalex_standin import running

@@ -13,7 +13,7 @@ import yaml
 
 from scholarsite.errors import BuildError
 from scholarsite.inputs import yamlmap
-from scholarsite.inputs.impact import Impact
+from scholarsite.inputs.openalex_part import Impact
 from scholarsite.inputs.sources import (
     SOURCES_FILE,
     Candidate,
@@ -23,7 +23,7 @@ from scholarsite.inputs.sources import (
     load_sources,
     parse_sources,
 )
-from scholarsite.sources import impact, link
+from scholarsite.sources import link, openalex_step
 from scholarsite.sources.client import Record, record_of
 from scholarsite.sources.openalex import Work
 
@@ -107,7 +107,7 @@ def test_a_file_link_sources_writes_reads_back_at_2000_entries(tmp_path: Path) -
             ((2025, number + 1),),
             ("W1", "W2"),
         )
-        entries[f"2025/paper {number} on {number}"] = impact.recorded(entry, work, link.today())[0]
+        entries[f"2025/paper {number} on {number}"] = openalex_step.recorded(entry, work, link.today())[0]
     link.save(tmp_path, entries)
     loaded, problems = load_sources(tmp_path)
     assert problems == [] and loaded == entries

@@ -18,8 +18,8 @@ from scholarsite.importing.works import Fetched, Work
 from scholarsite.inputs.content import ORCID_RE, orcid_checksum_ok
 from scholarsite.inputs.seeds import MAX_RECORDS
 from scholarsite.inputs.sources import ARXIV_ID_RE
-from scholarsite.sources.impact import impact_of
 from scholarsite.sources.openalex import NotFound, OpenAlexClient, abstract_of, short_id, work_of
+from scholarsite.sources.openalex_step import impact_of
 
 SOURCE = "OpenAlex"
 ORCID_PREFIX_RE = re.compile(r"^(?:https?://)?(?:www\.)?orcid\.org/", re.IGNORECASE)

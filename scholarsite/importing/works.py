@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from scholarsite.inputs.impact import Impact
+from scholarsite.inputs.openalex_part import Impact
 from scholarsite.inputs.unicode import normalise
 
 YEAR_SLACK = 1  # a preprint and its published version are often a year apart

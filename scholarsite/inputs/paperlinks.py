@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from scholarsite.inputs.impact import WEB_URL_RE
+from scholarsite.inputs.openalex_part import WEB_URL_RE
 from scholarsite.inputs.records import KINDS
 from scholarsite.inputs.yamlmap import excerpt
 

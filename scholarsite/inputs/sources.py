@@ -19,7 +19,7 @@ sorted by key::
         authors: [Shulai Zhang, Ningxin Zheng, ...]   # complete, in order
         candidates:              # only when ambiguous
           - {arxiv_id: 2502.19811, title: ..., published: 2025-02-27}
-        openalex:                # what OpenAlex said: see `scholarsite.inputs.impact`
+        openalex:                # what OpenAlex said: see `scholarsite.inputs.openalex_part`
           {status: found, checked: 2026-12-01, id: W4392345678, cited_by: 17, ...}
         type: conference paper   # set by hand, with `links:` (see `inputs.paperlinks`)
         links: [{kind: code, url: https://github.com/bytedance/flux}]
@@ -46,7 +46,7 @@ import yaml
 
 from scholarsite.errors import BuildError, Diagnostic, error
 from scholarsite.inputs.files import present, read_input
-from scholarsite.inputs.impact import MAX_TEXT, Impact, impact_of, text_problem
+from scholarsite.inputs.openalex_part import MAX_TEXT, Impact, impact_of, text_problem
 from scholarsite.inputs.paperlinks import Link, links_of, type_problem
 from scholarsite.inputs.text import decode
 from scholarsite.inputs.yamlmap import excerpt, read_settings

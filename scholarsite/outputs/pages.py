@@ -37,8 +37,8 @@ from scholarsite.outputs.listings import (
 )
 from scholarsite.outputs.plan import PagePlan, home_trail
 from scholarsite.outputs.registry import Output, fixed
-from scholarsite.outputs.render import Templates
 from scholarsite.outputs.sitedata import SiteData
+from scholarsite.outputs.templates import Templates
 
 AUTHORS_ON_ONE_PAGE = 2000  # beyond this the A-Z index gets one page per initial (pages < 1 MB)
 MORE_BY_AUTHORS = 5  # newest other papers of the same authors on a paper page

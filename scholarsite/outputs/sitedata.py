@@ -19,11 +19,11 @@ from scholarsite.inputs.sources import Sources
 from scholarsite.lifetime import cores
 from scholarsite.model import related, urls
 from scholarsite.model.cards import Cards
-from scholarsite.model.impact import ImpactFigures
+from scholarsite.model.impact_figures import ImpactFigures
 from scholarsite.model.model import Paper, Site
 from scholarsite.model.network import Network, build_network, coauthor_pairs, find_communities
 from scholarsite.outputs import citations
-from scholarsite.outputs.render import Templates
+from scholarsite.outputs.templates import Templates
 
 
 def citation_records(site: Site, cards: Cards, config: Config) -> dict[str, citations.CitationRecord]:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import arxiv
 import requests
 
-from scholarsite.inputs.impact import MAX_TEXT
+from scholarsite.inputs.openalex_part import MAX_TEXT
 from scholarsite.inputs.sources import ARXIV_ID_RE, DOI_RE, MAX_AUTHORS
 from scholarsite.sources import API_URL
 from scholarsite.sources.polite import (

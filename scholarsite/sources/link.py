@@ -1,5 +1,5 @@
 """The `link-sources` command: look papers up on arXiv, then ask OpenAlex about those it can
-identify (`scholarsite.sources.impact`), and record both in `sources.yaml`.
+identify (`scholarsite.sources.openalex_step`), and record both in `sources.yaml`.
 
 Looked up: papers without an entry, entries whose status is `unknown`, entries with a
 hand-set `arxiv_id` and no metadata yet, and entries checked more than `max_age` days ago;
@@ -30,7 +30,7 @@ from scholarsite.inputs.sources import SOURCES_FILE, Candidate, SourceEntry, dum
 from scholarsite.inputs.store import write_atomically
 from scholarsite.model.model import Paper, Site
 from scholarsite.progress import BuildProgress
-from scholarsite.sources import MAX_AGE_DAYS, impact
+from scholarsite.sources import MAX_AGE_DAYS, openalex_step
 from scholarsite.sources.client import ArxivClient, LookupFailed, Record
 from scholarsite.sources.matching import Outcome, Wanted, match
 from scholarsite.sources.openalex import OpenAlexClient
@@ -158,16 +158,16 @@ def ask_alex(
 ) -> None:
     """Ask OpenAlex about each paper: by chosen id one at a time, else by DOI in batches;
     saving after each request (ApiUnreachable passes through)."""
-    by_doi = {key: entries[key] for key in keys if impact.batchable(entries[key])}
+    by_doi = {key: entries[key] for key in keys if openalex_step.batchable(entries[key])}
     steps: list[dict[str, SourceEntry]] = [{k: entries[k]} for k in keys if k not in by_doi]
-    steps += impact.batches(by_doi)
+    steps += openalex_step.batches(by_doi)
     done = 0
     for step in steps:
         progress("asking OpenAlex", done, len(keys))
-        if len(step) == 1 and not impact.batchable(*step.values()):
-            answers = {key: impact.look_up(alex, entry, day) for key, entry in step.items()}
+        if len(step) == 1 and not openalex_step.batchable(*step.values()):
+            answers = {key: openalex_step.look_up(alex, entry, day) for key, entry in step.items()}
         else:
-            answers = impact.look_up_batch(alex, step, day)
+            answers = openalex_step.look_up_batch(alex, step, day)
         for key, (entry, outcome) in answers.items():
             entries[key], report.impacts[key] = entry, outcome
         save(root, entries)
@@ -182,9 +182,9 @@ def ask_openalex(
     if entry is None:
         return False
     if options.only:
-        return impact.identified(entry) and not entry.locked
-    changed = old is None or impact.dois_of(entry) != impact.dois_of(old)
-    return impact.due(entry, day, options.max_age, changed)
+        return openalex_step.identified(entry) and not entry.locked
+    changed = old is None or openalex_step.dois_of(entry) != openalex_step.dois_of(old)
+    return openalex_step.due(entry, day, options.max_age, changed)
 
 
 def today() -> datetime.date:

@@ -25,7 +25,7 @@ from urllib.parse import quote
 
 import requests
 
-from scholarsite.inputs.impact import MAX_REFERENCES, MAX_TEXT, YEARS, short_work_id
+from scholarsite.inputs.openalex_part import MAX_REFERENCES, MAX_TEXT, YEARS, short_work_id
 from scholarsite.inputs.text import CONTROL_RE
 from scholarsite.sources import OPENALEX_URL
 from scholarsite.sources.polite import (

@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime
 from dataclasses import replace
 
-from scholarsite.inputs.impact import Impact
+from scholarsite.inputs.openalex_part import Impact
 from scholarsite.inputs.sources import SourceEntry
 from scholarsite.sources.openalex import BATCH, OpenAlexClient, Work, arxiv_doi
 from scholarsite.sources.polite import LookupFailed
