@@ -10,37 +10,14 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from scholarsite.errors import Diagnostic, warning
 from scholarsite.write.manifest import read_manifest
+from scholarsite.write.report import MIB, SiteSize
 
-MIB = 2**20
-NAMED_PARTS = 3  # parts of the site a warning names, the largest first
 SETTINGS = "site.yaml"
 REPEATED_NAMES = frozenset({"index.html", "feed.xml", "papers.bib"})
-
-
-@dataclass(frozen=True)
-class SiteSize:
-    """The published site's bytes and files, and both by part (`part_of`)."""
-
-    bytes: int
-    files: int
-    part_bytes: Counter[str] = field(default_factory=Counter)
-    part_files: Counter[str] = field(default_factory=Counter)
-
-    def summary(self) -> str:
-        """`site: 12.4 MiB in 1,204 files`."""
-        return f"site: {self.bytes / MIB:,.1f} MiB in {self.files:,} files"
-
-    def largest(self, by: Counter[str]) -> str:
-        """The largest parts by `by` (bytes or files), with both figures."""
-        return ", ".join(
-            f"{part} {self.part_bytes[part] / MIB:,.1f} MiB in {self.part_files[part]:,} files"
-            for part, _ in by.most_common(NAMED_PARTS)
-        )
 
 
 def part_of(path: str) -> str:

@@ -1,14 +1,14 @@
-"""What a sync did, and what a build did."""
+"""What a sync did, and what a build did (its size included, `SiteSize`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from collections import Counter
+from dataclasses import dataclass, field
 
 from scholarsite.errors import Diagnostic
 
-if TYPE_CHECKING:
-    from scholarsite.write.budget import SiteSize  # budget reads the manifest, which reports
+MIB = 2**20
+NAMED_PARTS = 3  # parts of the site a budget warning names, the largest first
 
 
 @dataclass(frozen=True)
@@ -69,3 +69,24 @@ class BuildResult:
         """`12 written, 310 unchanged, 2 removed in 0.41 s; site: 12.4 MiB in 1,204 files`."""
         text = self.report.summary(self.seconds)
         return f"{text}; {self.size.summary()}" if self.size else text
+
+
+@dataclass(frozen=True)
+class SiteSize:
+    """The published site's bytes and files, and both by part (`part_of`)."""
+
+    bytes: int
+    files: int
+    part_bytes: Counter[str] = field(default_factory=Counter)
+    part_files: Counter[str] = field(default_factory=Counter)
+
+    def summary(self) -> str:
+        """`site: 12.4 MiB in 1,204 files`."""
+        return f"site: {self.bytes / MIB:,.1f} MiB in {self.files:,} files"
+
+    def largest(self, by: Counter[str]) -> str:
+        """The largest parts by `by` (bytes or files), with both figures."""
+        return ", ".join(
+            f"{part} {self.part_bytes[part] / MIB:,.1f} MiB in {self.part_files[part]:,} files"
+            for part, _ in by.most_common(NAMED_PARTS)
+        )
