@@ -103,7 +103,7 @@ class Ready:
         """Keep the caches, the pages papers had (`lineage.txt`) and the record of this complete
         build for the next."""
         self.caches.save()
-        save_lineage(self.project.root, self.data.site.lineage)
+        save_lineage(self.project.root, self.data.site.lineage, self.project.lineage)
         lasting = [d for d in self.diagnostics if d != self.project.cache.problem]  # said once
         save_last_build(self.project.root, self.site_dir, self.fingerprint, lasting)
 

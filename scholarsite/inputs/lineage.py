@@ -131,9 +131,12 @@ def dump_lineage(papers: dict[str, Lineage]) -> str:
     return HEADER + "".join(papers[key].line() + "\n" for key in sorted(papers))
 
 
-def save_lineage(root: Path, papers: dict[str, Lineage]) -> None:
-    """Write the lineage file when its text changed (a build with no change writes nothing)."""
+def save_lineage(root: Path, papers: dict[str, Lineage], read: dict[str, Lineage] | None = None) -> None:
+    """Write the lineage file when its text changed (a build with no change writes nothing); not
+    even made when `papers` are those `read` from the file there is."""
     path = root / LINEAGE_FILE
+    if papers == read and present(path):
+        return
     text = dump_lineage(papers).encode("utf-8")
     try:
         if path.read_bytes() == text:
