@@ -246,3 +246,19 @@ def test_a_paper_added_at_the_top_of_a_seed_changes_no_other_line(project: Path)
     pipeline.build(project, workers=1)
     after = set((project / LINEAGE_FILE).read_text(encoding="utf-8").splitlines())
     assert before < after and len(after - before) == 1
+
+
+def test_a_correction_that_makes_two_listings_one_keeps_both_urls(project: Path, tmp_path: Path) -> None:
+    """Bob listed Ada's paper with the typo (its own page); fixed, it is her paper's page."""
+    write_seed(project, FIXED)
+    bob = HEAD.replace("Ada Lovelace", "Bob Babbage")
+    bob += RECORD.format(year=2020, title=TYPO, abstract=ABSTRACT)
+    (project / "seeds/bob.txt").write_text(bob, encoding="utf-8")
+    pipeline.build(project, workers=1)
+    old, new = project / "site" / OLD_PAGE, project / "site" / NEW_PAGE
+    assert "Bob Babbage" in old.read_text(encoding="utf-8")  # a page of its own
+    (project / "seeds/bob.txt").write_text(bob.replace(TYPO, FIXED), encoding="utf-8")
+    pipeline.build(project, workers=1)
+    assert "url=../notes-on-the-analytical-engine/" in old.read_text(encoding="utf-8")
+    assert "Bob Babbage" in new.read_text(encoding="utf-8")
+    assert site_files(project / "site") == site_files(clean_build(project, tmp_path / "clean") / "site")

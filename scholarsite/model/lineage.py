@@ -11,7 +11,10 @@ paper's page and its *anchors*, what stays when a title is corrected:
 
 A paper new to the lineage takes over the lineage of a paper gone from it when they share an
 anchor: identifiers first, then abstracts, then places. Only a one-to-one match counts (two
-gone papers with one abstract decide nothing). The paper then keeps every (key, page) pair it
+gone papers with one abstract decide nothing). A gone paper left over is taken in by a paper
+that stays when they share an identifier or an abstract (a corrected title that makes two
+listings of a paper one); a place alone never decides that, since deleting a record moves
+others into its place. The paper then keeps every (key, page) pair it
 had: each old page redirects to its page, and sources.yaml's entry under an old key is its.
 
 `updated` is idempotent: a build that reads the lineage it wrote writes the same one, so a
@@ -89,10 +92,12 @@ def with_identifiers(
     return found
 
 
-def matches(fresh: Mapping[str, Anchors], gone: Mapping[str, Lineage]) -> dict[str, str]:
+def matches(
+    fresh: Mapping[str, Anchors], gone: Mapping[str, Lineage], levels: tuple[tuple[str, ...], ...] = LEVELS
+) -> dict[str, str]:
     """New paper key -> the gone paper's key it continues, for one-to-one matches by anchor."""
     found: dict[str, str] = {}
-    for kinds in LEVELS:
+    for kinds in levels:
         holders: dict[str, set[str]] = {}
         for old in sorted(gone.keys() - found.values()):
             for anchor in gone[old].anchors:
@@ -113,16 +118,25 @@ def updated(
     before: Mapping[str, Lineage], papers: Iterable[Paper], anchors: Mapping[str, Anchors]
 ) -> dict[str, Lineage]:
     """The lineage after a build of `papers` (with their `anchors` by key): each paper with its
-    page, anchors and every (key, page) pair it or the gone paper it continues had."""
+    page, anchors and every (key, page) pair it or the gone paper it continues had. A gone paper
+    that shares an identifier or an abstract with a paper that stays (two listings of one paper
+    made one by a correction) is taken in by it, its pages too."""
     papers = list(papers)
     keys = {paper.key for paper in papers}
     gone = {key: line for key, line in before.items() if key not in keys}
     continued = matches({key: anchors[key] for key in keys - before.keys()}, gone)
+    left = {key: line for key, line in gone.items() if key not in continued.values()}
+    merged = matches({key: anchors[key] for key in keys}, left, LEVELS[:2])  # not by place alone
     after = {}
     for paper in papers:
         path = urls.paper(paper.year, paper.slug)
-        origin = before.get(paper.key) or gone.get(continued.get(paper.key, ""))
-        former = {*origin.former, (origin.key, origin.path)} if origin else set()
+        origins = [
+            before.get(paper.key) or gone.get(continued.get(paper.key, "")),
+            left.get(merged.get(paper.key, "")),
+        ]
+        former = {
+            pair for origin in origins if origin for pair in (*origin.former, (origin.key, origin.path))
+        }
         former.discard((paper.key, path))
         after[paper.key] = Lineage(paper.key, path, anchors[paper.key], tuple(sorted(former))[:MAX_FORMER])
     return after
