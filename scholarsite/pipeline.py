@@ -22,7 +22,7 @@ from scholarsite.errors import BuildError, Diagnostic, fails
 from scholarsite.inputs.cache import CACHE_FILE, ParseCache
 from scholarsite.inputs.config import NONE_GIVEN, Overrides
 from scholarsite.inputs.freshness import save_last_build
-from scholarsite.inputs.lineage import save_lineage
+from scholarsite.inputs.lineage_file import save_lineage
 from scholarsite.inputs.memo import MEMO_FILE, Memo
 from scholarsite.inputs.project import Project, load_project
 from scholarsite.inputs.state import STATE_FILE, BuildState

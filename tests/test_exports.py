@@ -14,7 +14,7 @@ import rispy
 
 from benchmarks.corpus import generate
 from scholarsite import pipeline
-from scholarsite.outputs import exports
+from scholarsite.outputs.families import exports
 
 from .conftest import BASE_URL_YAML, make_project, page_downloads
 

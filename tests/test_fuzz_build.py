@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from scholarsite import pipeline
 from scholarsite.errors import BuildError
-from scholarsite.inputs.lineage import LINEAGE_FILE
+from scholarsite.inputs.lineage_file import LINEAGE_FILE
 from tools import qa
 
 from .conftest import ROOT, make_project

@@ -31,7 +31,8 @@ from scholarsite.inputs.project import load_project
 from scholarsite.inputs.sources import parse_sources
 from scholarsite.inputs.store import write_atomically
 from scholarsite.model.identity import slug_for
-from scholarsite.outputs import search, shards
+from scholarsite.outputs import shards
+from scholarsite.outputs.families import search
 from scholarsite.preview.watch import InputWatcher
 from scholarsite.write.manifest import read_manifest
 from scholarsite.write.repair import sha256_of

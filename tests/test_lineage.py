@@ -11,7 +11,7 @@ import pytest
 
 from scholarsite import pipeline
 from scholarsite.errors import BuildError
-from scholarsite.inputs.lineage import LINEAGE_FILE, Lineage, parse_lineage, read_lineage
+from scholarsite.inputs.lineage_file import LINEAGE_FILE, Lineage, parse_lineage, read_lineage
 from scholarsite.inputs.sources import load_sources
 from scholarsite.model.lineage import matches
 from scholarsite.preview import server

@@ -13,7 +13,8 @@ import pytest
 
 from scholarsite import pipeline
 from scholarsite.model.model import Author
-from scholarsite.outputs import listings, pages
+from scholarsite.outputs import listings
+from scholarsite.outputs.families import pages
 
 from .conftest import make_project
 

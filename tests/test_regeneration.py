@@ -15,7 +15,7 @@ import pytest
 
 from scholarsite import pipeline
 from scholarsite.errors import BuildError
-from scholarsite.outputs import pages as views
+from scholarsite.outputs.families import pages as views
 
 from .conftest import ROOT, make_project
 

@@ -11,7 +11,7 @@ from scholarsite import pipeline
 from scholarsite.inputs.project import load_project
 from scholarsite.model.checks import model_of
 from scholarsite.model.model import Site
-from scholarsite.outputs import search
+from scholarsite.outputs.families import search
 from tools.qa.browser import open_browser
 from tools.qa.server import serve
 

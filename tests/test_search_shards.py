@@ -12,7 +12,8 @@ from benchmarks.corpus import Corpus, make_corpus
 from scholarsite import pipeline, write
 from scholarsite.errors import Diagnostic
 from scholarsite.inputs.project import load_project
-from scholarsite.outputs import search, shards
+from scholarsite.outputs import shards
+from scholarsite.outputs.families import search
 from scholarsite.outputs.site import in_search
 
 from .conftest import make_project

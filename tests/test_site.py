@@ -215,7 +215,7 @@ def test_two_builds_are_byte_identical(tmp_path: Path) -> None:
 
 def test_long_lists_are_split_into_pages(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from benchmarks.corpus import generate
-    from scholarsite.outputs import pages as views
+    from scholarsite.outputs.families import pages as views
 
     monkeypatch.setattr(views, "AUTHORS_ON_ONE_PAGE", 20)
     generate(tmp_path / "seeds", authors=60, papers=400, seed=3)
@@ -250,7 +250,7 @@ def test_related_papers_of_comet_are_moe_communication_papers(shipped_site: Path
 
 def test_listings_name_only_their_top_authors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from benchmarks.corpus import generate
-    from scholarsite.outputs import pages
+    from scholarsite.outputs.families import pages
 
     monkeypatch.setattr(pages, "LISTED_AUTHORS", 3)
     seeds = tmp_path / "seeds"

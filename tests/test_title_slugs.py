@@ -15,7 +15,7 @@ from scholarsite.inputs.seeds import AuthorRecord, SeedRecord
 from scholarsite.inputs.unicode import normalise
 from scholarsite.model.identity import short_hash, slug_for, title_slug
 from scholarsite.model.model import build_model
-from scholarsite.outputs import search
+from scholarsite.outputs.families import search
 from scholarsite.tex.render import tex_to_plain
 
 from .conftest import BASE_URL_YAML, make_project

@@ -20,7 +20,7 @@ from scholarsite.errors import Diagnostic, Severity
 from scholarsite.inputs.config import Overrides
 from scholarsite.inputs.digests import code_version
 from scholarsite.inputs.files import fingerprint_digest, present, visible_files
-from scholarsite.inputs.lineage import lineage_digest
+from scholarsite.inputs.lineage_file import lineage_digest
 from scholarsite.inputs.state import STATE_FILE, BuildState, Stamp
 from scholarsite.inputs.store import CACHE_FOLDER, write_atomically
 

@@ -12,7 +12,7 @@ from scholarsite.inputs.config import NONE_GIVEN, Config, Overrides, load_config
 from scholarsite.inputs.content import Page, read_pages
 from scholarsite.inputs.files import Hashed
 from scholarsite.inputs.freshness import latest_possible_year
-from scholarsite.inputs.lineage import Lineage, read_lineage
+from scholarsite.inputs.lineage_file import Lineage, read_lineage
 from scholarsite.inputs.seeds import SeedParse, read_seeds
 from scholarsite.inputs.sources import Sources, read_sources
 

@@ -1,7 +1,7 @@
 """Papers whose identity changed: a corrected title keeps the pages the paper had.
 
 A paper's identity is its key (year and normalised title), so a corrected typo makes it another
-paper at another URL. The lineage (`inputs.lineage`, committed with the project) remembers each
+paper at another URL. The lineage (`inputs.lineage_file`, committed with the project) remembers each
 paper's page and its *anchors*, what stays when a title is corrected:
 
 - `arxiv:ID` and `doi:DOI`, from sources.yaml and the records' details;
@@ -28,7 +28,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 
-from scholarsite.inputs.lineage import MAX_FORMER, Lineage, is_anchor
+from scholarsite.inputs.lineage_file import MAX_FORMER, Lineage, is_anchor
 from scholarsite.inputs.sources import Sources
 from scholarsite.model import urls
 from scholarsite.model.cards import published_dates

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from scholarsite.inputs import taxonomy
-from scholarsite.inputs.lineage import Lineage
+from scholarsite.inputs.lineage_file import Lineage
 from scholarsite.inputs.records import NO_DETAILS, Details
 from scholarsite.inputs.seeds import AuthorRecord, SeedRecord
 from scholarsite.inputs.unicode import normalise, strip_ignorable

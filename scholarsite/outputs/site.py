@@ -6,7 +6,7 @@ import itertools
 from collections.abc import Iterable, Iterator
 
 from scholarsite.errors import BuildError, Diagnostic, error
-from scholarsite.outputs import exports, feeds, hosting, pages, search
+from scholarsite.outputs.families import exports, feeds, hosting, pages, search
 from scholarsite.outputs.registry import CONTROL_RE, Bundle, Family, Produced, check_path
 from scholarsite.outputs.sitedata import SiteData
 

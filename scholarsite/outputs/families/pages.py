@@ -22,9 +22,10 @@ from scholarsite.inputs.digests import code_version, key_of
 from scholarsite.model import urls
 from scholarsite.model.cards import Card
 from scholarsite.model.model import Author, Paper, Subject, Year
-from scholarsite.outputs import citations, downloads, hosting, newest, shards
+from scholarsite.outputs import citations, downloads, newest, shards
 from scholarsite.outputs import seo as metadata
 from scholarsite.outputs.coauthors import CoauthorViews
+from scholarsite.outputs.families import hosting
 from scholarsite.outputs.listings import (
     BY_TYPE,
     by_kind,
