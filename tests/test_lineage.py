@@ -11,7 +11,7 @@ import pytest
 
 from scholarsite import pipeline
 from scholarsite.errors import BuildError
-from scholarsite.inputs.lineage_file import LINEAGE_FILE, Lineage, parse_lineage, read_lineage
+from scholarsite.inputs.lineage_file import LINEAGE_FILE, MAX_ANCHORS, Lineage, parse_lineage, read_lineage
 from scholarsite.inputs.sources import load_sources
 from scholarsite.model.lineage import matches
 from scholarsite.preview import server
@@ -262,3 +262,26 @@ def test_a_correction_that_makes_two_listings_one_keeps_both_urls(project: Path,
     assert "url=../notes-on-the-analytical-engine/" in old.read_text(encoding="utf-8")
     assert "Bob Babbage" in new.read_text(encoding="utf-8")
     assert site_files(project / "site") == site_files(clean_build(project, tmp_path / "clean") / "site")
+
+
+def test_a_paper_many_seeds_list_is_remembered_in_a_lineage_that_reads_back(tmp_path: Path) -> None:
+    """A paper listed by 100 seeds has 100 places: lineage.txt keeps at most MAX_ANCHORS anchors
+    of it, so the next build reads back what this one wrote."""
+    project = make_project(tmp_path / "p")
+    shutil.rmtree(project / "seeds")
+    (project / "seeds").mkdir()
+    for number in range(100):
+        name = f"Member Number{number:03d}"
+        (project / "seeds" / f"m{number:03d}.txt").write_text(
+            f"arXiv subjects\n\n{name}\n\nPublications and source records attributed to {name}.\n\n"
+            f"At least 1 recordsLinked to original sources\n\narXiv2024\n\nA Large Collaboration\n\n"
+            f"{ABSTRACT}\n\nhep-ex↗\n",
+            encoding="utf-8",
+        )
+    pipeline.build(project, workers=1)
+    remembered, problems = read_lineage(project)
+    (entry,) = remembered.values()
+    assert problems == [] and len(entry.anchors) == MAX_ANCHORS
+    seed = project / "seeds/m000.txt"
+    seed.write_text(seed.read_text(encoding="utf-8").replace("computes", "computed"), encoding="utf-8")
+    pipeline.build(project, workers=1)  # reads back what the first build wrote

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from scholarsite.inputs.seeds import AuthorRecord, SeedRecord, parse_seed, read_seeds
-from scholarsite.model.model import build_model
+from scholarsite.model.model import MAX_TEAM, build_model
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -141,3 +141,20 @@ def test_adding_a_seed_does_not_change_existing_slugs() -> None:
     slugs_before = {(p.year, p.slug) for p in before.papers} | {a.slug for a in before.authors}
     slugs_after = {(p.year, p.slug) for p in after.papers} | {a.slug for a in after.authors}
     assert slugs_before <= slugs_after
+
+
+def test_a_paper_of_more_than_max_team_authors_makes_no_coauthors() -> None:
+    """A collaboration of thousands is not a co-authorship: counting it would cost the square of
+    its size. A team of MAX_TEAM still does; either way the paper lists every author."""
+
+    def team(size: int, title: str) -> list[AuthorRecord]:
+        return [
+            author(f"Member {title} {n:04d}", record(title), path=f"seeds/{title}-{n:04d}.txt")
+            for n in range(size)
+        ]
+
+    site = build_model([*team(MAX_TEAM, "Small"), *team(MAX_TEAM + 1, "Large")])
+    small, large = (next(p for p in site.papers if p.title == title) for title in ("Small", "Large"))
+    assert len(small.authors) == MAX_TEAM and len(large.authors) == MAX_TEAM + 1
+    assert all(len(a.coauthors) == MAX_TEAM - 1 for a in small.authors)
+    assert all(a.coauthors == [] for a in large.authors)

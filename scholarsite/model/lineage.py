@@ -28,7 +28,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 
-from scholarsite.inputs.lineage_file import MAX_FORMER, Lineage, is_anchor
+from scholarsite.inputs.lineage_file import MAX_ANCHORS, MAX_FORMER, Lineage, is_anchor
 from scholarsite.inputs.sources import Sources
 from scholarsite.model import urls
 from scholarsite.model.cards import published_dates
@@ -80,15 +80,18 @@ def own_anchors(paper: Paper, positions: Positions) -> list[str]:
 def with_identifiers(
     own: Mapping[str, list[str]], papers: Iterable[Paper], sources: Sources
 ) -> dict[str, Anchors]:
-    """Every paper's anchors by key (sorted, each once): its `own` and its identifiers,
-    `arxiv:` from its `sources` entry and `doi:` from that entry or its records' details."""
+    """Every paper's anchors by key (sorted, each once): its identifiers, `arxiv:` from its
+    `sources` entry and `doi:` from that entry or its records' details, then its `own`; at most
+    `MAX_ANCHORS` (a paper a thousand seeds list has a thousand places: the first are kept, so
+    lineage.txt always reads back)."""
     found = {}
     for paper in papers:
         entry = sources.of(paper.key)
         dois = {doi.lower() for doi in (entry.doi if entry else "", paper.details.doi) if doi}
         ids = [f"arxiv:{entry.arxiv_id}"] if entry else []
         ids += [anchor for doi in dois if is_anchor(anchor := f"doi:{doi}")]
-        found[paper.key] = tuple(sorted({*own[paper.key], *ids}))
+        kept = list(dict.fromkeys([*ids, *own[paper.key]]))[:MAX_ANCHORS]  # ids, abstracts, places
+        found[paper.key] = tuple(sorted(kept))
     return found
 
 

@@ -25,6 +25,10 @@ from scholarsite.tex.render import tex_to_plain
 
 T = TypeVar("T")
 
+MAX_TEAM = 100  # a paper listed by more authors of the collection makes none of them co-authors:
+# a collaboration of thousands is not a co-authorship, and counting it would cost the square of
+# its size (2,000 seeds sharing one paper: 4 million pairs). It still lists every author.
+
 
 @dataclass(frozen=True, order=True)
 class Provenance:
@@ -321,9 +325,11 @@ def ranked(counter: Counter[T], name: Callable[[T], object]) -> list[tuple[T, in
 
 
 def fill_author_views(author: Author, order: PaperOrder) -> None:
-    """Sort an author's papers; count co-authors, subjects and years."""
+    """Sort an author's papers; count co-authors (over papers of at most `MAX_TEAM` authors of
+    the collection), subjects and years."""
     author.papers.sort(key=order)
-    coauthors = Counter(a for p in author.papers for a in p.authors if a is not author)
+    teams = (p.authors for p in author.papers if len(p.authors) <= MAX_TEAM)
+    coauthors = Counter(a for team in teams for a in team if a is not author)
     author.coauthors = ranked(coauthors, lambda a: a.key)
     subjects = Counter(s for p in author.papers for s in p.subjects)
     author.subject_counts = ranked(subjects, lambda s: s.code)
