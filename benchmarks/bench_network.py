@@ -41,8 +41,9 @@ from scholarsite.inputs.digests import key_of  # noqa: E402
 from scholarsite.inputs.seeds import AuthorRecord, SeedRecord  # noqa: E402
 from scholarsite.model import urls  # noqa: E402
 from scholarsite.model.cards import Cards  # noqa: E402
+from scholarsite.model.communities import find_communities  # noqa: E402
 from scholarsite.model.model import Author, Site, build_model  # noqa: E402
-from scholarsite.model.network import Network, build_network, coauthor_pairs, find_communities  # noqa: E402
+from scholarsite.model.network import Network, build_network, coauthor_pairs  # noqa: E402
 from scholarsite.outputs import egofigure  # noqa: E402
 from scholarsite.outputs.coauthors import CoauthorViews  # noqa: E402
 from scholarsite.outputs.families import pages  # noqa: E402

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from scholarsite.inputs.seeds import AuthorRecord, SeedRecord
-from scholarsite.model import network
+from scholarsite.model import communities, network
 from scholarsite.model.cards import Cards
 from scholarsite.model.model import Site, build_model
 from scholarsite.outputs import coauthors, egofigure
@@ -70,14 +70,14 @@ def test_pairs_count_shared_papers_once_per_pair() -> None:
 
 def test_dense_groups_are_communities_and_components_stay_apart() -> None:
     site = two_cliques()
-    groups = network.find_communities(network.coauthor_pairs(site))
+    groups = communities.find_communities(network.coauthor_pairs(site))
     assert groups == [["ann", "bob", "cat", "dan"], ["eve", "fay", "gus", "hal"], ["ivy", "jon"]]
 
 
 def test_communities_are_named_after_their_most_central_members_and_coloured_apart() -> None:
     site = two_cliques()
     pairs = network.coauthor_pairs(site)
-    built = network.build_network(site, network.find_communities(pairs), pairs)
+    built = network.build_network(site, communities.find_communities(pairs), pairs)
     left = built.community_of["ann"]
     assert [a.name for a in left.members] == ["Ann", "Bob", "Cat", "Dan"]  # Ann shares most inside
     assert left.name == "Ann, Bob and Cat" and left.slug == "ann" and left.pairs == 6
@@ -91,7 +91,7 @@ def test_communities_are_named_after_their_most_central_members_and_coloured_apa
 def test_an_ego_network_shows_the_most_frequent_coauthors_and_their_pairs() -> None:
     site = two_cliques()
     pairs = network.coauthor_pairs(site)
-    built = network.build_network(site, network.find_communities(pairs), pairs)
+    built = network.build_network(site, communities.find_communities(pairs), pairs)
     dan = next(a for a in site.authors if a.key == "dan")
     ego = built.ego(dan)
     assert [(a.name, n) for a, n in ego.coauthors] == [("Ann", 3), ("Bob", 3), ("Cat", 3), ("Eve", 1)]
@@ -108,13 +108,13 @@ def test_an_ego_network_shows_the_most_frequent_coauthors_and_their_pairs() -> N
 COMMUNITIES_SCRIPT = """
 import json, sys
 from benchmarks.corpus import make_corpus
-from scholarsite.model import network
+from scholarsite.model import communities, network
 corpus = make_corpus(120, 600, seed=4)
 pairs = {}
 for paper in corpus.papers:
     for a, b in __import__("itertools").combinations(sorted(corpus.names[i] for i in paper.authors), 2):
         pairs[(a, b)] = pairs.get((a, b), 0) + 1
-print(json.dumps(network.find_communities(dict(sorted(pairs.items())))))
+print(json.dumps(communities.find_communities(dict(sorted(pairs.items())))))
 """
 
 
@@ -186,7 +186,7 @@ def test_the_network_page_lists_the_largest_communities_within_its_bounds(
 ) -> None:
     site = two_cliques()
     pairs = network.coauthor_pairs(site)
-    built = network.build_network(site, network.find_communities(pairs), pairs)
+    built = network.build_network(site, communities.find_communities(pairs), pairs)
     monkeypatch.setattr(coauthors, "COMMUNITIES_LISTED", 2)
     monkeypatch.setattr(coauthors, "MEMBERS_ON_PAGE", 6)
     monkeypatch.setattr(coauthors, "MEMBERS_AT_LEAST", 1)

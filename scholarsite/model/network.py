@@ -5,7 +5,8 @@ Two authors of the collection are linked when they list a paper in common, weigh
 networkx's Louvain method and a fixed seed, on a graph built in key order, so the same network
 gives the same communities in every process; nodes are visited in an order drawn per node and
 named by their keys at every level, so that one added author leaves the communities away from
-it as they were where the network has communities (see `louvain`). A community is named after its most central
+it as they were where the network has communities (`model.communities`, which alone imports
+networkx: it is asked only when the co-author pairs changed). A community is named after its most central
 members (the most papers shared within it) and gets one of `COLOURS` colour classes, chosen
 from a hash of its centre's slug so that it keeps its colour while its centre stays, and
 differing from those of its closest neighbours where it can. Everything here is linear in
@@ -14,17 +15,13 @@ co-author pairs (Louvain near-linear per level).
 
 from __future__ import annotations
 
-import random
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-import networkx as nx
-
 from scholarsite.model.identity import short_hash
 from scholarsite.model.model import Author, Site
 
-SEED = 21  # Louvain's random state: fixed, so communities are the same in every build
 COLOURS = 8  # colour classes of the stylesheet (`community-0` ... `community-7`)
 AVOIDED = 3  # a community's colour differs from those of the communities it shares most pairs with
 NAMED_AFTER = 3  # central members that name a community
@@ -37,70 +34,6 @@ def coauthor_pairs(site: Site) -> dict[Pair, int]:
     """The papers each pair of authors shares, by pair of keys, in key order."""
     pairs = {(a.key, b.key): n for a in site.authors for b, n in a.coauthors if a.key < b.key}
     return dict(sorted(pairs.items()))
-
-
-def components(pairs: Mapping[Pair, int]) -> list[tuple[list[str], list[tuple[str, str, int]]]]:
-    """Each connected component of the network: its keys and weighted edges, in key order."""
-    graph = nx.Graph()
-    graph.add_edges_from(pairs)
-    component_of = {}
-    found = sorted(sorted(keys) for keys in nx.connected_components(graph))
-    for number, keys in enumerate(found):
-        component_of.update(dict.fromkeys(keys, number))
-    edges: list[list[tuple[str, str, int]]] = [[] for _ in found]
-    for (a, b), shared in pairs.items():
-        edges[component_of[a]].append((a, b, shared))
-    return list(zip(found, edges, strict=True))
-
-
-class KeyedOrder(random.Random):
-    """Louvain's random state: it visits nodes in an order drawn once per node, from a hash of
-    the node's name and `SEED`. A seeded shuffle of the node list would redraw every node's
-    place when one node is added, and so move communities all over the network; here an added
-    author takes a place of its own and leaves the others' order as it was."""
-
-    def shuffle(self, x: list[object]) -> None:  # type: ignore[override]
-        """Put `x` in the hash order of its items (the only draw Louvain makes)."""
-        x.sort(key=lambda node: short_hash(f"{SEED}\0{node}"))
-
-
-def louvain(graph: nx.Graph) -> list[list[str]]:
-    """Louvain's communities of a connected graph of author keys, level by level: each level
-    is networkx's (one level of local moves, nodes visited in `KeyedOrder`), then the groups
-    become the nodes of the next level's graph, each named after its smallest key (networkx
-    would number them in the order found, which one added author changes everywhere), until
-    a level merges nothing."""
-    members = {node: [node] for node in graph}
-    while True:
-        level = nx.community.louvain_communities(graph, weight="weight", seed=KeyedOrder(SEED), max_level=1)
-        if len(level) == graph.number_of_nodes():
-            return sorted(sorted(keys) for keys in members.values())
-        name = {node: min(group) for group in level for node in group}
-        merged: dict[str, list[str]] = defaultdict(list)
-        for node, keys in members.items():
-            merged[name[node]] += keys
-        weights: Counter[tuple[str, str]] = Counter()
-        for a, b, weight in graph.edges(data="weight"):
-            weights[min(name[a], name[b]), max(name[a], name[b])] += weight
-        graph = nx.Graph()
-        graph.add_nodes_from(sorted(merged))
-        graph.add_weighted_edges_from((a, b, w) for (a, b), w in sorted(weights.items()))
-        members = merged
-
-
-def find_communities(pairs: Mapping[Pair, int]) -> list[list[str]]:
-    """Groups of author keys (each sorted, the groups too) with many shared papers inside:
-    Louvain's communities in each connected component (a pair alone is one community)."""
-    groups = []
-    for keys, edges in components(pairs):
-        if len(keys) <= 2:
-            groups.append(keys)
-            continue
-        graph = nx.Graph()
-        graph.add_nodes_from(keys)
-        graph.add_weighted_edges_from(edges)
-        groups += louvain(graph)
-    return sorted(groups)
 
 
 @dataclass(eq=False)

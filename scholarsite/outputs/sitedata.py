@@ -21,7 +21,7 @@ from scholarsite.model import related, urls
 from scholarsite.model.cards import Cards
 from scholarsite.model.impact_figures import ImpactFigures
 from scholarsite.model.model import Paper, Site
-from scholarsite.model.network import Network, build_network, coauthor_pairs, find_communities
+from scholarsite.model.network import Network, build_network, coauthor_pairs
 from scholarsite.outputs import citations
 from scholarsite.outputs.templates import Templates
 
@@ -121,6 +121,8 @@ class SiteData:
         pairs = coauthor_pairs(self.site)
 
         def compute(_: str) -> str:
+            from scholarsite.model.communities import find_communities  # networkx: only when needed
+
             return json.dumps(find_communities(pairs), ensure_ascii=False, separators=(",", ":"))
 
         groups = json.loads(self.memo.text("communities", compute, key_of(list(pairs.items()))))
