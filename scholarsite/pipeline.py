@@ -11,6 +11,7 @@ browser shows, the other pages (browsers reload), then the search index.
 from __future__ import annotations
 
 import contextlib
+import gc
 import itertools
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -133,18 +134,34 @@ def build(
         if shown is not None:
             shown(result.report, result.diagnostics)
         return result
-    ready = prepare(root, site_dir, looked.fingerprint, strict, overrides, caches, workers, progress)
-    with reported_with(ready.diagnostics):
-        if shown is None:
-            everything = itertools.chain(site_outputs(ready.data), ready.search())  # switch together
-            report = sync_outputs(ready, everything, progress, None, "pages", ready.fingerprint)
-        else:
-            report = sync_in_phases(ready, shown, opened)
-    ready.finish()
+    with collector_paused():
+        ready = prepare(root, site_dir, looked.fingerprint, strict, overrides, caches, workers, progress)
+        with reported_with(ready.diagnostics):
+            if shown is None:
+                everything = itertools.chain(site_outputs(ready.data), ready.search())  # switch together
+                report = sync_outputs(ready, everything, progress, None, "pages", ready.fingerprint)
+            else:
+                report = sync_in_phases(ready, shown, opened)
+        ready.finish()
     size = budget.measure(site_dir)
     config = ready.data.config
     warnings = budget.over_budget(size, config.max_site_mb, config.max_files)
     return BuildResult(report, time.perf_counter() - started, (*ready.diagnostics, *warnings), size)
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off while a build runs. A build makes millions of
+    objects that live until it ends, and the collector's repeated passes over them cost a
+    quarter of an edit's CPU at 37,537 papers (74 -> 55 s) for no memory saved (1.90 GB either
+    way); what a build leaves behind is collected after it (the preview collects between builds)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def sync_in_phases(ready: Ready, shown: Shown, opened: str | None) -> write.SyncReport:

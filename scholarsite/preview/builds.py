@@ -9,6 +9,7 @@ browsers reload then), and its `Outcome`, the summary or the problems that fail 
 from __future__ import annotations
 
 import contextlib
+import gc
 import multiprocessing
 import os
 import traceback
@@ -77,6 +78,8 @@ class LocalBuilds:
         except Exception as exc:  # a bug in scholarsite: still the error page, and ask for a report
             traceback.print_exc()
             return Outcome("", [printable(f"error: {type(exc).__name__}: {exc}"), REPORT_BUG])
+        finally:
+            gc.collect()  # the last build's model, freed while the browser shows the new pages
         return Outcome(result.summary(), [])
 
     def close(self) -> None:
