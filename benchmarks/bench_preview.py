@@ -38,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.corpus import generate  # noqa: E402
 from benchmarks.realworld import make_realworld  # noqa: E402
+from benchmarks.sitedata import read_list  # noqa: E402
 from tools.qa.browser import CHROMIUM_FLAGS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -260,8 +261,7 @@ def spread(values: list[float]) -> dict[str, float]:
 
 def author_page(project: Path, seed_name: str) -> str:
     """The URL path of the author page built from one seed."""
-    authors = json.loads((project / "site/data/authors.json").read_text(encoding="utf-8"))["authors"]
-    for author in authors:
+    for author in read_list(project / "site/data", "authors"):
         if any(Path(f).name == seed_name for f in author.get("seed_files", [])):
             return "/" + author["page"].removesuffix("index.html").lstrip("/")
     raise RuntimeError(f"no author page lists {seed_name}")

@@ -45,6 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.corpus import Corpus  # noqa: E402
 from benchmarks.project import ROOT, write_project  # noqa: E402
+from benchmarks.sitedata import read_list  # noqa: E402
 
 MARKER = ".tex-fidelity"
 MACRO = re.compile(r"\\[A-Za-z]+")
@@ -280,7 +281,7 @@ def count_source(papers_json: Path) -> tuple[int, int]:
     """(math spans, `\\url`/`\\href`) in the titles and abstracts of `data/papers.json` (0, 0 if missing)."""
     if not papers_json.is_file():
         return 0, 0
-    papers = json.loads(papers_json.read_text(encoding="utf-8")).get("papers", [])
+    papers = read_list(papers_json.parent, "papers")
     texts = [str(p.get(key, "")) for p in papers for key in ("title", "abstract")]
     maths = sum(len(SOURCE_MATH.findall(text)) for text in texts)
     return maths, sum(len(SOURCE_LINK.findall(text)) for text in texts)

@@ -130,18 +130,19 @@ def test_data_files_describe_every_paper_and_author(site: Path, papers: list[dic
 def test_a_long_data_list_is_split_into_parts_that_add_up_to_it(
     site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(exports, "PART_SIZE", 70)
+    monkeypatch.setattr(exports, "PART_SIZE", {"papers": 70, "authors": 30})
     project = make_project(tmp_path / "project", site.parent / "seeds", BASE_URL_YAML)
     pipeline.build(project)
     split = project / "site/data"
     for name in ("papers", "authors"):
         whole = json.loads((site / f"data/{name}.json").read_text(encoding="utf-8"))
         index = json.loads((split / f"{name}.json").read_text(encoding="utf-8"))
-        assert index["schema_version"] == 2 and index["count"] == len(whole[name]) > 70
+        size = exports.PART_SIZE[name]
+        assert index["schema_version"] == 2 and index["count"] == len(whole[name]) > size
         items = []
         for number, part in enumerate(index["parts"], 1):
             assert part["path"] == f"{name}-{number}.json"
             text = json.loads((split / part["path"]).read_text(encoding="utf-8"))
-            assert text["part"] == number and len(text[name]) == part["count"] <= 70
+            assert text["part"] == number and len(text[name]) == part["count"] <= size
             items += text[name]
         assert items == whole[name]

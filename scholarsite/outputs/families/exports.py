@@ -1,7 +1,8 @@
 """Two output families: BibTeX collections (per author and subject) and the collection as data
 (`data/*.json`, `llms.txt`). A paper's own citation downloads are made in the browser
-(`downloads`). A data list of more than `PART_SIZE` items is split into parts (no data file
-passes a few MB at 100,000 papers) listed by an index at the list's usual path."""
+(`downloads`). A data list of more than `PART_SIZE` items is split into parts of that many
+(no data file passes about 3.5 MB at 100,000 papers) listed by an index at the list's usual
+path."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from scholarsite.outputs.sitedata import SiteData
 
 DATA_SCHEMA_VERSION = 1  # one file holds the whole list
 PARTS_SCHEMA_VERSION = 2  # the list split into parts, listed by an index
-PART_SIZE = 2000  # items in one data file: about 3 MB of papers
+PART_SIZE = {"papers": 2000, "authors": 1000}  # items in one data file: about 3.5 MB of either
 
 SHOWN_ONLY = ("kind_label", "venue_tag", "url_label")  # how pages word an original, not data
 
@@ -137,17 +138,17 @@ def data_list(
     path: str, name: str, reads: list[Any], make: Callable[[slice], list[dict[str, Any]]]
 ) -> Iterator[Output]:
     """The list `name` at `path`, made by `make` from the slice of its items wanted: one file of
-    every item; or, past PART_SIZE items, parts of PART_SIZE items (`urls.data_part`) and at
+    every item; or, past its PART_SIZE items, parts of that many (`urls.data_part`) and at
     `path` an index of them. Each file is keyed by the `reads` of its items."""
-    version = code_version()
-    if len(reads) <= PART_SIZE:
+    version, size = code_version(), PART_SIZE[name]
+    if len(reads) <= size:
         envelope = {"schema_version": DATA_SCHEMA_VERSION}
         key = key_of(version, reads, digested=True)
         yield Output(path, key, partial(list_file, envelope, name, make, slice(None)))
         return
     parts = []
-    for number, start in enumerate(range(0, len(reads), PART_SIZE), 1):
-        part, wanted = urls.data_part(path, number), slice(start, start + PART_SIZE)
+    for number, start in enumerate(range(0, len(reads), size), 1):
+        part, wanted = urls.data_part(path, number), slice(start, start + size)
         envelope = {"schema_version": PARTS_SCHEMA_VERSION, "part": number}
         key = key_of(version, number, reads[wanted], digested=True)
         parts.append({"path": urls.relative(path, part), "count": len(reads[wanted])})
