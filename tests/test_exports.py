@@ -14,6 +14,7 @@ import rispy
 
 from benchmarks.corpus import generate
 from scholarsite import pipeline
+from scholarsite.model.model import MAX_TEAM
 from scholarsite.outputs.families import exports
 
 from .conftest import BASE_URL_YAML, make_project, page_downloads
@@ -146,3 +147,27 @@ def test_a_long_data_list_is_split_into_parts_that_add_up_to_it(
             assert text["part"] == number and len(text[name]) == part["count"] <= size
             items += text[name]
         assert items == whole[name]
+
+
+def test_a_collaborations_paper_is_cited_whole_on_its_page_and_shortened_in_bulk(tmp_path: Path) -> None:
+    """Each of a collaboration's members' papers.bib would hold all its names (2,000 members:
+    96 MB in all); there it gives the first FIRST_AUTHORS and "others", as INSPIRE does."""
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    for number in range(MAX_TEAM + 1):
+        name = f"Member Number{number:03d}"
+        (seeds / f"m{number:03d}.txt").write_text(
+            f"arXiv subjects\n\n{name}\n\nPublications and source records attributed to {name}.\n\n"
+            "At least 1 recordsLinked to original sources\n\narXiv2024\n\nA Large Collaboration\n\n"
+            "We measure something together.\n\nhep-ex↗\n",
+            encoding="utf-8",
+        )
+    project = make_project(tmp_path / "p", seeds=seeds)
+    pipeline.build(project, workers=1)
+    (page,) = (project / "site/papers").glob("*/*/index.html")
+    whole = bibtexparser.parse_string(page_downloads(page.parent)["bib"]).entries[0]
+    assert len([n for n in whole["author"].split(" and ") if n != "others"]) == MAX_TEAM + 1
+    bulk = (project / "site/authors/member-number000/papers.bib").read_text(encoding="utf-8")
+    shortened = bibtexparser.parse_string(bulk).entries[0]
+    names = shortened["author"].split(" and ")
+    assert len(names) == exports.FIRST_AUTHORS + 1 and names[-1] == "others"

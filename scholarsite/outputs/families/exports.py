@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
 from scholarsite.inputs.digests import code_version, key_of
 from scholarsite.model import urls
 from scholarsite.model.cards import Card
-from scholarsite.model.model import Paper
+from scholarsite.model.model import MAX_TEAM, Paper
 from scholarsite.outputs.citations import CitationRecord
 from scholarsite.outputs.registry import Output, as_bytes, fixed
 from scholarsite.outputs.sitedata import SiteData
@@ -23,6 +24,7 @@ DATA_SCHEMA_VERSION = 1  # one file holds the whole list
 PARTS_SCHEMA_VERSION = 2  # the list split into parts, listed by an index
 PART_SIZE = {"papers": 2000, "authors": 1000}  # items in one data file: about 3.5 MB of either
 
+FIRST_AUTHORS = 10  # names a file of many entries gives of a paper of over MAX_TEAM authors
 SHOWN_ONLY = ("kind_label", "venue_tag", "url_label")  # how pages word an original, not data
 
 
@@ -52,7 +54,16 @@ def citation_files(data: SiteData) -> Iterator[Output]:
 
 def bibliography(data: SiteData, cited: list[CitationRecord]) -> bytes:
     """The BibTeX entries of a list of papers, one blank line apart."""
-    return as_bytes("\n".join(data.bibtex_of(record) for record in cited))
+    return as_bytes("\n".join(data.bibtex_of(in_bulk(record)) for record in cited))
+
+
+def in_bulk(record: CitationRecord) -> CitationRecord:
+    """A record as a file of many entries cites it: a list of more than `MAX_TEAM` authors as
+    its first `FIRST_AUTHORS` and "others", as INSPIRE cites a collaboration's papers (each of
+    2,000 members' files would hold all 2,000 names); the paper's own page keeps every name."""
+    if len(record.authors) <= MAX_TEAM:
+        return record
+    return replace(record, authors=record.authors[:FIRST_AUTHORS], complete=False)
 
 
 def with_original(item: dict[str, Any], card: Card) -> dict[str, Any]:
