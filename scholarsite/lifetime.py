@@ -8,6 +8,7 @@ process and Pagefind's service process each set a parent-death signal as they st
 from __future__ import annotations
 
 import ctypes
+import gc
 import multiprocessing
 import os
 import signal
@@ -72,8 +73,12 @@ _worker_task: Callable[..., Any] | None = None  # set once, at its start, in a f
 
 
 def _start_worker(parent: int, task: Callable[..., Any]) -> None:
-    """In a new worker: the default signal handlers, killed with its parent; keep the task."""
+    """In a new worker: the default signal handlers, killed with its parent; keep the task.
+    The garbage collector, paused in a building parent, runs again, over what the worker makes
+    only: what it inherited (the build's data) is frozen, never walked (nor copied by a walk)."""
     global _worker_task
+    gc.freeze()
+    gc.enable()
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     die_with_parent(parent)
