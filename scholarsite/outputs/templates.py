@@ -48,6 +48,11 @@ def from_root(context: jinja2.runtime.Context, target: str, root: str) -> str:
     return root + urls.relative(urls.HOME, target, context["portable"])
 
 
+def summary_limit(names: list[dict[str, Any]]) -> int:
+    """How many names a paper's summary spells before "and N more"."""
+    return 10 if len(names) > 12 else len(names)
+
+
 class Fragments:
     """Page parts that do not depend on the page they appear on, rendered once each.
 
@@ -59,6 +64,23 @@ class Fragments:
         self.env = env
         self.portable = portable  # links to index pages as `folder/index.html`
         self.cache: dict[tuple[str, ...], Markup] = {}
+        self.places: dict[str, dict[str, tuple[int, int]]] = {}  # card path -> author path -> first, last
+
+    def marked(self, card: dict[str, Any], names: list[dict[str, Any]], me: dict[str, Any] | None) -> tuple[bool, bool]:
+        """Whether the page's author is among the first `limit` names and among the rest,
+        found through an index of the card's names built once (a paper of 4,000 authors is
+        listed on 4,000 pages: scanning its names on each would be quadratic)."""
+        if not me:
+            return True, False
+        if card["path"] not in self.places:
+            places: dict[str, tuple[int, int]] = {}
+            for index, name in enumerate(names):
+                if name["path"]:
+                    places[name["path"]] = (places.get(name["path"], (index, index))[0], index)
+            self.places[card["path"]] = places
+        first, last = self.places[card["path"]].get(me["path"], (len(names), -1))
+        limit = summary_limit(names)
+        return first < limit, last >= limit
 
     def paper_summary(
         self,
@@ -75,8 +97,14 @@ class Fragments:
         key = (card["path"], root, me["path"] if me else "", skip, heading, str(compact), when)
         if key not in self.cache:
             template = self.env.get_template(SUMMARY_PARTIAL)
+            names = card["all_authors"] if card["listed"] else card["authors"]
+            in_head, in_tail = self.marked(card, names, me)
             context = {
                 "p": card,
+                "names": names,
+                "limit": summary_limit(names),
+                "in_head": in_head,
+                "in_tail": in_tail,
                 "root": root,
                 "me": me,
                 "skip": skip,
