@@ -47,7 +47,9 @@ def build(seeds: int, folder: Path) -> str:
         (project / "seeds" / f"{number:06d}.txt").write_text(seed(number), encoding="utf-8")
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run([*python, "--project", str(project), "build", "--jobs", "1"], capture_output=True, cwd=ROOT)
+    done = subprocess.run(
+        [*python, "--project", str(project), "build", "--jobs", "1"], capture_output=True, cwd=ROOT
+    )
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
@@ -56,7 +58,7 @@ def build(seeds: int, folder: Path) -> str:
     largest = max(files, key=lambda path: path.stat().st_size)
     return (
         f"{seeds:>6,} seeds: exit {done.returncode}, {wall:.1f} s wall, {cpu:.1f} s CPU "
-        f"({cpu / seeds * 1000:.2f} ms a seed), peak {after.ru_maxrss / 1024:.0f} MiB resident (largest so far), "
+        f"({cpu / seeds * 1000:.2f} ms a seed), {after.ru_maxrss / 1024:.0f} MiB peak RSS so far, "
         f"site {size:.1f} MiB in {len(files):,} files, largest {largest.relative_to(project / 'site')} "
         f"{largest.stat().st_size / 2**20:.2f} MiB"
     )

@@ -29,6 +29,7 @@ from scholarsite.inputs.project import Project, load_project
 from scholarsite.inputs.state import STATE_FILE, BuildState
 from scholarsite.model.checks import model_of
 from scholarsite.model.related import RelatedIndex, Row
+from scholarsite.outputs.families.pages import opened_page
 from scholarsite.outputs.registry import Output, Produced
 from scholarsite.outputs.site import SEARCH_FAMILIES, in_search, outputs, site_outputs
 from scholarsite.outputs.sitedata import SiteData
@@ -166,14 +167,24 @@ def collector_paused() -> Iterator[None]:
 
 def sync_in_phases(ready: Ready, shown: Shown, opened: str | None) -> write.SyncReport:
     """The preview's syncs: the page at site path `opened` (the one the browser shows), shown
-    if it changed; the other pages, shown; then the search index, being made meanwhile."""
-    search = ready.search()
-    planned = list(site_outputs(ready.data))
+    if it changed; the other pages, shown; then the search index, being made meanwhile (from
+    when the first page is in place).
+
+    The page of an author, paper, subject or year is planned on its own first (see
+    `pages.opened_page`), before the rest of the site is planned; any other is found among the
+    planned outputs."""
+    planned: list[Produced] | None = None
     if opened:
-        first = [item for item in planned if isinstance(item, Output) and item.path == opened]
+        first = opened_page(ready.data, opened)
+        if not first:
+            planned = list(site_outputs(ready.data))
+            first = [item for item in planned if isinstance(item, Output) and item.path == opened]
         page = sync_outputs(ready, first, quiet, lambda path: path == opened, "page")
         if page.written:
             shown(page, ready.diagnostics)
+    search = ready.search()
+    if planned is None:
+        planned = list(site_outputs(ready.data))
     pages = sync_outputs(ready, planned, quiet, lambda path: not in_search(path), "pages")
     shown(pages, ready.diagnostics)
     found = sync_outputs(ready, search, quiet, in_search, "search", ready.fingerprint)

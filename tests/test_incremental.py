@@ -23,6 +23,8 @@ from scholarsite import pipeline
 from scholarsite.inputs.config import NONE_GIVEN
 from scholarsite.inputs.project import load_project
 from scholarsite.model import urls
+from scholarsite.outputs.families import pages
+from scholarsite.outputs.registry import Output
 from scholarsite.outputs.site import in_search
 from scholarsite.preview.server import Preview
 from scholarsite.write import MANIFEST, STATS, shortcut
@@ -296,3 +298,43 @@ def test_editing_one_abstract_plans_exactly_the_outputs_that_read_that_paper(pro
     made = {path for path in report.produced if not in_search(path)}
     assert made == expected
     assert len({path for path in made if path.endswith(".html")}) < len(before) / 2
+
+
+def test_the_opened_page_is_planned_alone_with_the_key_a_whole_plan_gives(project: Path) -> None:
+    """The preview plans the page a browser shows on its own before the rest of the site:
+    for an author (every page of a paginated one), a paper, a subject and a year, that plan
+    is the very output (path and key) planning the whole site gives; any other page is left
+    to the whole plan."""
+    with (project / "site.yaml").open("a", encoding="utf-8") as settings:
+        settings.write("papers_per_page: 2\n")
+    data, _ = pipeline.site_data(load_project(project))
+    whole = {item.path: item.key for item in pages.outputs(data) if isinstance(item, Output)}
+    author = max(data.site.authors, key=lambda a: len(a.papers))
+    paper, subject, year = data.site.papers[-1], data.site.subjects[0], data.site.years[0]
+    opened = [urls.paged(urls.author(author.slug), 2), urls.author(author.slug)]
+    opened += [urls.paper(paper.year, paper.slug), urls.subject(subject.slug), urls.year(year.year)]
+    for path in opened:
+        assert path in whole
+        found = pages.opened_page(data, path)
+        assert [(item.path, item.key) for item in found] == [(path, whole[path])], path
+    for path in (urls.HOME, urls.AUTHORS, urls.new(subject.slug), "authors/nobody/index.html"):
+        assert pages.opened_page(data, path) == []
+
+
+def test_a_preview_build_with_a_page_open_equals_a_clean_build(project: Path, tmp_path: Path) -> None:
+    """The preview with a browser on an author's page: after each edit that page is synced
+    first, alone, then the rest; the site is a clean build's."""
+    preview = Preview(project, reload=lambda: None)
+    preview.rebuild()
+    rng = random.Random(1202)
+    for step in range(6):
+        data, _ = pipeline.site_data(load_project(project))
+        author = rng.choice(data.site.authors)
+        preview.opened = urls.author(author.slug)
+        change = rng.choice([edit_title, edit_abstract, add_seed])(project, rng)
+        preview.rebuild([change])
+        assert preview.problems == [], f"step {step}: {change}"
+        clean = tmp_path / f"clean-{step}"
+        clean_build(project, clean)
+        assert site_files(project / "site") == site_files(clean), f"step {step}: {change}"
+        shutil.rmtree(clean)

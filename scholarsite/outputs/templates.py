@@ -66,7 +66,9 @@ class Fragments:
         self.cache: dict[tuple[str, ...], Markup] = {}
         self.places: dict[str, dict[str, tuple[int, int]]] = {}  # card path -> author path -> first, last
 
-    def marked(self, card: dict[str, Any], names: list[dict[str, Any]], me: dict[str, Any] | None) -> tuple[bool, bool]:
+    def marked(
+        self, card: dict[str, Any], names: list[dict[str, Any]], me: dict[str, Any] | None
+    ) -> tuple[bool, bool]:
         """Whether the page's author is among the first `limit` names and among the rest,
         found through an index of the card's names built once (a paper of 4,000 authors is
         listed on 4,000 pages: scanning its names on each would be quadratic)."""

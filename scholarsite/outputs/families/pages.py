@@ -129,6 +129,22 @@ class Planner:
         specs += newest.plans(self.inputs, self.spec)
         return specs
 
+    def owning(self, path: str) -> list[PagePlan]:
+        """The plans of the author, paper, subject or year one of whose pages is at site path
+        `path` (the page a browser shows, planned before the rest of the site); [] for any
+        other page (indexes, What's new, content pages), which are planned with the rest."""
+        kind, _, rest = path.partition("/")
+        name = rest.partition("/")[0]
+        if kind == "authors":
+            return [plan for a in self.site.authors if a.slug == name for plan in self.author(a)]
+        if kind == "papers":
+            return [self.paper(p) for p in self.site.papers if urls.paper(p.year, p.slug) == path]
+        if kind == "subjects":
+            return [plan for s in self.site.subjects if s.slug == name for plan in self.subject(s)]
+        if kind == "years":
+            return [plan for y in self.site.years if str(y.year) == name for plan in self.year(y)]
+        return []
+
     def home(self) -> PagePlan:
         """The home page: introduction, figures, authors, latest papers, subjects."""
         intro = next((p.body for p in self.inputs.pages if p.name == "index"), Markup(""))
@@ -476,17 +492,31 @@ def render(templates: Templates, plan: PagePlan) -> bytes:
     return templates.render(plan.template, plan.context(), plan.path)
 
 
-def outputs(data: SiteData) -> Iterator[Output]:
-    """Every HTML page, keyed by the sources of its template, the settings and what it reads;
-    with base_url, the sitemap listing them."""
-    templates, planner = data.templates, Planner(data)
+def keyed(data: SiteData, planner: Planner, plans: list[PagePlan]) -> Iterator[Output]:
+    """The outputs of `plans`, each keyed by the sources of its template, the settings and
+    what it reads."""
+    templates = data.templates
     settings = key_of(code_version(), planner.settings)
-    plans = planner.all()
     for plan in plans:
         key = key_of(
             settings, templates.digest(plan.template, plan.path), plan.template, plan.reads, digested=True
         )
         yield Output(plan.path, key, partial(render, templates, plan))
+
+
+def opened_page(data: SiteData, path: str) -> list[Output]:
+    """The page at site path `path` alone, keyed as `outputs` keys it, when it is a page of an
+    author, paper, subject or year (planning only its own entity: a fraction of planning the
+    site); [] otherwise."""
+    planner = Planner(data)
+    return [output for output in keyed(data, planner, planner.owning(path)) if output.path == path]
+
+
+def outputs(data: SiteData) -> Iterator[Output]:
+    """Every HTML page, keyed (see `keyed`); with base_url, the sitemap listing them."""
+    planner = Planner(data)
+    plans = planner.all()
+    yield from keyed(data, planner, plans)
     if data.config.base_url:
         listed = [plan.path for plan in plans if plan.path != urls.NOT_FOUND]
         yield fixed(urls.SITEMAP, hosting.sitemap(data.config.base_url, listed))
