@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from functools import lru_cache
 
 from slugify import slugify
 
@@ -21,6 +22,7 @@ from scholarsite.tex.macros import MATH_SYMBOLS
 
 MAX_SLUG = 80
 HASHED_PREFIX = 60
+REMEMBERED_SLUGS = 2**18  # slugs kept by a process that builds again (the preview): a collection's worth
 
 
 def short_hash(identity: str, length: int = 8) -> str:
@@ -34,6 +36,7 @@ WINDOWS_RESERVED = frozenset(  # names Windows gives to devices: a folder so nam
 )
 
 
+@lru_cache(maxsize=REMEMBERED_SLUGS)
 def slug_for(identity: str, fallback: str = "item") -> str:
     """ASCII, lowercase, readable, at most MAX_SLUG characters, never empty, unique per identity."""
     plain = identity.replace(" ", "-")
@@ -44,6 +47,7 @@ def slug_for(identity: str, fallback: str = "item") -> str:
     return f"{readable}-{short_hash(identity)}"
 
 
+@lru_cache(maxsize=REMEMBERED_SLUGS)
 def title_slug(identity: str, shown: str, fallback: str = "paper") -> str:
     """The slug of a title from its text as shown (`Compiling O(n log n) Programs` for
     `Compiling $\\mathcal{O}(n \\log n)$ Programs`), followed by a hash of its identity, so
