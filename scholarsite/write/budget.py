@@ -3,7 +3,7 @@ naming what takes the room when `max_site_mb` or `max_files` (site.yaml) is pass
 
 Hosts cap a site: GitHub Pages publishes at most 1 GB, Cloudflare Pages 20,000 files a deploy,
 Netlify 54,000 files a folder. The size is of the files the manifest owns (the published site,
-not the build's own files), taken from their stat after the sync.
+not the build's own files), from the stat of each that the sync recorded.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from pathlib import Path
 
 from scholarsite.errors import Diagnostic, warning
 from scholarsite.write.manifest import read_manifest
+from scholarsite.write.repair import read_record
 from scholarsite.write.report import MIB, SiteSize
 
 SETTINGS = "site.yaml"
@@ -32,19 +33,27 @@ def part_of(path: str) -> str:
 
 
 def measure(site_dir: Path) -> SiteSize:
-    """The size of the files the manifest of `site_dir` owns (a file gone meanwhile counts 0)."""
+    """The size of the files the manifest of `site_dir` owns, as the stats record the sync
+    just left has them (`repair`: a stat of each file it found intact or wrote); a file the
+    record lacks is stat-ed (one gone meanwhile counts 0)."""
     entries, _ = read_manifest(str(site_dir))
+    record = read_record(str(site_dir))
     part_bytes: Counter[str] = Counter()
     part_files: Counter[str] = Counter()
     for path in entries:
-        try:
-            size = os.stat(os.path.join(site_dir, path), follow_symlinks=False).st_size
-        except OSError:
-            size = 0
+        size = int(record[path][0]) if path in record else size_of(os.path.join(site_dir, path))
         part = part_of(path)
         part_bytes[part] += size
         part_files[part] += 1
     return SiteSize(sum(part_bytes.values()), len(entries), part_bytes, part_files)
+
+
+def size_of(path: str) -> int:
+    """The size of a file, 0 when it is gone."""
+    try:
+        return os.stat(path, follow_symlinks=False).st_size
+    except OSError:
+        return 0
 
 
 def over_budget(size: SiteSize, max_site_mb: int, max_files: int | None) -> list[Diagnostic]:

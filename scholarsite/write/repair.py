@@ -17,7 +17,7 @@ import os
 from collections.abc import Iterable, Mapping
 
 from scholarsite.outputs.registry import STATS, TMP_PREFIX
-from scholarsite.write.reread import parsed_once
+from scholarsite.write.reread import parsed_once, written
 
 CHUNK = 2**20
 Record = dict[str, list[int | str]]  # path -> [size, mtime_ns, ctime_ns, inode, sha256]
@@ -105,3 +105,4 @@ def save_record(root: str, record: Record) -> None:
         with open(temporary, "w", encoding="ascii") as handle:  # dumps: json.dump has no C encoder
             handle.write(json.dumps(record, separators=(",", ":"), sort_keys=True))
         os.replace(temporary, os.path.join(root, STATS))
+        written(os.path.join(root, STATS), parse_record, dict(record))

@@ -29,6 +29,7 @@ from scholarsite.write.manifest import (
     ForeignFileConflict,
     ancestors,
     manifest_bytes,
+    parse_manifest,
     read_manifest,
     scan,
 )
@@ -43,6 +44,7 @@ from scholarsite.write.produce import (
     write_file,
 )
 from scholarsite.write.report import SyncReport
+from scholarsite.write.reread import written
 
 MIN_FREE_BYTES = 32 * 2**20  # refuse to start writing with less free space than this
 Scope = Callable[[str], bool]
@@ -162,6 +164,7 @@ class Sync:
             write_file(temporary, json.dumps(journal).encode(), self.mode)
             os.replace(temporary, os.path.join(self.root, JOURNAL))  # the commit
             replay(self.root)
+        written(os.path.join(self.root, MANIFEST), parse_manifest, (final, inputs))
         repair.remember(self.root, final, staged)
         unchanged = sorted(new_paths - set(staged))
         foreign = sorted(p for p in unowned if self.scope(p))
