@@ -183,9 +183,8 @@ def sync_in_phases(ready: Ready, shown: Shown, opened: str | None) -> write.Sync
         if page.written:
             shown(page, ready.diagnostics)
     search = ready.search()
-    if planned is None:
-        planned = list(site_outputs(ready.data))
-    pages = sync_outputs(ready, planned, quiet, lambda path: not in_search(path), "pages")
+    rest = site_outputs(ready.data) if planned is None else planned  # planned as it is synced
+    pages = sync_outputs(ready, rest, quiet, lambda path: not in_search(path), "pages")
     shown(pages, ready.diagnostics)
     found = sync_outputs(ready, search, quiet, in_search, "search", ready.fingerprint)
     return pages.merged(found)

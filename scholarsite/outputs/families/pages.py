@@ -10,7 +10,7 @@ construction: `make` sees only `reads` and the settings, which are in every key.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from itertools import groupby
 from typing import Any
@@ -113,21 +113,21 @@ class Planner:
             **context,
         }
 
-    def all(self) -> list[PagePlan]:
-        """Every page, in a stable order."""
-        specs = [self.home(), *self.authors_index(), self.subjects_index(), self.years_index()]
-        specs += [self.coauthor_index(), self.search(), self.not_found()]
-        specs += self.papers_index()
-        specs += [self.content(page) for page in self.inputs.pages if page.name != "index"]
+    def all(self) -> Iterator[PagePlan]:
+        """Every page, in a stable order, one entity's pages at a time (a plan whose page is
+        unchanged is dropped as soon as it is keyed: the site's plans are never held at once)."""
+        yield from [self.home(), *self.authors_index(), self.subjects_index(), self.years_index()]
+        yield from [self.coauthor_index(), self.search(), self.not_found()]
+        yield from self.papers_index()
+        yield from (self.content(page) for page in self.inputs.pages if page.name != "index")
         for author in self.site.authors:
-            specs += self.author(author)
-        specs += [self.paper(paper) for paper in self.site.papers]
+            yield from self.author(author)
+        yield from (self.paper(paper) for paper in self.site.papers)
         for subject in self.site.subjects:
-            specs += self.subject(subject)
+            yield from self.subject(subject)
         for year in self.site.years:
-            specs += self.year(year)
-        specs += newest.plans(self.inputs, self.spec)
-        return specs
+            yield from self.year(year)
+        yield from newest.plans(self.inputs, self.spec)
 
     def owning(self, path: str) -> list[PagePlan]:
         """The plans of the author, paper, subject or year one of whose pages is at site path
@@ -492,7 +492,7 @@ def render(templates: Templates, plan: PagePlan) -> bytes:
     return templates.render(plan.template, plan.context(), plan.path)
 
 
-def keyed(data: SiteData, planner: Planner, plans: list[PagePlan]) -> Iterator[Output]:
+def keyed(data: SiteData, planner: Planner, plans: Iterable[PagePlan]) -> Iterator[Output]:
     """The outputs of `plans`, each keyed by the sources of its template, the settings and
     what it reads."""
     templates = data.templates
@@ -515,8 +515,10 @@ def opened_page(data: SiteData, path: str) -> list[Output]:
 def outputs(data: SiteData) -> Iterator[Output]:
     """Every HTML page, keyed (see `keyed`); with base_url, the sitemap listing them."""
     planner = Planner(data)
-    plans = planner.all()
-    yield from keyed(data, planner, plans)
+    listed: list[str] = []
+    for output in keyed(data, planner, planner.all()):
+        listed.append(output.path)
+        yield output
     if data.config.base_url:
-        listed = [plan.path for plan in plans if plan.path != urls.NOT_FOUND]
-        yield fixed(urls.SITEMAP, hosting.sitemap(data.config.base_url, listed))
+        pages = [path for path in listed if path != urls.NOT_FOUND]
+        yield fixed(urls.SITEMAP, hosting.sitemap(data.config.base_url, pages))
