@@ -22,7 +22,7 @@ from scholarsite import write
 from scholarsite.errors import BuildError, Diagnostic, fails
 from scholarsite.inputs.cache import CACHE_FILE, ParseCache
 from scholarsite.inputs.config import NONE_GIVEN, Overrides
-from scholarsite.inputs.freshness import save_last_build
+from scholarsite.inputs.freshness import recorded_digests, save_last_build
 from scholarsite.inputs.lineage_file import save_lineage
 from scholarsite.inputs.memo import MEMO_FILE, Memo
 from scholarsite.inputs.project import Project, load_project
@@ -205,7 +205,7 @@ def prepare(
     ownership.claim(site_dir, root)
     progress("read", 0, 0)
     caches = caches or Caches.of(root)
-    project = load_project(root, caches.parses, overrides)
+    project = load_project(root, caches.parses, overrides, recorded_digests(root, caches.state))
     data, diagnostics = site_data(project, caches)
     if fails(diagnostics, strict):
         caches.parses.save()

@@ -10,17 +10,22 @@ issue #638), so only their names are compared.
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import shutil
+import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from benchmarks.corpus import generate
 from scholarsite import pipeline
+from scholarsite.inputs import seeds as seeds_module
 from scholarsite.inputs.config import NONE_GIVEN
+from scholarsite.inputs.freshness import recorded_digests
 from scholarsite.inputs.project import load_project
 from scholarsite.model import urls
 from scholarsite.outputs.families import pages
@@ -338,3 +343,29 @@ def test_a_preview_build_with_a_page_open_equals_a_clean_build(project: Path, tm
         clean_build(project, clean)
         assert site_files(project / "site") == site_files(clean), f"step {step}: {change}"
         shutil.rmtree(clean)
+
+
+def test_recorded_seeds_are_not_read_again(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build takes the parse of a seed whose stamp (size, mtime, inode) is the one the last
+    fingerprint recorded from the parse cache without reading the file; an edited seed, whose
+    stamp changed, is read. Either way the parses are those of reading every file."""
+    settled = time.time() - 60
+    for seed in seed_files(project):
+        os.utime(seed, (settled, settled))
+    pipeline.build(project)
+    pipeline.build(project)  # nothing to do; the settled stamps are recorded
+    edited = seed_files(project)[0]
+    edited.write_text(edited.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    shortcut.look(project, project / "site", NONE_GIVEN)
+    read: list[str] = []
+    original = seeds_module.read_input
+
+    def reading(path: Path, *rest: Any) -> bytes:
+        read.append(path.name)
+        return original(path, *rest)
+
+    monkeypatch.setattr(seeds_module, "read_input", reading)
+    caches = pipeline.Caches.of(project)
+    fast = load_project(project, caches.parses, NONE_GIVEN, recorded_digests(project, caches.state))
+    assert read == [edited.name]
+    assert fast.seeds == load_project(project).seeds and fast.diagnostics == load_project(project).diagnostics

@@ -177,6 +177,15 @@ class ParseCache:
             return {}
         return entries
 
+    def reused(self, digest: bytes | None, path: str, latest_year: int) -> SeedParse | None:
+        """The parse of the seed at `path` whose bytes have the sha256 `digest`, if the cache
+        has it (the file need not be read); else None."""
+        key = (path, digest.hex(), latest_year, code_version()) if digest else None
+        if key not in self.entries:
+            return None
+        self.used.add(key)
+        return self.entries[key]
+
     def parse(self, data: bytes, path: str, latest_year: int) -> SeedParse:
         """The parse of a seed's bytes, from the cache when the same bytes were parsed before."""
         key = (path, hashlib.sha256(data).hexdigest(), latest_year, code_version())

@@ -12,7 +12,7 @@ import json
 import os
 import stat
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from scholarsite import theme
@@ -78,12 +78,27 @@ class FileDigests:
             return fingerprint_digest(file, self.root)
         name = file.relative_to(self.root).as_posix()
         stamp = (status.st_size, status.st_mtime_ns, status.st_ino)
-        known = self.known.get(name)
-        digest = known[1] if known and known[0] == stamp else None
-        digest = digest or fingerprint_digest(file, self.root)
+        digest = self.digest_at(name, stamp) or fingerprint_digest(file, self.root)
         if self.now - status.st_mtime_ns > STAMP_SETTLED:
             self.seen[name] = (stamp, digest)
         return digest
+
+    def recorded(self, file: Path) -> bytes | None:
+        """The sha256 of `file`'s bytes, unread, when it is a regular file (not a link) in a
+        folder inside the project whose stamp is the one recorded with that digest; else None."""
+        try:
+            status = os.lstat(file)
+        except OSError:
+            return None
+        if not stat.S_ISREG(status.st_mode) or not self.inside(file.parent):
+            return None
+        name = file.relative_to(self.root).as_posix()
+        return self.digest_at(name, (status.st_size, status.st_mtime_ns, status.st_ino))
+
+    def digest_at(self, name: str, stamp: Stamp) -> bytes | None:
+        """The digest recorded for the file at project path `name` if it had `stamp`."""
+        known = self.known.get(name)
+        return known[1] if known and known[0] == stamp else None
 
     def inside(self, folder: Path) -> bool:
         """Whether a folder's real path is inside the project's."""
@@ -123,6 +138,12 @@ def save_last_build(root: Path, site_dir: Path, fingerprint: str, diagnostics: I
 def latest_possible_year() -> int:
     """Records cannot be from later than next year (so the fingerprint depends on the year)."""
     return datetime.date.today().year + 1
+
+
+def recorded_digests(root: Path, state: BuildState) -> Callable[[Path], bytes | None]:
+    """The digests of the project's files whose stamps the last fingerprint recorded, unread
+    (`FileDigests.recorded`): what a build need not read to know a file is the one it parsed."""
+    return FileDigests(root, state.input_digests()).recorded
 
 
 def fingerprint_of(root: Path, overrides: Overrides) -> str:

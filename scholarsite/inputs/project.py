@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,12 +37,19 @@ class Project:
     lineage: dict[str, Lineage] = field(default_factory=dict)  # lineage.txt: the pages papers had
 
 
-def load_project(root: Path, cache: ParseCache | None = None, overrides: Overrides = NONE_GIVEN) -> Project:
+def load_project(
+    root: Path,
+    cache: ParseCache | None = None,
+    overrides: Overrides = NONE_GIVEN,
+    recorded: Callable[[Path], bytes | None] = lambda path: None,
+) -> Project:
     """Read site.yaml (with the settings given over it), seeds/, content/, sources.yaml and lineage.txt;
     never raises for bad input, collects problems.
 
     Seeds go through `cache` (by default the project's `.scholarsite-cache/`), so unchanged
-    seeds are not parsed again; the caller decides whether to save it.
+    seeds are not parsed again; the caller decides whether to save it. A seed whose digest
+    `recorded` knows from its stamp (`freshness.recorded_digests`) and whose parse the cache
+    holds is not even read.
     """
     diagnostics: list[Diagnostic] = []
     try:
@@ -53,7 +61,12 @@ def load_project(root: Path, cache: ParseCache | None = None, overrides: Overrid
     cache = cache or ParseCache(root / CACHE_FILE)
     diagnostics += [cache.problem] if cache.problem else []
     year = latest_possible_year()
-    parses, notes = read_seeds(root / "seeds", "seeds", lambda data, shown: cache.parse(data, shown, year))
+    parses, notes = read_seeds(
+        root / "seeds",
+        "seeds",
+        lambda data, shown: cache.parse(data, shown, year),
+        lambda path, shown: cache.reused(recorded(path), shown, year),
+    )
     diagnostics += notes + [d for parse in parses for d in parse.diagnostics]
     content, author_pages, problems = read_pages(root / "content", "content", config.unsafe_html)
     diagnostics += problems

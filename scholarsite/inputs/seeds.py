@@ -23,7 +23,7 @@ from pathlib import Path
 
 from scholarsite.errors import BuildError, Diagnostic, Severity, error, note, warning
 from scholarsite.inputs import taxonomy
-from scholarsite.inputs.example import EXAMPLE_NOTE, is_example
+from scholarsite.inputs.example import EXAMPLE_NAME, EXAMPLE_NOTE, is_example
 from scholarsite.inputs.files import read_input
 from scholarsite.inputs.records import NO_DETAILS, AuthorRecord, Details, SeedParse, SeedRecord
 from scholarsite.inputs.seeddetails import is_details, parse_details
@@ -442,11 +442,15 @@ def is_seed_file(path: Path) -> bool:
 
 
 def read_seeds(
-    seed_dir: Path, display_dir: str, parse: Callable[[bytes, str], SeedParse]
+    seed_dir: Path,
+    display_dir: str,
+    parse: Callable[[bytes, str], SeedParse],
+    reused: Callable[[Path, str], SeedParse | None] = lambda path, shown: None,
 ) -> tuple[list[SeedParse], list[Diagnostic]]:
-    """Parse every seed in `seed_dir` (sorted by name) with `parse(bytes, shown path)`;
-    a note for each file skipped (the example `new` wrote too), an error for each refused
-    (see `files.read_input`)."""
+    """Parse every seed in `seed_dir` (sorted by name) with `parse(bytes, shown path)`, or
+    take the parse `reused(path, shown path)` knows without reading the file (the files a
+    build finds unchanged); a note for each file skipped (the example `new` wrote too), an
+    error for each refused (see `files.read_input`)."""
     parses: list[SeedParse] = []
     skipped: list[Diagnostic] = []
     if not seed_dir.is_dir():
@@ -455,6 +459,9 @@ def read_seeds(
         shown = f"{display_dir}/{path.name}"
         if not is_seed_file(path) or (path.is_dir() and not path.is_symlink()):
             skipped.append(note(shown, 0, "skipped: not a seed file (seeds are visible .txt files)"))
+            continue
+        if path.name != EXAMPLE_NAME and (known := reused(path, shown)) is not None:
+            parses.append(known)
             continue
         try:
             data = read_input(path, seed_dir.parent, shown, size_problem)
