@@ -45,6 +45,7 @@ from typing import Any
 import yaml
 
 from scholarsite.errors import BuildError, Diagnostic, error
+from scholarsite.inputs.blockyaml import entries_under
 from scholarsite.inputs.files import present, read_input
 from scholarsite.inputs.openalex_part import MAX_TEXT, Impact, impact_of, text_problem
 from scholarsite.inputs.paperlinks import Link, links_of, type_problem
@@ -221,7 +222,28 @@ def parse_sources(text: str, path: str) -> tuple[dict[str, SourceEntry], list[Di
 
 def parsed(text: str, path: str) -> tuple[Sources, list[Diagnostic]]:
     """The entries of a sources file with the line of each, and a diagnostic per bad entry;
-    BuildError when the file is no YAML it accepts."""
+    BuildError when the file is no YAML it accepts. A file that the quick reader takes whole
+    and whose entries are all good is read by it; any other is read as YAML, which names the
+    line of each problem."""
+    return quickly_parsed(text, path) or carefully_parsed(text, path)
+
+
+def quickly_parsed(text: str, path: str) -> tuple[Sources, list[Diagnostic]] | None:
+    """The entries as `blockyaml.entries_under` reads them, when it can and all are good."""
+    found = entries_under(text, "papers", path)
+    if not found:
+        return None
+    entries: dict[str, SourceEntry] = {}
+    for key, (data, _) in found.items():
+        entry, problem = entry_of(data)
+        if entry is None or problem:
+            return None
+        entries[key] = entry
+    return Sources(entries, {key: line for key, (_, line) in found.items()}), []
+
+
+def carefully_parsed(text: str, path: str) -> tuple[Sources, list[Diagnostic]]:
+    """The entries read as YAML (`yamlmap.read_settings`), with a diagnostic per bad entry."""
     problems: list[Diagnostic] = []
     entries: dict[str, SourceEntry] = {}
     lines: dict[str, int] = {}
