@@ -188,6 +188,8 @@ def entries_under(text: str, top: str, path: str) -> dict[str, tuple[Any, int]] 
             if block.indents[i] == -1 or block.lines[i].startswith("#"):
                 i += 1
                 continue
+            if block.indents[i] != 2:
+                return None
             end = next_entry(block, i)
             for key, value, line in entry_at(block, i, end, path):
                 if key in found:
@@ -211,8 +213,6 @@ def entry_at(block: Block, i: int, end: int, path: str) -> list[tuple[str, Any, 
     """The entry on lines `i` to `end` (normally one key), each with its line; Unsupported
     when it cannot be read."""
     try:
-        if block.indents[i] != 2:
-            raise Unsupported("not a key at column 2")
         key, rest = key_of(block.lines[i][2:])
         value, after = block.value(i, 2, rest, indentless=True)
         if not isinstance(key, str) or any(not ignored(line) for line in block.lines[after:end]):

@@ -19,6 +19,7 @@ at most `MAX_REFERENCES` references); an id that is not `W` and digits is refuse
 from __future__ import annotations
 
 import datetime
+import functools
 import re
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -29,6 +30,7 @@ from scholarsite.inputs.yamlmap import excerpt
 
 IMPACT_STATUSES = ("found", "not-found", "unknown")
 OPENALEX_ID_RE = re.compile(r"W\d{1,15}")
+REFERENCES_RE = re.compile(r"W\d{1,15}(?: W\d{1,15})*")  # ids separated by single spaces
 DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 WEB_URL_RE = re.compile(r"https?://[^\s<>\"']+")
 IMPACT_TEXT = ("checked", "id", "doi", "venue", "oa_url", "published")
@@ -38,6 +40,7 @@ YEARS = range(1000, 10_000)
 DATE_FIELDS = ("checked", "published", "updated")  # in an entry of sources.yaml or its openalex part
 
 
+@functools.lru_cache(maxsize=4096)  # the same few days recur over a file's entries
 def is_date(text: str) -> bool:
     """Whether `text` is a day written as 2025-02-27."""
     try:
@@ -84,6 +87,9 @@ class Impact:
         return {key: value for key, value in data.items() if value not in ("", None, {})}
 
 
+IMPACT_FIELDS = frozenset(Impact.__dataclass_fields__)
+
+
 def short_work_id(text: str) -> str:
     """`W2741809807` of itself, `w2741809807` or `https://openalex.org/W2741809807`; '' for
     anything that is no work id (OpenAlex may answer `W123x`)."""
@@ -91,29 +97,38 @@ def short_work_id(text: str) -> str:
     return found if OPENALEX_ID_RE.fullmatch(found) else ""
 
 
+def one_line(item: str) -> str:
+    """Text without control characters, its runs of white space made single spaces."""
+    if item.isprintable() and "  " not in item and item.strip() == item:  # as it is, quickly
+        return item
+    return " ".join(CONTROL_RE.sub("", item).split())
+
+
 def impact_of(value: Any) -> tuple[Impact | None, str | None]:
     """The `openalex:` part from YAML data, or the reason it is not one."""
     if not isinstance(value, dict):
         return None, "'openalex' must be key: value fields"
-    unknown = set(value) - set(Impact.__dataclass_fields__)
-    if unknown:
+    if not IMPACT_FIELDS.issuperset(value):
+        unknown = set(value) - IMPACT_FIELDS
         return None, f"unknown field {excerpt(sorted(map(str, unknown))[0])} in 'openalex'"
     status = value.get("status")
     if status not in IMPACT_STATUSES:
         return None, f"'openalex' status must be one of {', '.join(IMPACT_STATUSES)}, found {excerpt(status)}"
     fields: dict[str, Any] = {}
     for name in IMPACT_TEXT:
-        item = value.get(name, "")
+        if name not in value:
+            continue
+        item = value[name]
         if isinstance(item, datetime.date):
             item = item.isoformat()
         if not isinstance(item, str | int | float) or isinstance(item, bool):
             return None, f"'openalex' {name} must be text, found {excerpt(item)}"
-        fields[name] = " ".join(CONTROL_RE.sub("", str(item)).split())
+        fields[name] = one_line(str(item))
         if problem := text_problem(name, fields[name], "'openalex' "):
             return None, problem
-    if fields["id"] and not OPENALEX_ID_RE.fullmatch(fields["id"]):
+    if fields.get("id") and not OPENALEX_ID_RE.fullmatch(fields["id"]):
         return None, f"'openalex' id must look like W4392345678, found {excerpt(fields['id'])}"
-    if fields["oa_url"] and not WEB_URL_RE.fullmatch(fields["oa_url"]):
+    if fields.get("oa_url") and not WEB_URL_RE.fullmatch(fields["oa_url"]):
         return None, f"'openalex' oa_url must be an http(s) address, found {excerpt(fields['oa_url'])}"
     cited = value.get("cited_by")
     if cited is not None and (not isinstance(cited, int) or isinstance(cited, bool) or cited < 0):
@@ -156,7 +171,7 @@ def references_of(value: Any) -> tuple[tuple[str, ...], str | None]:
     ids = value.split()
     if len(ids) > MAX_REFERENCES:
         return (), f"'openalex' references holds over {MAX_REFERENCES} ids"
-    wrong = next((i for i in ids if not OPENALEX_ID_RE.fullmatch(i)), None)
-    if wrong is not None:
+    if ids and not REFERENCES_RE.fullmatch(" ".join(ids)):
+        wrong = next(i for i in ids if not OPENALEX_ID_RE.fullmatch(i))
         return (), f"'openalex' references must be ids such as W4392345678, found {excerpt(wrong)}"
     return tuple(ids), None

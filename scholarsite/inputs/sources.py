@@ -134,19 +134,24 @@ TEXT_FIELDS = (
 )
 
 
+ENTRY_FIELDS = frozenset(SourceEntry.__dataclass_fields__)
+
+
 def entry_of(value: Any) -> tuple[SourceEntry | None, str | None]:
     """An entry from YAML data, or the reason it is not one."""
     if not isinstance(value, dict):
         return None, "expected key: value fields"
-    unknown = set(value) - {f for f in SourceEntry.__dataclass_fields__}
-    if unknown:
+    if not ENTRY_FIELDS.issuperset(value):
+        unknown = set(value) - ENTRY_FIELDS
         return None, f"unknown field {excerpt(sorted(map(str, unknown))[0])}"
     status = value.get("status")
     if status not in STATUSES:
         return None, f"status must be one of {', '.join(STATUSES)}, found {excerpt(status)}"
     fields: dict[str, Any] = {"status": status}
     for name in TEXT_FIELDS:
-        item = value.get(name, "")
+        if name not in value:
+            continue
+        item = value[name]
         if isinstance(item, datetime.date):
             item = item.isoformat()
         if not isinstance(item, str | int | float):
@@ -154,14 +159,14 @@ def entry_of(value: Any) -> tuple[SourceEntry | None, str | None]:
         fields[name] = str(item).strip()
         if problem := text_problem(name, fields[name]):
             return None, problem
-    if fields["arxiv_id"] and not ARXIV_ID_RE.fullmatch(fields["arxiv_id"]):
+    if fields.get("arxiv_id") and not ARXIV_ID_RE.fullmatch(fields["arxiv_id"]):
         return (
             None,
             f"'arxiv_id' must look like 2502.19811 or hep-th/9901001, found {excerpt(fields['arxiv_id'])}",
         )
-    if fields["doi"] and not DOI_RE.fullmatch(fields["doi"]):
+    if fields.get("doi") and not DOI_RE.fullmatch(fields["doi"]):
         return None, f"'doi' must look like 10.1145/3620666, found {excerpt(fields['doi'])}"
-    if problem := type_problem(fields["type"]):
+    if problem := type_problem(fields.get("type", "")):
         return None, problem
     links, problem = links_of(value.get("links"))
     if problem:
