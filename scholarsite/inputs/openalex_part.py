@@ -21,7 +21,7 @@ from __future__ import annotations
 import datetime
 import functools
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 from scholarsite.inputs.config import MAX_TEXT
@@ -81,7 +81,7 @@ class Impact:
 
     def as_data(self) -> dict[str, Any]:
         """The part as YAML data: empty fields left out, in a fixed order."""
-        data = asdict(self)
+        data = dict(vars(self))  # by field, shallow
         data["counts"] = dict(self.counts)
         data["references"] = " ".join(self.references)
         return {key: value for key, value in data.items() if value not in ("", None, {})}

