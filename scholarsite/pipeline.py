@@ -195,7 +195,7 @@ def prepare(
     ownership.claim(site_dir, root)
     progress("read", 0, 0)
     caches = caches or Caches.of(root)
-    project = load_project(root, caches.parses, overrides)
+    project = load_project(root, caches.parses, overrides, keep_sources=caches.parses.on_disk)
     data, diagnostics = site_data(project, caches)
     if fails(diagnostics, strict):
         caches.parses.save()

@@ -276,13 +276,24 @@ def carefully_parsed(text: str, path: str) -> tuple[Sources, list[Diagnostic]]:
 def read_sources(root: Path) -> tuple[Sources, list[Diagnostic]]:
     """The project's `sources.yaml` (none: no entries) with each entry's line; problems as
     diagnostics. The file is read once."""
+    data, problems = sources_bytes(root)
+    return (Sources(), problems) if data is None else sources_of(data)
+
+
+def sources_bytes(root: Path) -> tuple[bytes | None, list[Diagnostic]]:
+    """The bytes of the project's `sources.yaml` (None: no file, or one that cannot be read)."""
     path = root / SOURCES_FILE
     if not present(path):
-        return Sources(), []
+        return None, []
     try:
-        text, problems = decode(read_input(path, root, SOURCES_FILE), SOURCES_FILE)
+        return read_input(path, root, SOURCES_FILE), []
     except BuildError as exc:
-        return Sources(), list(exc.diagnostics)
+        return None, list(exc.diagnostics)
+
+
+def sources_of(data: bytes) -> tuple[Sources, list[Diagnostic]]:
+    """The entries of a sources.yaml's bytes with each entry's line, and problems."""
+    text, problems = decode(data, SOURCES_FILE)
     if text is None:
         return Sources(), problems
     try:
