@@ -37,7 +37,8 @@ IMPACT_TEXT = ("checked", "id", "doi", "venue", "oa_url", "published")
 MAX_REFERENCES = 2_000
 MAX_COUNT = 10**9  # a cited-by count above this is no real one
 YEARS = range(1000, 10_000)
-DATE_FIELDS = ("checked", "published", "updated")  # in an entry of sources.yaml or its openalex part
+# The date fields of an entry of sources.yaml or of its openalex part.
+DATE_FIELDS = frozenset(("checked", "published", "updated"))
 
 
 @functools.lru_cache(maxsize=4096)  # the same few days recur over a file's entries
@@ -54,7 +55,7 @@ def text_problem(name: str, text: str, part: str = "") -> str | None:
     than a setting may be (a 5 MB venue would be copied into the page), or a date that is none."""
     if len(text) > MAX_TEXT:
         return f"{part}'{name}' must have at most {MAX_TEXT:,} characters, found {len(text):,}"
-    if name in DATE_FIELDS and text and not is_date(text):
+    if text and name in DATE_FIELDS and not is_date(text):
         return f"{part}'{name}' must be a date such as 2025-02-27, found {excerpt(text)}"
     return None
 

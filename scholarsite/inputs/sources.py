@@ -149,16 +149,13 @@ def entry_of(value: Any) -> tuple[SourceEntry | None, str | None]:
         return None, f"status must be one of {', '.join(STATUSES)}, found {excerpt(status)}"
     fields: dict[str, Any] = {"status": status}
     for name in TEXT_FIELDS:
-        if name not in value:
-            continue
-        item = value[name]
-        if isinstance(item, datetime.date):
-            item = item.isoformat()
-        if not isinstance(item, str | int | float):
-            return None, f"'{name}' must be text, found {excerpt(item)}"
-        fields[name] = str(item).strip()
-        if problem := text_problem(name, fields[name]):
-            return None, problem
+        if name in value:
+            text = value[name].strip() if type(value[name]) is str else as_text(value[name])
+            if text is None:
+                return None, f"'{name}' must be text, found {excerpt(value[name])}"
+            if problem := text_problem(name, text):
+                return None, problem
+            fields[name] = text
     if fields.get("arxiv_id") and not ARXIV_ID_RE.fullmatch(fields["arxiv_id"]):
         return (
             None,
@@ -198,6 +195,13 @@ def entry_of(value: Any) -> tuple[SourceEntry | None, str | None]:
         **fields,
     )
     return entry, None
+
+
+def as_text(item: Any) -> str | None:
+    """A field that YAML typed as a date or a number as text, stripped (None: not text)."""
+    if isinstance(item, datetime.date):
+        item = item.isoformat()
+    return str(item).strip() if isinstance(item, str | int | float) else None
 
 
 def candidates_of(value: Any) -> tuple[list[Candidate], str | None]:
