@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scholarsite.errors import BuildError
-from scholarsite.inputs.blockyaml import entries_under
+from scholarsite.inputs.blockyaml import clean, entries_under
 from scholarsite.inputs.sources import DUMPER
 from scholarsite.inputs.yamlmap import read_settings
 
@@ -115,3 +115,10 @@ def test_it_leaves_what_it_does_not_take() -> None:
         "k": ({"a": [1, 2]}, 2),
         "j": ({"b": 1}, 4),
     }
+
+
+def test_characters_yaml_refuses_or_breaks_lines_at_are_left_to_the_loader() -> None:
+    for char in "\t\r\x85\u2028\u2029\ufeff\x7f\x80\x9f\x00\x1b\ud800\udc80\ufffe\uffff":
+        assert not clean(f"papers:\n  a: x{char}y\n"), repr(char)
+    for char in "é—中🙂\xa0\ud7a3©":
+        assert clean(f"papers:\n  a: x{char}y\n"), repr(char)

@@ -30,8 +30,10 @@ CONSTRUCTOR = BoundedLoader("")  # its constructors type plain scalars (and boun
 # mark, a tab, or that YAML refuses; sought only when `clean` cannot rule them out quickly.
 UNTAKEN_RE = re.compile(r"[\t\r\x85\u2028\u2029\ufeff]|" + yaml.reader.Reader.NON_PRINTABLE.pattern)
 # Bytes of UTF-8 text that cannot start one of those: printable ASCII, "\n", and every lead or
-# continuation byte but those of U+0080-U+009F (0xC2), U+2028-U+2029 (0xE2), U+FEFF, U+FFFE-F (0xEF).
-HARMLESS = bytes([10, *range(32, 127), *(b for b in range(128, 256) if b not in (0xC2, 0xE2, 0xEF))])
+# continuation byte but the leads of U+0080-U+009F (0xC2), U+2028-U+2029 (0xE2), surrogates
+# (0xED) and U+FEFF, U+FFFE-U+FFFF (0xEF).
+SUSPECT_LEADS = (0xC2, 0xE2, 0xED, 0xEF)
+HARMLESS = bytes([10, *range(32, 127), *(b for b in range(128, 256) if b not in SUSPECT_LEADS)])
 
 
 class Unsupported(ValueError):
