@@ -115,17 +115,22 @@ class Block:
         parts = [text, *(line.strip(" ") for line in self.lines[i + 1 : end])]
         if text[0] == "'":
             return quoted(" ".join(parts)), end
-        for part in parts[1:]:
-            plain(part)
-        return plain(" ".join(parts)), end
+        if not all(map(taken, parts)):
+            raise Unsupported("a plain scalar this reader does not take")
+        return scalar(" ".join(parts)), end
 
 
 def plain(text: str) -> Any:
-    """A plain scalar (the text of its lines joined by spaces), typed; Unsupported when it
-    starts with an indicator, or holds a comment or a `: ` (a key, or an error)."""
-    if text[0] in INDICATORS or ": " in text or " #" in text or text[-1] == ":":
+    """A plain scalar on one line, typed; Unsupported when it is not `taken`."""
+    if not taken(text):
         raise Unsupported("a plain scalar this reader does not take")
     return scalar(text)
+
+
+def taken(text: str) -> bool:
+    """Whether a line of a plain scalar is one this reader takes: no indicator first, no
+    comment, no `: ` (a key, or an error)."""
+    return text[0] not in INDICATORS and ": " not in text and " #" not in text and text[-1] != ":"
 
 
 def quoted(text: str) -> str:
