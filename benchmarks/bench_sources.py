@@ -4,10 +4,12 @@ Usage: python benchmarks/bench_sources.py [--papers N] [--shape full|lean] [--re
 Writes a sources.yaml of N entries as link-sources writes them (`full`: arXiv metadata with
 six authors, an OpenAlex part with counts per year and twenty references; `lean`: status,
 title, checked date and arXiv id), then times: writing it (`dump_sources`, libyaml's dumper),
-reading it as a build does (`read_sources`: libyaml's composer on plain text), and reading it
-through the checking Python loader alone (what every read cost before). Prints the median wall
-and CPU seconds of each with the file's size and the load average (other work on the machine
-inflates wall time); asserts nothing.
+reading it as a build without a cache does (`read_sources`: the quick block reader), as a build
+does when the file did not change since the last (`read_sources_kept`: the entries from
+`.scholarsite-cache/sources.json`, checked again), reading it as YAML (libyaml's composer, what
+every read cost before the quick reader) and through the checking Python loader alone. Prints
+the median wall and CPU seconds of each with the file's size and the load average (other work
+on the machine inflates wall time); asserts nothing.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from typing import Any
 
 from scholarsite.inputs import yamlmap
 from scholarsite.inputs.openalex_part import Impact
-from scholarsite.inputs.sources import SOURCES_FILE, SourceEntry, dump_sources, read_sources
+from scholarsite.inputs.sources import SOURCES_FILE, SourceEntry, carefully_parsed, dump_sources, read_sources
+from scholarsite.inputs.sources_cache import SOURCES_CACHE, read_sources_kept
 
 
 def entry(number: int, shape: str) -> SourceEntry:
@@ -100,12 +103,17 @@ def main() -> None:
         size = len(text.encode()) / 2**20
         print(f"{args.papers} entries ({args.shape}), {size:.1f} MB, libyaml {yamlmap.CLoader is not None}")
         print(f"  write: {wall:.2f} s wall, {cpu:.2f} s CPU")
-        assert yamlmap.plain(text), "the file should take the fast path"
+        runs = f"(median of {args.repeats})"
         wall, cpu, (read, problems) = timed(lambda: read_sources(root), args.repeats)
         assert not problems and len(read.entries) == args.papers
-        print(
-            f"  read (read_sources, libyaml): {wall:.2f} s wall, {cpu:.2f} s CPU (median of {args.repeats})"
-        )
+        print(f"  read (read_sources, quick reader): {wall:.2f} s wall, {cpu:.2f} s CPU {runs}")
+        read_sources_kept(root, root / SOURCES_CACHE)  # writes the cache
+        wall, cpu, (kept, _) = timed(lambda: read_sources_kept(root, root / SOURCES_CACHE), args.repeats)
+        assert kept == read
+        print(f"  read (read_sources_kept, unchanged file): {wall:.2f} s wall, {cpu:.2f} s CPU {runs}")
+        assert yamlmap.plain(text), "the file should take libyaml's path"
+        wall, cpu, _ = timed(lambda: carefully_parsed(text, SOURCES_FILE), args.repeats)
+        print(f"  read (as YAML, libyaml): {wall:.2f} s wall, {cpu:.2f} s CPU {runs}")
         if not args.skip_python:
             wall, cpu, _ = timed(lambda: checked_only(text), 1)
             print(f"  read (Python loader, settings only): {wall:.2f} s wall, {cpu:.2f} s CPU")

@@ -205,7 +205,8 @@ def prepare(
     ownership.claim(site_dir, root)
     progress("read", 0, 0)
     caches = caches or Caches.of(root)
-    project = load_project(root, caches.parses, overrides, recorded_digests(root, caches.state))
+    recorded = recorded_digests(root, caches.state)
+    project = load_project(root, caches.parses, overrides, recorded, keep_sources=caches.parses.on_disk)
     data, diagnostics = site_data(project, caches)
     if fails(diagnostics, strict):
         caches.parses.save()

@@ -161,6 +161,17 @@ def test_text_fields_are_bounded_as_seed_fields(tmp_path: Path) -> None:
     ]
 
 
+def test_fields_typed_by_yaml_read_as_text_and_a_list_is_an_error_at_its_entry() -> None:
+    text = "papers:\n  2025/a:\n    status: found\n    title: 1984\n    published: 2025-02-27\n"
+    text += "  2025/b:\n    status: found\n    journal_ref:\n    - a list\n"
+    entries, problems = parse_sources(text, SOURCES_FILE)
+    assert entries == {"2025/a": SourceEntry("found", title="1984", published="2025-02-27")}
+    wrong = "'2025/b': 'journal_ref' must be text, found a list"
+    assert [(p.line, p.message) for p in problems] == [(6, wrong)]
+    good, problems = parse_sources(text.split("  2025/b")[0], SOURCES_FILE)  # the quick reader's way
+    assert good == entries and not problems
+
+
 def test_aliases_count_only_what_they_add() -> None:
     reused = "papers:\n  2025/a: &entry\n    status: found\n" + "".join(
         f"  2025/k{n}: *entry\n" for n in range(100)

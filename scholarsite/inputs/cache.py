@@ -159,6 +159,11 @@ class ParseCache:
         self.entries: dict[Key, SeedParse] = self.load()
         self.used: set[Key] = set()
 
+    @property
+    def on_disk(self) -> bool:
+        """Whether the cache is kept in a folder (not for a clean build)."""
+        return self.shards.folder is not None
+
     def load(self) -> dict[Key, SeedParse]:
         """The entries on disk; none if there are none, or (with a note) when one is damaged."""
         entries: dict[Key, SeedParse] = {}

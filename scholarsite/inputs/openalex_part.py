@@ -19,8 +19,9 @@ at most `MAX_REFERENCES` references); an id that is not `W` and digits is refuse
 from __future__ import annotations
 
 import datetime
+import functools
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 from scholarsite.inputs.config import MAX_TEXT
@@ -29,15 +30,18 @@ from scholarsite.inputs.yamlmap import excerpt
 
 IMPACT_STATUSES = ("found", "not-found", "unknown")
 OPENALEX_ID_RE = re.compile(r"W\d{1,15}")
+REFERENCES_RE = re.compile(r"W\d{1,15}(?: W\d{1,15})*")  # ids separated by single spaces
 DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 WEB_URL_RE = re.compile(r"https?://[^\s<>\"']+")
 IMPACT_TEXT = ("checked", "id", "doi", "venue", "oa_url", "published")
 MAX_REFERENCES = 2_000
 MAX_COUNT = 10**9  # a cited-by count above this is no real one
 YEARS = range(1000, 10_000)
-DATE_FIELDS = ("checked", "published", "updated")  # in an entry of sources.yaml or its openalex part
+# The date fields of an entry of sources.yaml or of its openalex part.
+DATE_FIELDS = frozenset(("checked", "published", "updated"))
 
 
+@functools.lru_cache(maxsize=4096)  # the same few days recur over a file's entries
 def is_date(text: str) -> bool:
     """Whether `text` is a day written as 2025-02-27."""
     try:
@@ -51,7 +55,7 @@ def text_problem(name: str, text: str, part: str = "") -> str | None:
     than a setting may be (a 5 MB venue would be copied into the page), or a date that is none."""
     if len(text) > MAX_TEXT:
         return f"{part}'{name}' must have at most {MAX_TEXT:,} characters, found {len(text):,}"
-    if name in DATE_FIELDS and text and not is_date(text):
+    if text and name in DATE_FIELDS and not is_date(text):
         return f"{part}'{name}' must be a date such as 2025-02-27, found {excerpt(text)}"
     return None
 
@@ -78,10 +82,13 @@ class Impact:
 
     def as_data(self) -> dict[str, Any]:
         """The part as YAML data: empty fields left out, in a fixed order."""
-        data = asdict(self)
+        data = dict(vars(self))  # by field, shallow
         data["counts"] = dict(self.counts)
         data["references"] = " ".join(self.references)
         return {key: value for key, value in data.items() if value not in ("", None, {})}
+
+
+IMPACT_FIELDS = frozenset(Impact.__dataclass_fields__)
 
 
 def short_work_id(text: str) -> str:
@@ -91,29 +98,38 @@ def short_work_id(text: str) -> str:
     return found if OPENALEX_ID_RE.fullmatch(found) else ""
 
 
+def one_line(item: str) -> str:
+    """Text without control characters, its runs of white space made single spaces."""
+    if item.isprintable() and "  " not in item and item.strip() == item:  # as it is, quickly
+        return item
+    return " ".join(CONTROL_RE.sub("", item).split())
+
+
 def impact_of(value: Any) -> tuple[Impact | None, str | None]:
     """The `openalex:` part from YAML data, or the reason it is not one."""
     if not isinstance(value, dict):
         return None, "'openalex' must be key: value fields"
-    unknown = set(value) - set(Impact.__dataclass_fields__)
-    if unknown:
+    if not IMPACT_FIELDS.issuperset(value):
+        unknown = set(value) - IMPACT_FIELDS
         return None, f"unknown field {excerpt(sorted(map(str, unknown))[0])} in 'openalex'"
     status = value.get("status")
     if status not in IMPACT_STATUSES:
         return None, f"'openalex' status must be one of {', '.join(IMPACT_STATUSES)}, found {excerpt(status)}"
     fields: dict[str, Any] = {}
     for name in IMPACT_TEXT:
-        item = value.get(name, "")
+        if name not in value:
+            continue
+        item = value[name]
         if isinstance(item, datetime.date):
             item = item.isoformat()
         if not isinstance(item, str | int | float) or isinstance(item, bool):
             return None, f"'openalex' {name} must be text, found {excerpt(item)}"
-        fields[name] = " ".join(CONTROL_RE.sub("", str(item)).split())
+        fields[name] = one_line(str(item))
         if problem := text_problem(name, fields[name], "'openalex' "):
             return None, problem
-    if fields["id"] and not OPENALEX_ID_RE.fullmatch(fields["id"]):
+    if fields.get("id") and not OPENALEX_ID_RE.fullmatch(fields["id"]):
         return None, f"'openalex' id must look like W4392345678, found {excerpt(fields['id'])}"
-    if fields["oa_url"] and not WEB_URL_RE.fullmatch(fields["oa_url"]):
+    if fields.get("oa_url") and not WEB_URL_RE.fullmatch(fields["oa_url"]):
         return None, f"'openalex' oa_url must be an http(s) address, found {excerpt(fields['oa_url'])}"
     cited = value.get("cited_by")
     if cited is not None and (not isinstance(cited, int) or isinstance(cited, bool) or cited < 0):
@@ -156,7 +172,7 @@ def references_of(value: Any) -> tuple[tuple[str, ...], str | None]:
     ids = value.split()
     if len(ids) > MAX_REFERENCES:
         return (), f"'openalex' references holds over {MAX_REFERENCES} ids"
-    wrong = next((i for i in ids if not OPENALEX_ID_RE.fullmatch(i)), None)
-    if wrong is not None:
+    if ids and not REFERENCES_RE.fullmatch(" ".join(ids)):
+        wrong = next(i for i in ids if not OPENALEX_ID_RE.fullmatch(i))
         return (), f"'openalex' references must be ids such as W4392345678, found {excerpt(wrong)}"
     return tuple(ids), None

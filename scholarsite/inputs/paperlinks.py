@@ -14,7 +14,7 @@ to it, so nothing else may run there), its label optional text. At most MAX_LINK
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -43,7 +43,7 @@ class Link:
 
     def as_data(self) -> dict[str, str]:
         """The link as YAML data, without an empty label."""
-        return {key: value for key, value in asdict(self).items() if value}
+        return {key: value for key, value in vars(self).items() if value}
 
 
 def links_of(value: Any) -> tuple[tuple[Link, ...], str | None]:

@@ -16,6 +16,7 @@ from scholarsite.inputs.freshness import latest_possible_year
 from scholarsite.inputs.lineage_file import Lineage, read_lineage
 from scholarsite.inputs.seeds import SeedParse, read_seeds
 from scholarsite.inputs.sources import Sources, read_sources
+from scholarsite.inputs.sources_cache import SOURCES_CACHE, read_sources_kept
 
 FEEDS_NEED_BASE_URL = "no base_url: Atom feeds, sitemap and canonical links are not written"
 
@@ -42,6 +43,7 @@ def load_project(
     cache: ParseCache | None = None,
     overrides: Overrides = NONE_GIVEN,
     recorded: Callable[[Path], bytes | None] = lambda path: None,
+    keep_sources: bool = False,
 ) -> Project:
     """Read site.yaml (with the settings given over it), seeds/, content/, sources.yaml and lineage.txt;
     never raises for bad input, collects problems.
@@ -49,7 +51,8 @@ def load_project(
     Seeds go through `cache` (by default the project's `.scholarsite-cache/`), so unchanged
     seeds are not parsed again; the caller decides whether to save it. A seed whose digest
     `recorded` knows from its stamp (`freshness.recorded_digests`) and whose parse the cache
-    holds is not even read.
+    holds is not even read. With `keep_sources` (a build that keeps its caches), sources.yaml's
+    entries go through their cache (`inputs.sources_cache`), read and written at once.
     """
     diagnostics: list[Diagnostic] = []
     try:
@@ -70,7 +73,7 @@ def load_project(
     diagnostics += notes + [d for parse in parses for d in parse.diagnostics]
     content, author_pages, problems = read_pages(root / "content", "content", config.unsafe_html)
     diagnostics += problems
-    sources, problems = read_sources(root)
+    sources, problems = read_sources_kept(root, root / SOURCES_CACHE) if keep_sources else read_sources(root)
     diagnostics += problems
     lineage, problems = read_lineage(root)
     diagnostics += problems

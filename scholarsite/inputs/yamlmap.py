@@ -8,12 +8,13 @@ keys must be plain text and appear once in every mapping, and aliases may not ad
 are not counted: its size is bounded by the size of the file). Every problem is a diagnostic
 at the line it is on; no message shows more than a short excerpt.
 
-Large files (`sources.yaml` of 100,000 papers) are composed by libyaml (`CSafeLoader`) when it
-is installed and the text cannot hold what only the Python loader checks while composing: no
-anchor, alias, tag or flow collection can start a node, and a bound on the nesting computed
-from the text (the indentation and block indicators opening each line, see `plain`) is within
-`MAX_DEPTH` (libyaml's composer recurses in C and crashes on deep nesting). Any other text goes through the
-checking Python loader; both build the same values.
+Large files (`sources.yaml` of 100,000 papers, when `inputs.blockyaml`'s quicker reader cannot
+take them) are composed by libyaml (`CSafeLoader`) when it is installed and the text cannot hold
+what only the Python loader checks while composing: no anchor, alias, tag or flow collection can
+start a node, and a bound on the nesting computed from the text (the indentation and block
+indicators opening each line, see `plain`) is within `MAX_DEPTH` (libyaml's composer recurses in
+C and crashes on deep nesting). Any other text goes through the checking Python loader; both
+build the same values.
 """
 
 from __future__ import annotations

@@ -1,0 +1,246 @@
+"""A quick reader for the block YAML that PyYAML's dumper writes, for large generated files.
+
+PyYAML builds a Python node for every scalar even with libyaml, about 100 µs an entry of
+`sources.yaml`. This reader takes only the plainest block YAML, where every line is a
+`key: value`, a `key:` opening a block, or a `- item`, and values are plain or single-quoted
+scalars that may go on over more indented lines. Plain scalars are typed by PyYAML's own
+resolver and constructors (`2024` an int, `2025-02-27` a date), so whatever it reads is what
+`yamlmap.read_settings` would build. Anything else (double quotes, flow collections, anchors,
+tags, comments, blank lines inside a block, tabs, keys given twice...) raises `Unsupported`, and
+the caller reads that text the careful way; the reader never decides that YAML is wrong.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any
+
+import yaml
+
+from scholarsite.errors import BuildError
+from scholarsite.inputs.yamlmap import BoundedLoader, read_settings
+
+# A plain scalar may not start with these (`'` starts a single-quoted one).
+INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
+RESOLVERS = yaml.resolver.Resolver.yaml_implicit_resolvers
+MAX_KEY = 1_000  # libyaml refuses a simple key over 1,024 characters
+CONSTRUCTOR = BoundedLoader("")  # its constructors type plain scalars (and bound integers)
+# Characters that break lines other than "\n" (so lines would not be YAML's), a byte-order
+# mark, a tab, or that YAML refuses; sought only when `clean` cannot rule them out quickly.
+UNTAKEN_RE = re.compile(r"[\t\r\x85\u2028\u2029\ufeff]|" + yaml.reader.Reader.NON_PRINTABLE.pattern)
+# Bytes of UTF-8 text that cannot start one of those: printable ASCII, "\n", and every lead or
+# continuation byte but the leads of U+0080-U+009F (0xC2), U+2028-U+2029 (0xE2), surrogates
+# (0xED) and U+FEFF, U+FFFE-U+FFFF (0xEF).
+SUSPECT_LEADS = (0xC2, 0xE2, 0xED, 0xEF)
+HARMLESS = bytes([10, *range(32, 127), *(b for b in range(128, 256) if b not in SUSPECT_LEADS)])
+
+
+class Unsupported(ValueError):
+    """Text this reader does not take: read it with a YAML loader instead."""
+
+
+def clean(text: str) -> bool:
+    """Whether the text has none of the characters of UNTAKEN_RE (a quick look at its bytes
+    first: a search of the text only when one of its bytes could start one)."""
+    if not text.encode("utf-8", "surrogatepass").translate(None, HARMLESS):
+        return True
+    return UNTAKEN_RE.search(text) is None
+
+
+class Block:
+    """Lines of block YAML with the column each starts at (-1: a line of spaces only)."""
+
+    def __init__(self, lines: list[str]):
+        self.lines = lines
+        self.indents = [len(line) - len(line.lstrip(" ")) if line.strip(" ") else -1 for line in lines]
+
+    def node(self, i: int, indent: int) -> tuple[Any, int]:
+        """The block node starting at line `i` at column `indent`, and the line after it."""
+        if self.lines[i].startswith("- ", indent):
+            return self.sequence(i, indent)
+        return self.mapping(i, indent, self.lines[i][indent:])
+
+    def mapping(self, i: int, indent: int, first: str) -> tuple[dict[Any, Any], int]:
+        """A block mapping at column `indent` from line `i` (whose text from that column is
+        `first`), and the line after it."""
+        found: dict[Any, Any] = {}
+        content = first
+        while True:
+            key, rest = key_of(content)
+            if key in found:
+                raise Unsupported("a key given twice")
+            found[key], i = self.value(i, indent, rest, indentless=True)
+            if i == len(self.lines) or self.indents[i] != indent:
+                return found, i
+            content = self.lines[i][indent:]
+            if content.startswith("- "):
+                raise Unsupported("a sequence inside a mapping")
+
+    def sequence(self, i: int, indent: int) -> tuple[list[Any], int]:
+        """A block sequence whose items start `- ` at column `indent`, and the line after it."""
+        items = []
+        while self.item_at(i, indent):
+            content = self.lines[i][indent + 2 :]
+            if content[:1] != "'" and (": " in content or content.endswith(":")):
+                item, i = self.mapping(i, indent + 2, content)
+            else:
+                item, i = self.value(i, indent, " " + content, indentless=False)
+            items.append(item)
+        return items, i
+
+    def item_at(self, i: int, indent: int) -> bool:
+        """Whether line `i` is a sequence item (`- `) at column `indent`."""
+        return i < len(self.lines) and self.indents[i] == indent and self.lines[i].startswith("- ", indent)
+
+    def value(self, i: int, indent: int, rest: str, indentless: bool) -> tuple[Any, int]:
+        """The value after `key:` or `- ` (`rest`) on line `i` of a node at column `indent`,
+        with the lines under it, and the line after it; `indentless`: a sequence may start at
+        `indent` (a mapping's value)."""
+        if rest and rest[0] != " ":
+            raise Unsupported("no space after the indicator")
+        text = rest.strip(" ")
+        end = i + 1
+        deeper = end < len(self.lines) and self.indents[end] > indent
+        if not text:
+            if deeper:
+                return self.node(end, self.indents[end])
+            if indentless and self.item_at(end, indent):
+                return self.sequence(end, indent)
+            return scalar(""), end
+        if not deeper:  # the common case: a scalar on one line
+            return (quoted(text) if text[0] == "'" else plain(text)), end
+        while end < len(self.lines) and self.indents[end] > indent:
+            end += 1
+        parts = [text, *(line.strip(" ") for line in self.lines[i + 1 : end])]
+        if text[0] == "'":
+            return quoted(" ".join(parts)), end
+        if not all(map(taken, parts)):
+            raise Unsupported("a plain scalar this reader does not take")
+        return scalar(" ".join(parts)), end
+
+
+def plain(text: str) -> Any:
+    """A plain scalar on one line, typed; Unsupported when it is not `taken`."""
+    if not taken(text):
+        raise Unsupported("a plain scalar this reader does not take")
+    return scalar(text)
+
+
+def taken(text: str) -> bool:
+    """Whether a line of a plain scalar is one this reader takes: no indicator first, no
+    comment, no `: ` (a key, or an error)."""
+    return text[0] not in INDICATORS and ": " not in text and " #" not in text and text[-1] != ":"
+
+
+def quoted(text: str) -> str:
+    """A single-quoted scalar, its lines joined by spaces; nothing may follow the quote."""
+    if len(text) < 2 or text[-1] != "'":
+        raise Unsupported("text after a quoted scalar")
+    inner = text[1:-1]
+    if "'" in inner.replace("''", ""):
+        raise Unsupported("a quote inside a quoted scalar")
+    return inner.replace("''", "'")
+
+
+def scalar(text: str) -> Any:
+    """A plain scalar typed as PyYAML's safe loader types it (str when no resolver matches)."""
+    if text[:1] not in RESOLVERS and None not in RESOLVERS:
+        return text
+    return typed(text)
+
+
+@functools.lru_cache(maxsize=4096)  # the same dates, counts and statuses recur
+def typed(text: str) -> Any:
+    """What PyYAML's resolver and safe constructors make of a plain scalar."""
+    tag = CONSTRUCTOR.resolve(yaml.ScalarNode, text, (True, False))
+    if tag == "tag:yaml.org,2002:str":
+        return text
+    if tag not in CONSTRUCTOR.yaml_constructors or tag.endswith(("merge", "value")):
+        raise Unsupported(f"a scalar of tag {tag}")
+    try:
+        return CONSTRUCTOR.yaml_constructors[tag](CONSTRUCTOR, yaml.ScalarNode(tag, text))
+    except (yaml.YAMLError, ValueError) as exc:
+        raise Unsupported(str(exc)) from None
+
+
+def key_of(content: str) -> tuple[Any, str]:
+    """A mapping line's plain key, typed, and what follows its colon."""
+    colon = content.find(": ")
+    if colon < 0:
+        if not content.endswith(":"):
+            raise Unsupported("no key")
+        colon = len(content) - 1
+    key = content[:colon]
+    if not key or key[0] in INDICATORS or key[-1] == " " or " #" in key or len(key) > MAX_KEY:
+        raise Unsupported("a key this reader does not take")
+    return scalar(key), content[colon + 1 :]
+
+
+def entries_under(text: str, top: str, path: str) -> dict[str, tuple[Any, int]] | None:
+    """The values of the mapping under `top:`, the text's only key (comments and blank lines
+    before it), by key with the line of each key; None when the text is not of that shape, or
+    when any entry cannot be read (the caller then reads the whole text as YAML and reports).
+
+    An entry is a line at column 2 and the lines after it up to the next such line. An entry
+    the quick reader does not take is read alone by `yamlmap.read_settings`."""
+    head = re.match(rf"(?:(?:#[^\n]*)?\n)*{re.escape(top)}:\n", text)
+    if head is None or not clean(text):
+        return None
+    block = Block(text.split("\n"))
+    found: dict[str, tuple[Any, int]] = {}
+    i = text.count("\n", 0, head.end())
+    try:
+        while i < len(block.lines):
+            if block.indents[i] == -1 or block.lines[i].startswith("#"):
+                i += 1
+                continue
+            if block.indents[i] != 2:
+                return None
+            end = next_entry(block, i)
+            for key, value, line in entry_at(block, i, end, path):
+                if key in found:
+                    return None
+                found[key] = value, line
+            i = end
+    except Unsupported:
+        return None
+    return found
+
+
+def next_entry(block: Block, i: int) -> int:
+    """The first line after `i` that starts an entry (a key at column 2), or the end."""
+    for j in range(i + 1, len(block.lines)):
+        if block.indents[j] == 2 and block.lines[j][2] not in "#:":
+            return j
+    return len(block.lines)
+
+
+def entry_at(block: Block, i: int, end: int, path: str) -> list[tuple[str, Any, int]]:
+    """The entry on lines `i` to `end` (normally one key), each with its line; Unsupported
+    when it cannot be read."""
+    try:
+        key, rest = key_of(block.lines[i][2:])
+        value, after = block.value(i, 2, rest, indentless=True)
+        if not isinstance(key, str) or any(not ignored(line) for line in block.lines[after:end]):
+            raise Unsupported("not one entry")
+        return [(key, value, i + 1)]
+    except Unsupported:
+        return entry_read(block, i, end, path)
+
+
+def ignored(line: str) -> bool:
+    """Whether YAML ignores a line between entries (spaces only, or a comment)."""
+    return not line.strip(" ") or line.lstrip(" ").startswith("#")
+
+
+def entry_read(block: Block, i: int, end: int, path: str) -> list[tuple[str, Any, int]]:
+    """The entries on lines `i` to `end` read by `yamlmap.read_settings`; Unsupported when it
+    refuses them."""
+    try:
+        settings = read_settings("\n".join(block.lines[i:end]), path, first_line=i + 1)
+    except BuildError:
+        raise Unsupported("an entry YAML refuses") from None
+    if not settings:
+        raise Unsupported("no entry")
+    return [(setting.key, setting.value, setting.line) for setting in settings]
