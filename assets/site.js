@@ -10,14 +10,21 @@
       "`python -m http.server` in the site folder and open http://localhost:8000/. Browse the indexes below meanwhile.";
     search.replaceWith(note);
   }
-  // Listing rows: an abstract is stored once, on its paper's page; opening a row's toggle
-  // fetches it from there (the toggle's link to the page stays if that fails).
-  document.querySelectorAll("details.abstract").forEach(function (toggle) {
+  // Listing rows: an abstract is stored once, on its paper's page (the row's title links
+  // there). Each row gets a toggle here; opening it fetches the abstract from that page (if
+  // that fails, the toggle says so and links to the page).
+  document.querySelectorAll("ol.paper-list > li.paper:not(.no-abstract)").forEach(function (row) {
+    var title = row.querySelector(".paper-title a");
+    if (!title || !window.fetch) return;
+    var toggle = document.createElement("details");
+    toggle.className = "abstract";
+    var summary = toggle.appendChild(document.createElement("summary"));
+    summary.textContent = "Abstract";
+    row.appendChild(toggle);
     toggle.addEventListener("toggle", function () {
-      var link = toggle.querySelector(":scope > a");
-      if (!toggle.open || !link || toggle.hasAttribute("aria-busy") || !window.fetch) return;
+      if (!toggle.open || toggle.childElementCount > 1 || toggle.hasAttribute("aria-busy")) return;
       toggle.setAttribute("aria-busy", "true");
-      fetch(link.href).then(function (response) {
+      fetch(title.href).then(function (response) {
         if (!response.ok) throw new Error(response.status);
         return response.text();
       }).then(function (html) {
@@ -29,8 +36,13 @@
         shown.append.apply(shown, Array.from(abstract.childNodes, function (node) {
           return document.importNode(node, true);
         }));
-        link.replaceWith(shown);
-      }).catch(function () { /* the link to the paper's page stays */ }).finally(function () {
+        toggle.appendChild(shown);
+      }).catch(function () {
+        var link = document.createElement("a");
+        link.href = title.href + "#abstract";
+        link.textContent = "On the paper's page";
+        toggle.appendChild(link);
+      }).finally(function () {
         toggle.removeAttribute("aria-busy");
       });
     });

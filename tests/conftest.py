@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from scholarsite import pipeline
+from scholarsite.outputs import downloads
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -91,6 +92,9 @@ def wait_for_port(port: int, seconds: float = 60) -> None:
 
 
 CITATION_DATA = re.compile(r'<script type="application/json" id="citation-data">(.*?)</script>', re.S)
+ABSTRACT_BLOCK = re.compile(r'<div class="abstract-text">(.*?)</div>\s*</section>', re.S)
+TITLE_META = re.compile(r'<meta name="citation_title" content="([^"]*)">')
+CANONICAL = re.compile(r'<link rel="canonical" href="([^"]*)">')
 BIBTEX_BLOCK = re.compile(r'<pre id="bibtex"[^>]*><code>(.*?)</code></pre>', re.S)
 
 
@@ -99,9 +103,14 @@ def page_downloads(folder: Path) -> dict[str, str]:
     from the page as `assets/cite.js` makes them (the browser test checks the script agrees)."""
     page = (folder / "index.html").read_text(encoding="utf-8")
     data = json.loads(CITATION_DATA.search(page)[1])
-    abstract = data["abstract"]
-    return {
-        "bib": html.unescape(BIBTEX_BLOCK.search(page)[1]),
-        "ris": f"AB  - {abstract}\n".join(data["ris"]),
-        "json": json.dumps(abstract, ensure_ascii=False).join(data["csl"]),
-    }
+    shown = ABSTRACT_BLOCK.search(page)
+    canonical = CANONICAL.search(page)
+    return downloads.texts(
+        data,
+        {
+            "abstract": shown[1] if shown else "",
+            "bibtex": html.unescape(BIBTEX_BLOCK.search(page)[1]),
+            "title": html.unescape(TITLE_META.search(page)[1]),
+            "canonical": html.unescape(canonical[1]) if canonical else "",
+        },
+    )

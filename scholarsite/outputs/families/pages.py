@@ -42,7 +42,6 @@ from scholarsite.outputs.sitedata import SiteData
 from scholarsite.outputs.templates import Templates
 
 AUTHORS_ON_ONE_PAGE = 2000  # beyond this the A-Z index gets one page per initial (pages < 1 MB)
-MORE_BY_AUTHORS = 5  # newest other papers of the same authors on a paper page
 LISTED_AUTHORS = 100  # authors beside a subject's or year's papers (pages stay under 1 MB)
 LISTED_COAUTHORS = 100  # co-authors in an author's sidebar, the most shared papers first
 
@@ -97,6 +96,7 @@ class Planner:
         """A page's context with what every template expects."""
         description = context.pop("description", self.config.description)
         jsonld = context.pop("jsonld", None) or self.meta.collection(path, title, description)
+        trail = len(crumbs) > 1 and context.pop("trail_data", True)  # the BreadcrumbList too
         return {
             **self.common,
             "page_path": path,
@@ -106,7 +106,7 @@ class Planner:
             "description": metadata.clip(description),
             "canonical": self.meta.absolute(path) if path != urls.NOT_FOUND else None,
             "breadcrumbs": [{"name": n, "path": p} for n, p in crumbs],
-            "jsonld": [jsonld, self.meta.breadcrumbs(crumbs)] if len(crumbs) > 1 else [jsonld],
+            "jsonld": [jsonld, self.meta.breadcrumbs(crumbs)] if trail else [jsonld],
             "og_type": context.pop("og_type", "website"),
             "feed": context.pop("feed", None),
             "searchable": context.pop("searchable", False),
@@ -262,11 +262,6 @@ class Planner:
         card = self.cards.paper(paper)
         path = card["path"]
         related = self.inputs.related.get(paper.key, [])
-        shown = {p.key for p in related} | {paper.key}
-        by_authors = sorted(
-            {p.key: p for a in paper.authors for p in a.papers[:40] if p.key not in shown}.values(),
-            key=lambda p: (-p.year, p.key),
-        )[:MORE_BY_AUTHORS]
         return self.spec(
             path,
             "paper.html",
@@ -279,7 +274,6 @@ class Planner:
             records=len(paper.provenance),
             citation=self.inputs.records[paper.key],
             related=[self.cards.paper(p) for p in related],
-            by_authors=[self.cards.paper(p) for p in by_authors],
             impact=self.inputs.impact.paper(paper),
             citing=self.inputs.impact.citations(paper),
         )
@@ -294,12 +288,13 @@ class Planner:
             path,
             paper=paper,
             bibtex=bibtex,
-            downloads=downloads.links(),
-            citation_data=downloads.page_data(citation),
+            citation_data=downloads.page_data(
+                citation, paper["abstract"] or "", paper["title_plain"], self.meta.absolute(path)
+            ),
             description=paper["abstract_plain"] or paper["title_plain"],
             og_type="article",
-            searchable=True,
             jsonld=self.meta.article(paper, path, impact),
+            trail_data=False,  # a paper page's place is in its ScholarlyArticle's URL and page
             impact=impact,
             **reads,
         )
