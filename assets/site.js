@@ -47,6 +47,17 @@
       });
     });
   });
+  // A paper page's BibTeX block: its copy button is made here (of no use without JavaScript).
+  var bibtex = document.getElementById("bibtex");
+  if (bibtex && !document.querySelector('button.copy[data-copy="bibtex"]')) {
+    var copy = document.createElement("button");
+    copy.type = "button";
+    copy.className = "copy";
+    copy.setAttribute("data-copy", "bibtex");
+    copy.hidden = true;
+    copy.textContent = "Copy BibTeX";
+    bibtex.after(copy);
+  }
   // Copy buttons: reveal them only when the Clipboard API exists.
   document.querySelectorAll("button.copy[data-copy]").forEach(function (button) {
     if (!navigator.clipboard) return;

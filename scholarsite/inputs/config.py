@@ -41,7 +41,7 @@ class Config:
     papers_per_page: int = 100
     latest_papers: int = 10
     feed_entries: int = 20
-    related_papers: int = 5
+    related_papers: int = 4
     portable: bool = False
     unsafe_html: bool = False  # keep raw HTML in content pages (their authors are trusted)
     search_shard_size: int = 2000
