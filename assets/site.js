@@ -47,6 +47,34 @@
       });
     });
   });
+  // An author's BibTeX: the link is to the part of the authors' BibTeX holding theirs (what a
+  // reader without JavaScript gets); here it saves only the author's own entries, cut from
+  // the part (after their line "@comment{scholarsite author SLUG}", up to the next author's).
+  document.querySelectorAll("a[data-bibtex]").forEach(function (link) {
+    if (!window.fetch || !window.Blob || !window.URL || !URL.createObjectURL) return;
+    link.addEventListener("click", function (event) {
+      var slug = link.getAttribute("data-bibtex");
+      event.preventDefault();
+      fetch(link.href).then(function (response) {
+        if (!response.ok) throw new Error(response.status);
+        return response.text();
+      }).then(function (text) {
+        var mark = "@comment{scholarsite author ";
+        var start = text.indexOf(mark + slug + "}\n");
+        if (start < 0) throw new Error("not in this part");
+        start += mark.length + slug.length + 2;
+        var end = text.indexOf("\n" + mark, start);
+        var entries = text.slice(start, end < 0 ? text.length - 1 : end);
+        var saved = document.createElement("a");
+        saved.href = URL.createObjectURL(new Blob([entries], { type: "application/x-bibtex;charset=utf-8" }));
+        saved.download = slug + ".bib";
+        document.body.appendChild(saved);
+        saved.click();
+        saved.remove();
+        setTimeout(function () { URL.revokeObjectURL(saved.href); }, 1000);
+      }).catch(function () { location.href = link.href; });
+    });
+  });
   // A paper page's BibTeX block: its copy button is made here (of no use without JavaScript).
   var bibtex = document.getElementById("bibtex");
   if (bibtex && !document.querySelector('button.copy[data-copy="bibtex"]')) {

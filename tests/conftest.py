@@ -16,6 +16,7 @@ import pytest
 
 from scholarsite import pipeline
 from scholarsite.outputs import downloads
+from scholarsite.outputs.families import exports
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -96,6 +97,16 @@ ABSTRACT_BLOCK = re.compile(r'<div class="abstract-text">(.*?)</div>\s*</section
 TITLE_META = re.compile(r'<meta name="citation_title" content="([^"]*)">')
 CANONICAL = re.compile(r'<link rel="canonical" href="([^"]*)">')
 BIBTEX_BLOCK = re.compile(r'<pre id="bibtex"[^>]*><code>(.*?)</code></pre>', re.S)
+
+
+def author_bib(site: Path, slug: str) -> str:
+    """The BibTeX an author's page saves: their entries, cut from the part of the authors'
+    BibTeX that holds them (as `assets/site.js` cuts them)."""
+    for part in sorted(site.glob("data/bibtex/authors-*.bib")):
+        found = exports.author_entries(part.read_text(encoding="utf-8"), slug)
+        if found is not None:
+            return found
+    raise AssertionError(f"no part of the authors' BibTeX holds {slug}")
 
 
 def page_downloads(folder: Path) -> dict[str, str]:

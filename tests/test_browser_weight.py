@@ -17,10 +17,11 @@ import rispy
 
 from scholarsite import pipeline
 from scholarsite.outputs import citations
+from scholarsite.outputs.families import exports
 from tools.qa.browser import open_browser
 from tools.qa.server import serve
 
-from .conftest import BASE_URL_YAML, FIXTURES, make_project
+from .conftest import BASE_URL_YAML, FIXTURES, author_bib, make_project
 
 pytestmark = pytest.mark.browser
 CSL_SCHEMA = json.loads((Path(__file__).parent / "data/csl-data.json").read_text(encoding="utf-8"))
@@ -87,3 +88,27 @@ def test_a_listing_row_shows_its_abstract_when_opened(project: Path) -> None:
         shown.wait_for()
         assert shown.inner_text() == abstract and abstract
         assert toggle.locator("a[href$='#abstract']").count() == 0
+
+
+def test_an_author_s_bibtex_link_saves_their_entries(project: Path) -> None:
+    """The link points at the part of the authors' BibTeX holding the author's (without
+    JavaScript, that file); the script saves the author's own entries, cut from it."""
+    data = pipeline.check(project).data
+    site = project / "site"
+    with open_browser() as browser, serve(site, "/scholarsite/") as base:
+        tab = browser.new_page()
+        for author in data.site.authors[:3]:
+            tab.goto(base + data.cards.author(author)["path"].removesuffix("index.html"))
+            link = tab.locator(f'a[data-bibtex="{author.slug}"]')
+            part = exports.author_bibtex_part(author.slug, len(data.site.authors))
+            assert link.get_attribute("href").endswith(part)
+            with tab.expect_download() as info:
+                link.click()
+            download = info.value
+            assert download.suggested_filename == f"{author.slug}.bib"
+            made = Path(download.path()).read_text(encoding="utf-8")
+            assert made == author_bib(site, author.slug)
+            expected = exports.bibliography(data, [data.records[p.key] for p in author.papers]).decode()
+            assert made == expected and made
+            library = bibtexparser.parse_string(made)
+            assert not library.failed_blocks and len(library.entries) == len(author.papers)

@@ -25,7 +25,7 @@ from scholarsite.model.model import Author, Paper, Subject, Year
 from scholarsite.outputs import citations, downloads, newest, shards
 from scholarsite.outputs import seo as metadata
 from scholarsite.outputs.coauthors import CoauthorViews
-from scholarsite.outputs.families import hosting
+from scholarsite.outputs.families import exports, hosting
 from scholarsite.outputs.listings import (
     BY_TYPE,
     by_kind,
@@ -221,6 +221,8 @@ class Planner:
         impact = self.inputs.impact.author(author)
         ego = self.coauthors.ego(author)  # drawn on the first page only
         by_type = self.config.author_papers_by == "type"
+        author_feeds = self.inputs.has_feeds and self.config.author_feeds
+        bibtex_part = exports.author_bibtex_part(author.slug, len(self.site.authors))
         ordered = by_kind(author.papers, self.cards.paper) if by_type else author.papers
         specs = []
         for path, pager, papers in paginate(first, ordered, self.config.papers_per_page):
@@ -246,8 +248,9 @@ class Planner:
                     **self.papers_of(papers, by_type),
                     ego=ego if pager["number"] == 1 else None,
                     pager=pager,
-                    bib=urls.beside(first, "papers.bib"),
-                    feed=urls.beside(first, "feed.xml") if self.inputs.has_feeds else None,
+                    bib=bibtex_part,
+                    bib_slug=author.slug,
+                    feed=urls.beside(first, "feed.xml") if author_feeds else None,
                     description=description,
                     og_type="profile",
                     searchable=True,
