@@ -2,8 +2,9 @@
 // BibTeX is on the page for readers without JavaScript). The texts are byte for byte what
 // scholarsite's citation exports write (outputs/downloads.py is this script's rule in Python):
 // BibTeX is the page's <pre id="bibtex">; CSL-JSON is #citation-data's item with the abstract
-// put back (and its title and URL, read from the page's head when the data leaves them empty), written as Python's json.dumps writes it; RIS is made from the item, unless the
-// data carries its pieces (joined by the abstract's AB line). The abstract is the text of the
+// put back (its title and URL read from the page's head when the data leaves them empty),
+// written as Python's json.dumps writes it; RIS is made from the item, unless the data
+// carries its pieces (joined by the abstract's AB line). The abstract is the text of the
 // abstract the page shows, unless the data carries it (math reads otherwise on the page).
 (function () {
   "use strict";

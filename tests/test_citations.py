@@ -27,7 +27,6 @@ from hypothesis import strategies as st
 
 from scholarsite.inputs.seeds import parse_seed
 from scholarsite.outputs import downloads
-from scholarsite.outputs.seo import json_script
 from scholarsite.outputs.citations import (
     INCOMPLETE_NOTE,
     CitationRecord,
@@ -39,6 +38,7 @@ from scholarsite.outputs.citations import (
     to_csl_json,
     to_ris,
 )
+from scholarsite.outputs.seo import json_script
 from scholarsite.tex.mathml import remove_forbidden_chars
 from scholarsite.tex.render import tex_to_plain
 
@@ -428,12 +428,16 @@ def test_the_page_data_makes_the_ris_and_csl_text(title: str, abstract: str, sho
     canonical URL of the page."""
     page = {"bibtex": "", "title": title or "x", "canonical": "https://example.org/p/"}
     for rec in (
-        CitationRecord("k", title, title or "x", ("Ann Example",), 2020, "arXiv", (), abstract, page["canonical"]),
+        CitationRecord(
+            "k", title, title or "x", ("Ann Example",), 2020, "arXiv", (), abstract, page["canonical"]
+        ),
         replace(TRICKY, abstract_plain=abstract),
     ):
         text = one_line(abstract) if abstract.strip() else ""
         page["abstract"] = {"same": html.escape(text), "other": "<p>x</p>", "none": ""}[shown]
-        data = json.loads(json_script(downloads.page_data(rec, page["abstract"], page["title"], page["canonical"])))
+        data = json.loads(
+            json_script(downloads.page_data(rec, page["abstract"], page["title"], page["canonical"]))
+        )
         made = downloads.texts(data, page)
         assert made["ris"] == to_ris(rec)
         assert made["json"] == csl_json_file([rec])

@@ -79,7 +79,9 @@ def test_author_and_subject_bib_files_parse(site: Path) -> None:
         assert not library.failed_blocks and len(library.entries) == len(author.papers), author.slug
     for bib in site.glob("data/bibtex/authors-*.bib"):
         library = bibtexparser.parse_string(bib.read_text(encoding="utf-8"))
-        assert library.entries and {type(b).__name__ for b in library.failed_blocks} <= {"DuplicateBlockKeyBlock"}
+        assert library.entries and {type(b).__name__ for b in library.failed_blocks} <= {
+            "DuplicateBlockKeyBlock"
+        }
 
 
 def test_each_author_s_bibtex_is_cut_from_their_part_whole(
@@ -93,7 +95,10 @@ def test_each_author_s_bibtex_is_cut_from_their_part_whole(
     pipeline.build(project)
     built = project / "site"
     data = pipeline.check(project).data
-    parts = {p.relative_to(built).as_posix(): p.read_text(encoding="utf-8") for p in built.glob("data/bibtex/*.bib")}
+    parts = {
+        p.relative_to(built).as_posix(): p.read_text(encoding="utf-8")
+        for p in built.glob("data/bibtex/*.bib")
+    }
     count = exports.bibtex_parts(len(data.site.authors))
     assert count == 8 and len(parts) == count
     assert not list(built.glob("authors/*/papers.bib"))

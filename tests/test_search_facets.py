@@ -81,7 +81,9 @@ def test_a_query_naming_an_author_links_their_page(shipped_project: Path) -> Non
     site = model_of(load_project(shipped_project))[0]
     author = max(site.authors, key=lambda a: (len(a.papers), a.key))
     words = author.name.split()
-    query = unicodedata.normalize("NFD", f"{words[0][:3]} {words[-1]}").encode("ascii", "ignore").decode().upper()
+    query = (
+        unicodedata.normalize("NFD", f"{words[0][:3]} {words[-1]}").encode("ascii", "ignore").decode().upper()
+    )
     with serve(shipped_project / "site", "/scholarsite/") as base, open_browser() as browser:
         page = browser.new_page()
         page.goto(base + "search/?q=" + query)

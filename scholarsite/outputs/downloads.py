@@ -65,7 +65,9 @@ class _Nodes(HTMLParser):
             self.in_text = False
 
 
-VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"})
+VOID = frozenset(
+    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
+)
 
 
 def collapse(text: str) -> str:

@@ -109,7 +109,9 @@ def outputs(data: SiteData) -> Iterator[Output]:
         return
     feeds = [(config.title, urls.HOME, data.site.papers)]
     if config.author_feeds:  # a file an author: only when asked for (issue 27)
-        feeds += [(f"{a.name} · {config.title}", cards.author(a)["path"], a.papers) for a in data.site.authors]
+        feeds += [
+            (f"{a.name} · {config.title}", cards.author(a)["path"], a.papers) for a in data.site.authors
+        ]
     feeds += [
         (f"{s.name} ({s.code}) · {config.title}", cards.subject(s)["path"], s.papers)
         for s in data.site.subjects
