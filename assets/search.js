@@ -1,7 +1,10 @@
 // Search page: Pagefind's JavaScript API with our own accessible result list and filters.
 // The index comes in shards (data-shards: their folders from the site's root); Pagefind is
 // imported from the first and merges the others, so results and filter counts are those of
-// one index. Without JavaScript the page shows plain links to the indexes instead.
+// one index. Without JavaScript the page shows plain links to the indexes instead. Authors
+// have no records: the names of the author facet that a query's words begin (accents and
+// case aside) are listed above the results, each linked to its page, whose address comes
+// from the `people` of one of the author's papers.
 (function () {
   "use strict";
   var box = document.getElementById("search");
@@ -42,6 +45,11 @@
     if (facts) item.appendChild(element("p", { "class": "paper-meta" }, facts));
     item.appendChild(excerpt(data.excerpt || ""));
     return item;
+  }
+
+  // Lowercase, without accents: what a query's words and authors' names are compared as.
+  function fold(text) {
+    return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
   }
 
   function shardURL(folder) {
@@ -88,12 +96,57 @@
       selects[pair[0]] = select;
     });
     var status = box.appendChild(element("p", { "class": "search-status", role: "status", "aria-live": "polite" }));
+    var people = box.appendChild(element("div", { "class": "search-authors" }));
     var list = box.appendChild(element("ol", { "class": "search-results paper-list" }));
+    var authors = Object.keys(available.author || {});
+    var folded = authors.map(fold);
+    var pages = {};  // author name: the URL of their page, once found
+
+    async function pageOf(name) {
+      if (!(name in pages)) {
+        var search = await pagefind.search(null, { filters: { author: name } });
+        var data = search.results.length ? await search.results[0].data() : null;
+        var found = data ? JSON.parse(data.meta.people || "[]").find(function (p) { return p[0] === name; }) : null;
+        pages[name] = found ? found[1] : null;
+      }
+      return pages[name];
+    }
+
+    var asked = 0;  // the latest query's number: an older answer is not shown
+    async function showAuthors(query) {
+      var number = ++asked;
+      var words = fold(query).split(/\s+/).filter(Boolean);
+      var named = [];
+      if (words.length) {
+        folded.forEach(function (name, index) {
+          var parts = name.split(/[\s.,'’-]+/);
+          if (words.every(function (w) { return parts.some(function (p) { return p.indexOf(w) === 0; }); })) named.push(authors[index]);
+        });
+      }
+      named.sort(function (a, b) { return available.author[b] - available.author[a] || (a < b ? -1 : 1); });
+      named = named.slice(0, 8);
+      var urls = await Promise.all(named.map(pageOf));
+      var items = named.map(function (name, i) {
+        if (!urls[i]) return null;
+        var item = element("li");
+        item.appendChild(element("a", { href: root + urls[i].replace(/^\//, "") }, name));
+        var count = available.author[name];
+        item.append(" (" + count + (count === 1 ? " paper)" : " papers)"));
+        return item;
+      }).filter(Boolean);
+      if (number !== asked) return;
+      people.replaceChildren();
+      if (!items.length) return;
+      people.appendChild(element("h2", {}, "Authors"));
+      var ul = people.appendChild(element("ul", { "class": "index-links" }));
+      ul.replaceChildren.apply(ul, items);
+    }
 
     async function run() {
       var query = input.value.trim();
       var filters = {};
       Object.keys(selects).forEach(function (name) { if (selects[name].value) filters[name] = selects[name].value; });
+      showAuthors(query);
       if (!query && !Object.keys(filters).length) { list.replaceChildren(); status.textContent = ""; return; }
       var search = await pagefind.debouncedSearch(query || null, { filters: filters }, 150);
       if (search === null) return;  // superseded by a newer keystroke

@@ -84,10 +84,10 @@ def measure(site: Path) -> Weight:
 
 def area_of(path: Path) -> str:
     """The part of the site a file is in: its first folder (or the file at the top), with the
-    citation files and the `papers.bib` exports apart."""
+    citation files and the BibTeX exports (`papers.bib`, the authors' parts) apart."""
     if path.parts[0] == "papers" and path.name.startswith("cite."):
         return "cite.* files"
-    if path.name == "papers.bib":
+    if path.name == "papers.bib" or path.suffix == ".bib":
         return "papers.bib exports"
     return path.parts[0] if len(path.parts) > 1 else "(top)"
 

@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from scholarsite import pipeline
+from scholarsite.outputs import downloads
+from scholarsite.outputs.families import exports
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -91,7 +93,20 @@ def wait_for_port(port: int, seconds: float = 60) -> None:
 
 
 CITATION_DATA = re.compile(r'<script type="application/json" id="citation-data">(.*?)</script>', re.S)
+ABSTRACT_BLOCK = re.compile(r'<div class="abstract-text">(.*?)</div>\s*</section>', re.S)
+TITLE_META = re.compile(r'<meta name="citation_title" content="([^"]*)">')
+CANONICAL = re.compile(r'<link rel="canonical" href="([^"]*)">')
 BIBTEX_BLOCK = re.compile(r'<pre id="bibtex"[^>]*><code>(.*?)</code></pre>', re.S)
+
+
+def author_bib(site: Path, slug: str) -> str:
+    """The BibTeX an author's page saves: their entries, cut from the part of the authors'
+    BibTeX that holds them (as `assets/site.js` cuts them)."""
+    for part in sorted(site.glob("data/bibtex/authors-*.bib")):
+        found = exports.author_entries(part.read_text(encoding="utf-8"), slug)
+        if found is not None:
+            return found
+    raise AssertionError(f"no part of the authors' BibTeX holds {slug}")
 
 
 def page_downloads(folder: Path) -> dict[str, str]:
@@ -99,9 +114,14 @@ def page_downloads(folder: Path) -> dict[str, str]:
     from the page as `assets/cite.js` makes them (the browser test checks the script agrees)."""
     page = (folder / "index.html").read_text(encoding="utf-8")
     data = json.loads(CITATION_DATA.search(page)[1])
-    abstract = data["abstract"]
-    return {
-        "bib": html.unescape(BIBTEX_BLOCK.search(page)[1]),
-        "ris": f"AB  - {abstract}\n".join(data["ris"]),
-        "json": json.dumps(abstract, ensure_ascii=False).join(data["csl"]),
-    }
+    shown = ABSTRACT_BLOCK.search(page)
+    canonical = CANONICAL.search(page)
+    return downloads.texts(
+        data,
+        {
+            "abstract": shown[1] if shown else "",
+            "bibtex": html.unescape(BIBTEX_BLOCK.search(page)[1]),
+            "title": html.unescape(TITLE_META.search(page)[1]),
+            "canonical": html.unescape(canonical[1]) if canonical else "",
+        },
+    )

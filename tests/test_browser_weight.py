@@ -17,10 +17,11 @@ import rispy
 
 from scholarsite import pipeline
 from scholarsite.outputs import citations
+from scholarsite.outputs.families import exports
 from tools.qa.browser import open_browser
 from tools.qa.server import serve
 
-from .conftest import BASE_URL_YAML, FIXTURES, make_project
+from .conftest import BASE_URL_YAML, FIXTURES, author_bib, make_project
 
 pytestmark = pytest.mark.browser
 CSL_SCHEMA = json.loads((Path(__file__).parent / "data/csl-data.json").read_text(encoding="utf-8"))
@@ -49,7 +50,7 @@ def test_downloads_made_in_the_browser_are_the_citation_files(project: Path) -> 
         for paper in papers:
             record = data.records[paper.key]
             tab.goto(base + data.cards.paper(paper)["path"].removesuffix("index.html"))
-            tab.wait_for_selector(".downloads:not([hidden])")
+            tab.wait_for_selector(".downloads button[data-cite]")
             made = {}
             for ext in ("bib", "ris", "json"):
                 with tab.expect_download() as info:
@@ -81,10 +82,33 @@ def test_a_listing_row_shows_its_abstract_when_opened(project: Path) -> None:
         abstract = tab.locator(".paper-page .abstract-text").inner_text()
         tab.goto(base + data.cards.author(author)["path"].removesuffix("index.html"))
         row = tab.locator("li.paper", has=tab.locator(f'.paper-title a[href$="{folder.split("/", 1)[1]}"]'))
-        toggle = row.locator("details.abstract")
-        assert toggle.locator(":scope > a").get_attribute("href").endswith("#abstract")  # without JavaScript
+        toggle = row.locator("details.abstract")  # the script's: without it, the title is the way
         toggle.locator("summary").click()
         shown = toggle.locator("div.abstract-text")
         shown.wait_for()
         assert shown.inner_text() == abstract and abstract
         assert toggle.locator("a[href$='#abstract']").count() == 0
+
+
+def test_an_author_s_bibtex_link_saves_their_entries(project: Path) -> None:
+    """The link points at the part of the authors' BibTeX holding the author's (without
+    JavaScript, that file); the script saves the author's own entries, cut from it."""
+    data = pipeline.check(project).data
+    site = project / "site"
+    with open_browser() as browser, serve(site, "/scholarsite/") as base:
+        tab = browser.new_page()
+        for author in data.site.authors[:3]:
+            tab.goto(base + data.cards.author(author)["path"].removesuffix("index.html"))
+            link = tab.locator(f'a[data-bibtex="{author.slug}"]')
+            part = exports.author_bibtex_part(author.slug, len(data.site.authors))
+            assert link.get_attribute("href").endswith(part)
+            with tab.expect_download() as info:
+                link.click()
+            download = info.value
+            assert download.suggested_filename == f"{author.slug}.bib"
+            made = Path(download.path()).read_text(encoding="utf-8")
+            assert made == author_bib(site, author.slug)
+            expected = exports.bibliography(data, [data.records[p.key] for p in author.papers]).decode()
+            assert made == expected and made
+            library = bibtexparser.parse_string(made)
+            assert not library.failed_blocks and len(library.entries) == len(author.papers)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import unicodedata
@@ -37,6 +38,7 @@ from scholarsite.outputs.citations import (
     to_csl_json,
     to_ris,
 )
+from scholarsite.outputs.seo import json_script
 from scholarsite.tex.mathml import remove_forbidden_chars
 from scholarsite.tex.render import tex_to_plain
 
@@ -419,15 +421,24 @@ def test_an_unknown_type_from_an_import_is_a_plain_misc() -> None:
 
 
 @settings(max_examples=200)
-@given(title=TEXT, abstract=TEXT)
-def test_the_page_data_joined_by_the_abstract_is_the_ris_and_csl_text(title: str, abstract: str) -> None:
-    """As `assets/cite.js` joins them (the browser test runs the script itself)."""
+@given(title=TEXT, abstract=TEXT, shown=st.sampled_from(["same", "other", "none"]))
+def test_the_page_data_makes_the_ris_and_csl_text(title: str, abstract: str, shown: str) -> None:
+    """As `assets/cite.js` makes them (the browser test runs the script itself): from the data,
+    the abstract shown (its text read from the page when it is the abstract's), the title and
+    canonical URL of the page."""
+    page = {"bibtex": "", "title": title or "x", "canonical": "https://example.org/p/"}
     for rec in (
-        CitationRecord("k", title, title or "x", ("Ann Example",), 2020, "arXiv", (), abstract, None),
+        CitationRecord(
+            "k", title, title or "x", ("Ann Example",), 2020, "arXiv", (), abstract, page["canonical"]
+        ),
         replace(TRICKY, abstract_plain=abstract),
     ):
-        data = downloads.page_data(rec)
-        assert data["abstract"] == (one_line(abstract) if abstract.strip() else "")
-        assert f"AB  - {data['abstract']}\n".join(data["ris"]) == to_ris(rec)
-        assert json.dumps(data["abstract"], ensure_ascii=False).join(data["csl"]) == csl_json_file([rec])
-        assert len(data["ris"]) == len(data["csl"]) == (2 if data["abstract"] else 1)
+        text = one_line(abstract) if abstract.strip() else ""
+        page["abstract"] = {"same": html.escape(text), "other": "<p>x</p>", "none": ""}[shown]
+        data = json.loads(
+            json_script(downloads.page_data(rec, page["abstract"], page["title"], page["canonical"]))
+        )
+        made = downloads.texts(data, page)
+        assert made["ris"] == to_ris(rec)
+        assert made["json"] == csl_json_file([rec])
+        assert ("abstract" in data) == (not text or downloads.page_text(page["abstract"]) != text)

@@ -93,7 +93,7 @@ def test_jsonld_survives_script_closing_text(hostile_site: Path) -> None:
         assert raw.count("<script") == raw.count("</script>")
     second = next((hostile_site / "papers/2024").glob("*/index.html"))
     article = next(json.loads(b) for b in scan_page(second).jsonld if '"ScholarlyArticle"' in b)
-    assert article["name"] == "Second paper </title><script>alert(3)</script>"
+    assert article["headline"] == "Second paper </title><script>alert(3)</script>"
     assert "abstract" not in article  # shown on the page, and in the citation files:
     (csl,) = json.loads(page_downloads(second.parent)["json"])
     assert '"}]</script><script>alert(4)</script>' in csl["abstract"]

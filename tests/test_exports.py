@@ -17,7 +17,7 @@ from scholarsite import pipeline
 from scholarsite.model.model import MAX_TEAM
 from scholarsite.outputs.families import exports
 
-from .conftest import BASE_URL_YAML, make_project, page_downloads
+from .conftest import BASE_URL_YAML, author_bib, make_project, page_downloads
 
 CSL_SCHEMA = json.loads((Path(__file__).parent / "data/csl-data.json").read_text(encoding="utf-8"))
 
@@ -26,7 +26,7 @@ CSL_SCHEMA = json.loads((Path(__file__).parent / "data/csl-data.json").read_text
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("exports")
     generate(root / "seeds", authors=80, papers=300, seed=11)
-    project = make_project(root / "project", root / "seeds", BASE_URL_YAML)
+    project = make_project(root / "project", root / "seeds", BASE_URL_YAML + "author_feeds: true\n")
     pipeline.build(project)
     return project / "site"
 
@@ -68,9 +68,61 @@ def test_tex_in_titles_survives_in_bibtex(site: Path, papers: list[dict]) -> Non
 
 
 def test_author_and_subject_bib_files_parse(site: Path) -> None:
-    for bib in [*site.glob("authors/*/papers.bib"), *site.glob("subjects/*/papers.bib")]:
+    """Subjects' papers.bib and each author's entries parse; a part of the authors' BibTeX
+    parses too, but holds a paper once for each of its authors there (keys repeat)."""
+    for bib in site.glob("subjects/*/papers.bib"):
         library = bibtexparser.parse_string(bib.read_text(encoding="utf-8"))
         assert not library.failed_blocks and library.entries, bib
+    data = pipeline.check(site.parent).data
+    for author in data.site.authors:
+        library = bibtexparser.parse_string(author_bib(site, author.slug))
+        assert not library.failed_blocks and len(library.entries) == len(author.papers), author.slug
+    for bib in site.glob("data/bibtex/authors-*.bib"):
+        library = bibtexparser.parse_string(bib.read_text(encoding="utf-8"))
+        assert library.entries and {type(b).__name__ for b in library.failed_blocks} <= {
+            "DuplicateBlockKeyBlock"
+        }
+
+
+def test_each_author_s_bibtex_is_cut_from_their_part_whole(
+    site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The authors' BibTeX is in parts, not a file an author: each author's entries, cut from
+    their part as the author page's script cuts them, are what their papers.bib held (their
+    papers' entries, newest first, a blank line apart); no other part holds them."""
+    monkeypatch.setattr(exports, "AUTHORS_A_BIBTEX_PART", 16)  # 80 authors: 8 parts
+    project = make_project(tmp_path / "project", site.parent.parent / "seeds", BASE_URL_YAML)
+    pipeline.build(project)
+    built = project / "site"
+    data = pipeline.check(project).data
+    parts = {
+        p.relative_to(built).as_posix(): p.read_text(encoding="utf-8")
+        for p in built.glob("data/bibtex/*.bib")
+    }
+    count = exports.bibtex_parts(len(data.site.authors))
+    assert count == 8 and len(parts) == count
+    assert not list(built.glob("authors/*/papers.bib"))
+    for author in data.site.authors:
+        part = exports.author_bibtex_part(author.slug, len(data.site.authors))
+        expected = exports.bibliography(data, [data.records[p.key] for p in author.papers]).decode()
+        made = exports.author_entries(parts[part], author.slug)
+        assert made == expected, author.slug
+        holding = [name for name, text in parts.items() if exports.author_entries(text, author.slug)]
+        assert holding == [part], author.slug
+        page = (built / data.cards.author(author)["path"]).read_text(encoding="utf-8")
+        assert f'href="../../{part}" data-bibtex="{author.slug}"' in page, author.slug
+
+
+def test_author_feeds_are_written_only_when_asked_for(site: Path, tmp_path: Path) -> None:
+    data = pipeline.check(site.parent).data
+    assert len(list(site.glob("authors/*/feed.xml"))) == len(data.site.authors)
+    project = make_project(tmp_path / "project", site.parent.parent / "seeds", BASE_URL_YAML)
+    pipeline.build(project)
+    built = project / "site"
+    assert not list(built.glob("authors/*/feed.xml")) and list(built.glob("subjects/*/feed.xml"))
+    author = data.site.authors[0]
+    page = (built / data.cards.author(author)["path"]).read_text(encoding="utf-8")
+    assert "feed.xml" not in page.replace('href="../../feed.xml"', "")  # the site's feed only
 
 
 def test_every_paper_ris_parses(site: Path, papers: list[dict]) -> None:
@@ -167,7 +219,7 @@ def test_a_collaborations_paper_is_cited_whole_on_its_page_and_shortened_in_bulk
     (page,) = (project / "site/papers").glob("*/*/index.html")
     whole = bibtexparser.parse_string(page_downloads(page.parent)["bib"]).entries[0]
     assert len([n for n in whole["author"].split(" and ") if n != "others"]) == MAX_TEAM + 1
-    bulk = (project / "site/authors/member-number000/papers.bib").read_text(encoding="utf-8")
+    bulk = author_bib(project / "site", "member-number000")
     shortened = bibtexparser.parse_string(bulk).entries[0]
     names = shortened["author"].split(" and ")
     assert len(names) == exports.FIRST_AUTHORS + 1 and names[-1] == "others"

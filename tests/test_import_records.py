@@ -26,7 +26,7 @@ from scholarsite.importing import from_bibtex, seedtext
 from scholarsite.importing.bibvalues import Macros, split_names
 from scholarsite.importing.from_orcid import work_from
 from scholarsite.inputs.sources import load_sources
-from tests.conftest import BASE_URL_YAML, make_project, page_downloads
+from tests.conftest import BASE_URL_YAML, author_bib, make_project, page_downloads
 
 DATA = Path(__file__).resolve().parent / "data" / "import"
 BIB = DATA / "papers-alfolio.bib"
@@ -136,7 +136,7 @@ def test_a_conference_paper_is_shown_and_cited_as_one(imported: tuple[Path, str]
 
 def test_every_format_cites_article_thesis_and_incomplete_lists(imported: tuple[Path, str]) -> None:
     project, _ = imported
-    bib = (project / "site/authors/justin-carpentier/papers.bib").read_text(encoding="utf-8")
+    bib = author_bib(project / "site", "justin-carpentier")
     assert (
         "@article{carpentier2018multicontact," in bib and "journal = {IEEE Transactions on Robotics}" in bib
     )

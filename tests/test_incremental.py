@@ -28,7 +28,7 @@ from scholarsite.inputs.config import NONE_GIVEN
 from scholarsite.inputs.freshness import recorded_digests
 from scholarsite.inputs.project import load_project
 from scholarsite.model import urls
-from scholarsite.outputs.families import pages
+from scholarsite.outputs.families import exports, pages
 from scholarsite.outputs.registry import Output
 from scholarsite.outputs.site import in_search
 from scholarsite.preview.server import Preview
@@ -295,10 +295,10 @@ def test_editing_one_abstract_plans_exactly_the_outputs_that_read_that_paper(pro
         for p in site_files(project / "site")
         if p.endswith("feed.xml") and urls.beside(card["path"], "") in (project / "site" / p).read_text()
     }
-    listed_by = [after.cards.author(a)["path"] for a in paper.authors] + [s["path"] for s in card["subjects"]]
-    expected = (
-        shown | moved | feeds | {urls.beside(page, "papers.bib") for page in listed_by} | {card["path"]}
-    )
+    subjects_bib = {urls.beside(s["path"], "papers.bib") for s in card["subjects"]}
+    count = len(after.site.authors)
+    authors_bib = {exports.author_bibtex_part(a.slug, count) for a in paper.authors}  # their parts
+    expected = shown | moved | feeds | subjects_bib | authors_bib | {card["path"]}
     expected |= {"data/papers.json"}
     made = {path for path in report.produced if not in_search(path)}
     assert made == expected

@@ -21,7 +21,6 @@ from scholarsite import pipeline
 
 from .conftest import BASE_URL_YAML, make_project, page_downloads
 
-LABELS = ["BibTeX", "RIS", "CSL-JSON"]
 SNIPPET = 40  # characters of an abstract's prose looked for in its page
 CLIPPED = 250  # a snippet starting this far into an abstract is past the description's clip
 
@@ -70,7 +69,7 @@ class PaperPage(HTMLParser):
             if self.script in ("application/ld+json", "application/json"):
                 self.jsonld.append(data)
             if self.script == "application/json":
-                self.citation_key = json.loads(data)["key"]
+                self.citation_key = dict(json.loads(data)["csl"])["id"]
             return
         self.shown.append(data)
         if self.abstract_depth:
@@ -145,9 +144,8 @@ def page_of(site: Path, paper: dict) -> tuple[Path, PaperPage]:
 def test_every_citation_format_is_made_from_the_page(site: Path, papers: list[dict]) -> None:
     for paper in papers:
         folder, page = page_of(site, paper)
-        assert [link["label"] for link in page.downloads] == LABELS, paper["page"]
+        assert page.downloads == []  # the buttons are the script's (the browser test clicks them)
         key = paper["citation_key"]
-        assert [link["data-cite"] for link in page.downloads] == ["bib", "ris", "json"]
         assert page.citation_key == key  # the saved files' names: key.bib, key.ris, key.json
         assert sorted(p.name for p in folder.iterdir()) == ["index.html"]  # no file beside the page
         made = page_downloads(folder)

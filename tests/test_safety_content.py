@@ -227,7 +227,8 @@ def test_every_page_kind_passes_its_content_security_policy(csp_preview, browser
                 assert page.evaluate("() => getComputedStyle(document.body).margin") != "8px"
             if kind == "paper":  # the citations are made in the page and saved under their key
                 key = page.evaluate(
-                    "() => JSON.parse(document.getElementById('citation-data').textContent).key"
+                    "() => Object.fromEntries(JSON.parse("
+                    "document.getElementById('citation-data').textContent).csl).id"
                 )
                 with page.expect_download() as download:
                     page.locator("button[data-cite='bib']").click()

@@ -18,7 +18,7 @@ from scholarsite.outputs.site import in_search
 
 from .conftest import make_project
 
-SHARD_SIZE = 12  # forces 32 shards on the collection below
+SHARD_SIZE = 6  # forces 32 shards on the collection below
 
 
 def shard_keys(project: Path) -> dict[str, str]:

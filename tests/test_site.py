@@ -243,7 +243,7 @@ def test_long_lists_are_split_into_pages(tmp_path: Path, monkeypatch: pytest.Mon
 def test_related_papers_of_comet_are_moe_communication_papers(shipped_site: Path) -> None:
     comet = next((shipped_site / "papers/2025").glob("comet-*/index.html")).read_text()
     related = comet[comet.index('id="related"') : comet.index("</ol>", comet.index('id="related"'))]
-    titles = re.findall(r'class="paper-title"><a href="[^"]+">([^<]+)</a>', related)
+    titles = re.findall(r'<li><a href="[^"]+">([^<]+)</a>', related)
     assert titles, "Comet has no related papers"
     assert any("MoE" in t or "Mixture-of-Experts" in t for t in titles)
 

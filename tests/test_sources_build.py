@@ -19,7 +19,7 @@ from scholarsite.model.checks import model_of
 from tools import qa
 from tools.qa.pages import scan_page
 
-from .conftest import BASE_URL_YAML, make_project, page_downloads
+from .conftest import BASE_URL_YAML, author_bib, make_project, page_downloads
 
 COMET = "2025/comet fine grained computation communication overlapping for mixture of experts"
 TILELINK = (
@@ -97,7 +97,8 @@ def page_of(project: Path, papers: dict[str, dict], key: str) -> Path:
 
 
 class Tags(HTMLParser):
-    """Start tags with attributes, and the authors line (`data-pagefind-meta="authors"`)."""
+    """Start tags with attributes, and the authors line (the `<dd>` after `<dt>Authors`), without
+    its " et al." """
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -105,12 +106,15 @@ class Tags(HTMLParser):
         self.depth = 0
         self.authors: list[tuple[str, str | None]] = []  # (text, href) pieces of the authors line
         self.href: str | None = None
+        self.in_term = False
+        self.next_authors = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         found = dict(attrs)
         self.tags.append((tag, found))
-        if found.get("data-pagefind-meta") == "authors":
-            self.depth = 1
+        self.in_term = tag == "dt"
+        if tag == "dd" and self.next_authors:
+            self.depth, self.next_authors = 1, False
         elif self.depth:
             self.depth += 1
             self.href = found.get("href")
@@ -121,8 +125,12 @@ class Tags(HTMLParser):
             self.href = None
 
     def handle_data(self, data: str) -> None:
+        if self.in_term:
+            self.next_authors = data.startswith("Author")
+            self.in_term = False
         if self.depth:
-            self.authors += [(name.strip(), self.href) for name in data.split(",") if name.strip()]
+            names = data.removesuffix(" et al.").split(",")
+            self.authors += [(name.strip(), self.href) for name in names if name.strip()]
 
     def meta(self, name: str) -> list[str]:
         """The contents of every `<meta name=...>` of that name."""
@@ -196,7 +204,7 @@ def test_bibtex_ris_and_csl_cite_the_original(project: Path, papers: dict[str, d
     assert csl["DOI"] == "10.1145/3620666.3651379" and csl["URL"] == "https://arxiv.org/abs/2502.19811"
     assert csl["issued"] == {"date-parts": [[2025, 2, 27]]} and "note" not in csl
     assert [a["family"] for a in csl["author"]] == [n.split()[-1] for n in COMET_AUTHORS]
-    bib = (project / "site/authors/ningxin-zheng/papers.bib").read_text(encoding="utf-8")
+    bib = author_bib(project / "site", "ningxin-zheng")
     assert "eprint = {2502.19811}" in bib
 
 

@@ -127,7 +127,7 @@ def test_plain_text_outputs_read_as_the_page_shows_the_title(built: Path) -> Non
     html = page_of(site, "compiling-o-n-log-n-programs-").read_text()
     assert "<title>Compiling O(n log n) Programs · Test records</title>" in html
     assert '<span aria-current="page">Compiling O(n log n) Programs</span>' in html
-    names = [d.get("name") for d in map(json.loads, re.findall(r"ld\+json\">(.*?)</script>", html, re.S))]
+    names = [d.get("headline") for d in map(json.loads, re.findall(r"ld\+json\">(.*?)</script>", html, re.S))]
     assert "Compiling O(n log n) Programs" in names
     assert "<title>Compiling O(n log n) Programs</title>" in (site / "feed.xml").read_text()
     rounds = page_of(site, "log-n-rounds-suffice").read_text()  # no URL before: TeX changed nothing

@@ -41,7 +41,8 @@ class Config:
     papers_per_page: int = 100
     latest_papers: int = 10
     feed_entries: int = 20
-    related_papers: int = 5
+    author_feeds: bool = False  # an Atom feed beside every author's page (a file an author)
+    related_papers: int = 4
     portable: bool = False
     unsafe_html: bool = False  # keep raw HTML in content pages (their authors are trusted)
     search_shard_size: int = 2000
@@ -116,6 +117,7 @@ CHECKS: dict[str, Check] = {
     "papers_per_page": positive_int,
     "latest_papers": positive_int,
     "feed_entries": positive_int,
+    "author_feeds": boolean,
     "related_papers": positive_int,
     "portable": boolean,
     "unsafe_html": boolean,
@@ -141,11 +143,13 @@ MEANINGS: dict[str, str] = {
     "to twice as many less one; a new paper then changes the first page only",
     "latest_papers": "papers on the home page",
     "feed_entries": "newest papers in each Atom feed",
+    "author_feeds": "write an Atom feed beside every author's page (with `base_url`): a file an author, "
+    "so off by default (the site's, each subject's and each What's new feed are always written)",
     "related_papers": "related papers on a paper's page",
     "portable": "link pages as `folder/index.html`, so the site works opened from disk "
     "(also `build --portable`, `SCHOLARSITE_PORTABLE=1`)",
     "unsafe_html": "keep raw HTML in `content/` pages and author bios (only for authors you trust)",
-    "search_shard_size": "search records (papers, authors, subjects) a shard of the search index holds "
+    "search_shard_size": "search records (papers, subjects) a shard of the search index holds "
     "at most, on average: smaller shards re-index faster, more shards cost the browser more requests",
     "static_file_mb": "the largest file `static/` may hold, in MiB (a larger one is an error naming it)",
     "author_papers_by": "how an author's page groups their papers: `year` (newest first) or `type` "

@@ -81,6 +81,11 @@ def data_part(path: str, number: int) -> str:
     return f"{stem}-{number}{extension}"
 
 
+def bibtex_part(number: int) -> str:
+    """The file of part `number` of the authors' BibTeX."""
+    return f"data/bibtex/authors-{number}.bib"
+
+
 def beside(page: str, filename: str) -> str:
     """A file in the same folder as `page` (its feed, its BibTeX)."""
     return posixpath.join(posixpath.dirname(page), filename)

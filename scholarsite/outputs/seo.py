@@ -165,13 +165,14 @@ class Metadata:
             "@context": SCHEMA,
             "@type": SCHEMA_TYPES.get(original.get("kind", ""), "ScholarlyArticle"),
             "headline": clip(card["title_plain"], 110),
-            "name": card["title_plain"],
             "datePublished": original.get("date") or str(card["year"]),
             "author": [self.person_ref(a, path) for a in card["all_authors"]],
             "about": [
                 {"@type": "Thing", "name": s["name"], "identifier": s["code"]} for s in card["subjects"]
             ],
         }
+        if data["headline"] != card["title_plain"]:  # the whole title, when the headline is clipped
+            data["name"] = card["title_plain"]
         if card["source"].casefold() not in IMPORT_SOURCES:
             data["publisher"] = {"@type": "Organization", "name": card["source"]}
         if original:

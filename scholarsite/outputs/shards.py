@@ -9,10 +9,10 @@ two that keeps the average shard at or under `search_shard_size` records (2,000 
 
 - A record's shard depends on its own URL and the count only, never on the other records,
   so editing a paper changes exactly one shard, and adding a seed changes only the shards of
-  the records it adds or changes (its papers, its author, co-authors' and new subjects).
+  the records it adds or changes (its papers and new subjects).
 - Hashing spreads records evenly whatever the collection looks like. Shards by year and kind
   were the alternative: readable names, but a year can hold most of a collection (recent
-  years dominate), authors and subjects have no year, and a shard could not be split when it
+  years dominate), subjects have no year, and a shard could not be split when it
   grows, so work per change would not be bounded.
 - A shard no record hashes to is neither built nor listed (with a few records, most of a
   power of two can be empty); the folders keep their numbers, so `pagefind/3/` may follow
@@ -41,8 +41,8 @@ Record = TypeVar("Record")
 
 
 def record_count(site: Site) -> int:
-    """How many search records the site has: one per paper, author and subject."""
-    return len(site.papers) + len(site.authors) + len(site.subjects)
+    """How many search records the site has: one per paper and subject."""
+    return len(site.papers) + len(site.subjects)
 
 
 def shard_count(records: int, size: int) -> int:
@@ -70,9 +70,9 @@ def url_of(path: str, portable: bool) -> str:
 
 
 def record_urls(site: Site, portable: bool) -> list[str]:
-    """The URL of every search record: papers, then authors, then subjects."""
+    """The URL of every search record: papers, then subjects."""
     paths = [urls.paper(p.year, p.slug) for p in site.papers]
-    paths += [urls.author(a.slug) for a in site.authors] + [urls.subject(s.slug) for s in site.subjects]
+    paths += [urls.subject(s.slug) for s in site.subjects]
     return [url_of(path, portable) for path in paths]
 
 

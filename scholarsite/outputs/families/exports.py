@@ -16,6 +16,7 @@ from scholarsite.inputs.digests import code_version, key_of
 from scholarsite.model import urls
 from scholarsite.model.cards import Card
 from scholarsite.model.model import MAX_TEAM, Paper
+from scholarsite.outputs import shards
 from scholarsite.outputs.citations import CitationRecord
 from scholarsite.outputs.registry import Output, as_bytes, fixed
 from scholarsite.outputs.sitedata import SiteData
@@ -39,17 +40,62 @@ def json_lines(envelope: dict[str, Any], name: str, items: list[dict[str, Any]])
     return as_bytes(f'{{{head}, "{name}": [\n{body}\n]}}')
 
 
+AUTHORS_A_BIBTEX_PART = 200  # authors a part of the authors' BibTeX holds at most, on average
+AUTHOR_MARK = "@comment{scholarsite author "  # begins each author's entries in a part
+
+
+def bibtex_parts(authors: int) -> int:
+    """How many parts the authors' BibTeX is in: the smallest power of two giving parts of at
+    most AUTHORS_A_BIBTEX_PART authors on average (as search shards: an author's part is a
+    hash of their slug, so it changes only when the count doubles)."""
+    return shards.shard_count(authors, AUTHORS_A_BIBTEX_PART)
+
+
+def author_bibtex_part(slug: str, authors: int) -> str:
+    """The file holding the BibTeX of the author `slug`, among `authors`."""
+    return urls.bibtex_part(shards.shard_of(slug, bibtex_parts(authors)))
+
+
 def citation_files(data: SiteData) -> Iterator[Output]:
-    """papers.bib beside every author and subject page (entries separated by a blank line),
-    keyed by the citation records it is made from (made only when one of them changed)."""
+    """papers.bib beside every subject page; the authors' BibTeX in parts (`data/bibtex/`), an
+    author's entries after a line `@comment{scholarsite author SLUG}` (a file an author was 0.4
+    files a paper, issue 27; the author page's link saves the author's own entries, cut from
+    the part in the browser, `author_entries`). Each file is keyed by the citation records it
+    is made from (made only when one of them changed)."""
     cards, records = data.cards, data.records
-    groups: list[tuple[str, list[Paper]]] = [(cards.author(a)["path"], a.papers) for a in data.site.authors]
-    groups += [(cards.subject(s)["path"], s.papers) for s in data.site.subjects]
     version = code_version()
-    for page, papers in groups:
-        cited = [records[p.key] for p in papers]
+    for subject in data.site.subjects:
+        cited = [records[p.key] for p in subject.papers]
         key = key_of(version, cited, digested=True)
-        yield Output(urls.beside(page, "papers.bib"), key, partial(bibliography, data, cited))
+        path = urls.beside(cards.subject(subject)["path"], "papers.bib")
+        yield Output(path, key, partial(bibliography, data, cited))
+    parts: dict[str, list[tuple[str, list[CitationRecord]]]] = {}
+    for author in data.site.authors:
+        part = author_bibtex_part(author.slug, len(data.site.authors))
+        parts.setdefault(part, []).append((author.slug, [records[p.key] for p in author.papers]))
+    for path, authors in sorted(parts.items()):
+        key = key_of(version, authors, digested=True)
+        yield Output(path, key, partial(authors_bibliography, data, authors))
+
+
+def authors_bibliography(data: SiteData, authors: list[tuple[str, list[CitationRecord]]]) -> bytes:
+    """A part of the authors' BibTeX: each author's mark line, then their entries (as their
+    papers.bib held them), then a blank line."""
+    return as_bytes(
+        "".join(f"{AUTHOR_MARK}{slug}}}\n{bibliography(data, cited).decode()}\n" for slug, cited in authors)
+    )
+
+
+def author_entries(part: str, slug: str) -> str | None:
+    """The BibTeX of the author `slug` cut from the text of their part, as `assets/site.js`
+    cuts it (None if the part does not hold it)."""
+    mark = f"{AUTHOR_MARK}{slug}}}\n"
+    start = part.find(mark)
+    if start < 0:
+        return None
+    start += len(mark)
+    end = part.find("\n" + AUTHOR_MARK, start)
+    return part[start : len(part) - 1 if end < 0 else end]
 
 
 def bibliography(data: SiteData, cited: list[CitationRecord]) -> bytes:

@@ -1,5 +1,6 @@
-"""Atom feeds (RFC 4287) for the collection, each author and each subject, and of each
-"What's new" listing (`scholarsite.outputs.newest`).
+"""Atom feeds (RFC 4287) for the collection, each subject, each author (with `author_feeds`:
+a file an author, so not by default) and of each "What's new" listing
+(`scholarsite.outputs.newest`).
 
 Feeds need absolute URLs, so they exist only when `base_url` is configured. Records carry
 a year but no date, so an entry's `updated` is the first instant of its year (deterministic,
@@ -101,12 +102,16 @@ def atom_feed(title: str, page: str, papers: list[Paper], cards: Cards, config: 
 
 
 def outputs(data: SiteData) -> Iterator[Output]:
-    """feed.xml at the root and beside every author and subject page (only with base_url)."""
+    """feed.xml at the root, beside every subject page and What's new listing, and (with
+    `author_feeds`) beside every author page; only with base_url."""
     config, cards = data.config, data.cards
     if not config.base_url:
         return
     feeds = [(config.title, urls.HOME, data.site.papers)]
-    feeds += [(f"{a.name} · {config.title}", cards.author(a)["path"], a.papers) for a in data.site.authors]
+    if config.author_feeds:  # a file an author: only when asked for (issue 27)
+        feeds += [
+            (f"{a.name} · {config.title}", cards.author(a)["path"], a.papers) for a in data.site.authors
+        ]
     feeds += [
         (f"{s.name} ({s.code}) · {config.title}", cards.subject(s)["path"], s.papers)
         for s in data.site.subjects

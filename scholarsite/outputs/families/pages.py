@@ -25,7 +25,7 @@ from scholarsite.model.model import Author, Paper, Subject, Year
 from scholarsite.outputs import citations, downloads, newest, shards
 from scholarsite.outputs import seo as metadata
 from scholarsite.outputs.coauthors import CoauthorViews
-from scholarsite.outputs.families import hosting
+from scholarsite.outputs.families import exports, hosting
 from scholarsite.outputs.listings import (
     BY_TYPE,
     by_kind,
@@ -42,7 +42,6 @@ from scholarsite.outputs.sitedata import SiteData
 from scholarsite.outputs.templates import Templates
 
 AUTHORS_ON_ONE_PAGE = 2000  # beyond this the A-Z index gets one page per initial (pages < 1 MB)
-MORE_BY_AUTHORS = 5  # newest other papers of the same authors on a paper page
 LISTED_AUTHORS = 100  # authors beside a subject's or year's papers (pages stay under 1 MB)
 LISTED_COAUTHORS = 100  # co-authors in an author's sidebar, the most shared papers first
 
@@ -97,6 +96,7 @@ class Planner:
         """A page's context with what every template expects."""
         description = context.pop("description", self.config.description)
         jsonld = context.pop("jsonld", None) or self.meta.collection(path, title, description)
+        trail = len(crumbs) > 1 and context.pop("trail_data", True)  # the BreadcrumbList too
         return {
             **self.common,
             "page_path": path,
@@ -106,7 +106,7 @@ class Planner:
             "description": metadata.clip(description),
             "canonical": self.meta.absolute(path) if path != urls.NOT_FOUND else None,
             "breadcrumbs": [{"name": n, "path": p} for n, p in crumbs],
-            "jsonld": [jsonld, self.meta.breadcrumbs(crumbs)] if len(crumbs) > 1 else [jsonld],
+            "jsonld": [jsonld, self.meta.breadcrumbs(crumbs)] if trail else [jsonld],
             "og_type": context.pop("og_type", "website"),
             "feed": context.pop("feed", None),
             "searchable": context.pop("searchable", False),
@@ -237,6 +237,8 @@ class Planner:
         impact = self.inputs.impact.author(author)
         ego = self.coauthors.ego(author)  # drawn on the first page only
         by_type = self.config.author_papers_by == "type"
+        author_feeds = self.inputs.has_feeds and self.config.author_feeds
+        bibtex_part = exports.author_bibtex_part(author.slug, len(self.site.authors))
         ordered = by_kind(author.papers, self.cards.paper) if by_type else author.papers
         specs = []
         for path, pager, papers in paginate(first, ordered, self.config.papers_per_page):
@@ -262,8 +264,9 @@ class Planner:
                     **self.papers_of(papers, by_type),
                     ego=ego if pager["number"] == 1 else None,
                     pager=pager,
-                    bib=urls.beside(first, "papers.bib"),
-                    feed=urls.beside(first, "feed.xml") if self.inputs.has_feeds else None,
+                    bib=bibtex_part,
+                    bib_slug=author.slug,
+                    feed=urls.beside(first, "feed.xml") if author_feeds else None,
                     description=description,
                     og_type="profile",
                     searchable=True,
@@ -278,11 +281,6 @@ class Planner:
         card = self.cards.paper(paper)
         path = card["path"]
         related = self.inputs.related.get(paper.key, [])
-        shown = {p.key for p in related} | {paper.key}
-        by_authors = sorted(
-            {p.key: p for a in paper.authors for p in a.papers[:40] if p.key not in shown}.values(),
-            key=lambda p: (-p.year, p.key),
-        )[:MORE_BY_AUTHORS]
         return self.spec(
             path,
             "paper.html",
@@ -295,7 +293,6 @@ class Planner:
             records=len(paper.provenance),
             citation=self.inputs.records[paper.key],
             related=[self.cards.paper(p) for p in related],
-            by_authors=[self.cards.paper(p) for p in by_authors],
             impact=self.inputs.impact.paper(paper),
             citing=self.inputs.impact.citations(paper),
         )
@@ -310,12 +307,13 @@ class Planner:
             path,
             paper=paper,
             bibtex=bibtex,
-            downloads=downloads.links(),
-            citation_data=downloads.page_data(citation),
+            citation_data=downloads.page_data(
+                citation, paper["abstract"] or "", paper["title_plain"], self.meta.absolute(path)
+            ),
             description=paper["abstract_plain"] or paper["title_plain"],
             og_type="article",
-            searchable=True,
             jsonld=self.meta.article(paper, path, impact),
+            trail_data=False,  # a paper page's place is in its ScholarlyArticle's URL and page
             impact=impact,
             **reads,
         )
