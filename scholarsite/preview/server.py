@@ -419,32 +419,34 @@ def run(root: Path, host: str, port: int, base_path: str, open_browser: bool, ov
 def serve(preview: Preview, reload: ReloadSignal, where: tuple[str, int], base: str, browse: bool) -> int:
     """Serve `preview` at `where` (host, port) until Ctrl-C. The site of the last build is
     served at once while it is brought up to date (a large collection is browsable from the
-    first second); without one, the first build comes first."""
-    host, port = where
-    served_before = (preview.site_dir / write.MANIFEST).is_file()
-    if not served_before:
-        preview.rebuild()
-    try:  # the port can have been taken while the site was built
-        sockets = listen(host, port)
-    except CannotListen as exc:
-        print(exc, flush=True)
-        return 1
-    if served_before:
-        threading.Thread(target=preview.rebuild, name="scholarsite-first-build", daemon=True).start()
-    port = sockets[0].getsockname()[1]
-    watcher = InputWatcher(preview.root, preview.rebuild, preview.site_gone)
+    first second); without one, the first build comes first. The inputs are watched from the
+    start: a save made while the first build runs is built after it."""
+    built = threading.Event()  # a site missing before the first build is not a site deleted
+    watcher = InputWatcher(preview.root, preview.rebuild, lambda: built.is_set() and preview.site_gone())
     watcher.start()
-    server = PreviewServer(PreviewApp(preview, base), reload, sockets)
-    url = f"http://{host}:{port}{base}"
-    print(f"Serving {preview.site_dir} at {url} (Ctrl-C to stop)", flush=True)
-    if browse:
-        threading.Timer(1.0, webbrowser.open, [url]).start()
-    # Ctrl-C (and a plain `kill`) stop the server cleanly, even when a shell started us in
-    # the background with SIGINT ignored.
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
+        served_before = (preview.site_dir / write.MANIFEST).is_file()
+        if not served_before:
+            preview.rebuild()
+        built.set()
+        try:  # the port can have been taken while the site was built
+            sockets = listen(*where)
+        except CannotListen as exc:
+            print(exc, flush=True)
+            return 1
+        if served_before:
+            threading.Thread(target=preview.rebuild, name="scholarsite-first-build", daemon=True).start()
+        host, port = where[0], sockets[0].getsockname()[1]
+        server = PreviewServer(PreviewApp(preview, base), reload, sockets)
+        url = f"http://{host}:{port}{base}"
+        print(f"Serving {preview.site_dir} at {url} (Ctrl-C to stop)", flush=True)
+        if browse:
+            threading.Timer(1.0, webbrowser.open, [url]).start()
+        # Ctrl-C (and a plain `kill`) stop the server cleanly, even when a shell started us in
+        # the background with SIGINT ignored.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGTERM, signal.default_int_handler)
         server.serve(port=port, host=host, debug=False, restart_delay=0)
+        return 0
     finally:
         watcher.stop()
-    return 0
