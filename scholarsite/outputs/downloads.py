@@ -28,6 +28,11 @@ RIS_TYPES = {kind.csl: kind.ris for kind in KINDS.values()}  # one RIS type for 
 SPACES = re.compile(r"[\t\n\f\r ]+")  # what the script collapses (ASCII whitespace, as HTML's)
 
 
+VOID = frozenset(  # elements without an end tag
+    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
+)
+
+
 class _Nodes(HTMLParser):
     """The text of each top-level node (element or text) of an HTML fragment, as the DOM's
     `textContent` gives it (comments are no text)."""
@@ -63,11 +68,6 @@ class _Nodes(HTMLParser):
     def handle_comment(self, data: str) -> None:
         if not self.depth:
             self.in_text = False
-
-
-VOID = frozenset(
-    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
-)
 
 
 def collapse(text: str) -> str:
