@@ -7,8 +7,10 @@ A card is a dict of strings, numbers, Markup and lists, so page contexts stay pl
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
-from typing import Any
+from functools import cached_property
+from typing import Any, Generic, TypeVar
 from urllib.parse import quote, quote_plus, urlsplit
 
 from markupsafe import Markup
@@ -24,6 +26,32 @@ from scholarsite.tex import render as tex
 
 Card = dict[str, Any]
 PLAIN_TEXT = "plain"  # the memo's name for TeX rendered as plain text
+Entity = TypeVar("Entity")
+
+
+class MadeOnDemand(Mapping[str, DigestedDict], Generic[Entity]):
+    """The cards of some entities by key, each made when first asked for and kept: a page
+    planned alone (the preview's open page) makes the cards it shows, not the collection's."""
+
+    def __init__(self, entities: dict[str, Entity], make: Callable[[Entity], Card]):
+        self.entities = entities
+        self.make = make
+        self.made: dict[str, DigestedDict] = {}
+
+    def __getitem__(self, key: str) -> DigestedDict:
+        card = self.made.get(key)
+        if card is None:
+            card = self.made[key] = DigestedDict(self.make(self.entities[key]))
+        return card
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.entities
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.entities)
+
+    def __len__(self) -> int:
+        return len(self.entities)
 
 
 def abstract_html(abstract: str) -> Markup:
@@ -110,16 +138,21 @@ def unique_spellings(authors: list[Author]) -> dict[str, Author]:
 
 
 class Cards:
-    """Cards for every author, subject and paper of a site, built once."""
+    """Cards for every author, subject and paper of a site, each made once, when first asked for."""
 
     def __init__(self, site: Site, memo: Memo | None = None, sources: Sources | None = None):
         self.memo = memo or Memo()
         self.sources = sources or Sources()
-        self.by_spelling = unique_spellings(site.authors)
+        self.site = site
         # Cards are never changed once made, so each stands for itself in keys by its digest.
-        self.subjects = {s.code: DigestedDict(self.subject_card(s)) for s in site.subjects}
-        self.authors = {a.key: DigestedDict(self.author_card(a)) for a in site.authors}
-        self.papers = {p.key: DigestedDict(self.paper_card(p)) for p in site.papers}
+        self.subjects = MadeOnDemand({s.code: s for s in site.subjects}, self.subject_card)
+        self.authors = MadeOnDemand({a.key: a for a in site.authors}, self.author_card)
+        self.papers = MadeOnDemand({p.key: p for p in site.papers}, self.paper_card)
+
+    @cached_property
+    def by_spelling(self) -> dict[str, Author]:
+        """Each spelling that names one author of the collection only, with that author."""
+        return unique_spellings(self.site.authors)
 
     @staticmethod
     def subject_ref(subject: Subject) -> Card:

@@ -12,6 +12,7 @@ import datetime
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TypeVar
 
 from scholarsite.inputs import taxonomy
@@ -25,6 +26,7 @@ from scholarsite.tex.render import tex_to_plain
 
 T = TypeVar("T")
 
+REMEMBERED_TEXTS = 2**18  # titles and abstracts a process keeps the identities of: a collection's worth
 MAX_TEAM = 100  # a paper listed by more authors of the collection makes none of them co-authors:
 # a collaboration of thousands is not a co-authorship, and counting it would cost the square of
 # its size (2,000 seeds sharing one paper: 4 million pairs). It still lists every author.
@@ -220,6 +222,21 @@ def known(spellings: list[str], spelling: str) -> None:
         spellings.append(spelling)
 
 
+@lru_cache(maxsize=REMEMBERED_TEXTS)
+def title_identity(title: str) -> str:
+    """A title's identity (its normal form), remembered: a paper's title is in several seeds,
+    and a process that builds again (the preview) meets the same titles every build."""
+    return normalise(title)
+
+
+@lru_cache(maxsize=REMEMBERED_TEXTS)
+def abstract_identity(abstract: str) -> tuple[str, str]:
+    """An abstract as compared (whitespace collapsed, invisible characters stripped) and its
+    key, remembered as `title_identity` is."""
+    compared = " ".join(strip_ignorable(abstract).split())
+    return compared, short_hash(compared, 16)
+
+
 class PaperIndex:
     """Finds or creates the paper a record belongs to; `plain_title` gives a title's text as
     shown, its slug's source."""
@@ -231,9 +248,8 @@ class PaperIndex:
     def paper_for(self, record: SeedRecord, author: Author) -> Paper:
         """Same (year, title) merges; in one author's records a different abstract is a new
         paper. The record's abstract is noted on the paper it belongs to."""
-        title_key = normalise(record.title)
-        compared = " ".join(strip_ignorable(record.abstract).split())
-        abstract_key = short_hash(compared, 16)
+        title_key = title_identity(record.title)
+        compared, abstract_key = abstract_identity(record.abstract)
         variants = self.variants.setdefault((record.year, title_key), [])
         same_text = [p for p in variants if p.abstract_key == abstract_key]
         not_mine = [p for p in variants if author not in p.authors]
