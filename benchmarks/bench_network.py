@@ -145,7 +145,7 @@ def measure(authors: int, papers: int, repeats: int, group: int | None) -> dict[
     figures["keys of those reads"], _ = timed(repeats, lambda: [key_of(e, known=known) for e in egos])
     drawn = [(a, e) for a, e in zip(site.authors, egos, strict=True) if e is not None]
     figures["layout"], _ = timed(repeats, lambda: [egofigure.layout(e) for _, e in drawn])
-    templates = Templates(Path("/nonexistent-project/templates"))
+    templates = Templates(Path("/nonexistent-project/templates"), {})
     partial = templates.env.get_template(PARTIAL)
 
     def render_all() -> list[str]:

@@ -27,6 +27,7 @@ from scholarsite.inputs.lineage_file import save_lineage
 from scholarsite.inputs.memo import MEMO_FILE, Memo
 from scholarsite.inputs.project import Project, load_project
 from scholarsite.inputs.state import STATE_FILE, BuildState
+from scholarsite.inputs.templates import FOLDER as TEMPLATES_FOLDER
 from scholarsite.model.checks import model_of
 from scholarsite.model.related import RelatedIndex, Row
 from scholarsite.outputs.families.pages import opened_page
@@ -220,7 +221,8 @@ def site_data(project: Project, caches: Caches | None = None) -> tuple[SiteData,
     """The data every output family reads, and every problem found before rendering."""
     caches = caches or Caches(project.cache, Memo())
     site, author_pages, problems = model_of(project, caches.memo)
-    templates = Templates(project.root / "templates", caches.memo, caches.templates, project.config.portable)
+    folder = project.root / TEMPLATES_FOLDER
+    templates = Templates(folder, project.templates, caches.memo, caches.templates, project.config.portable)
     caches.templates = templates
     data = SiteData(
         site=site,

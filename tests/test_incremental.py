@@ -1,6 +1,6 @@
 """Incremental builds equal clean builds, and parallel builds equal serial ones, byte for byte.
 
-A long random sequence of edits (seeds added, removed and edited; titles and abstracts;
+A long random sequence of edits (seeds added, removed, renamed and edited; titles and abstracts;
 templates, partials, content, assets, site.yaml) is applied to one project. After every step
 the incrementally rebuilt site/ is compared with a clean build into an empty folder.
 Pagefind's filter files are excepted: Pagefind writes them in an arbitrary order (upstream
@@ -108,6 +108,13 @@ def remove_seed(project: Path, rng: random.Random) -> str:
     return f"remove {victim.name}"
 
 
+def rename_seed(project: Path, rng: random.Random) -> str:
+    seed = rng.choice(seed_files(project))
+    target = seed.with_name(f"renamed-{rng.randrange(10_000)}.txt")
+    seed.rename(target)
+    return f"rename {seed.name} to {target.name}"
+
+
 def edit_template(project: Path, rng: random.Random) -> str:
     name = rng.choice(["paper.html", "author.html", "listing.html", "base.html", "home.html"])
     visible_edit(project / "templates" / name, f"<!-- {name} {rng.randrange(1000)} -->")
@@ -158,6 +165,7 @@ EDITS: list[Callable[[Path, random.Random], str]] = [
     edit_abstract,
     add_seed,
     remove_seed,
+    rename_seed,
     edit_template,
     edit_partial,
     edit_content,

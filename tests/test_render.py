@@ -37,3 +37,19 @@ def test_syntax_error_names_template_and_line(project: Path) -> None:
         outputs(project)
     (problem,) = [d for d in failure.value.diagnostics if d.severity.value == "error"]
     assert (problem.path, problem.line) == ("templates/years.html", 3)
+
+
+def test_pages_render_the_templates_the_build_read_not_a_later_save(project: Path) -> None:
+    """A template saved while a build runs (after its inputs were read) changes the next
+    build, not some of this build's pages: pages render what their keys were made from."""
+    from scholarsite.inputs.project import load_project
+    from scholarsite.outputs.families.pages import outputs as page_outputs
+
+    data, _ = pipeline.site_data(load_project(project))
+    template = project / "templates/paper.html"
+    template.write_text(template.read_text().replace("{% block main %}", "{% block main %}SAVED-LATER", 1))
+    (page,) = [o for o in page_outputs(data) if o.path.startswith("papers/") and o.path.count("/") == 3][:1]
+    assert b"SAVED-LATER" not in page.produce()
+    again, _ = pipeline.site_data(load_project(project))
+    (later,) = [o for o in page_outputs(again) if o.path == page.path]
+    assert b"SAVED-LATER" in later.produce() and later.key != page.key

@@ -17,6 +17,7 @@ from scholarsite.inputs.lineage_file import Lineage, read_lineage
 from scholarsite.inputs.seeds import SeedParse, read_seeds
 from scholarsite.inputs.sources import Sources, read_sources
 from scholarsite.inputs.sources_cache import SOURCES_CACHE, read_sources_kept
+from scholarsite.inputs.templates import TemplateFile, read_templates
 
 FEEDS_NEED_BASE_URL = "no base_url: Atom feeds, sitemap and canonical links are not written"
 
@@ -36,6 +37,7 @@ class Project:
     assets: dict[str, bytes] = field(default_factory=dict)  # by site path (`assets/style.css`)
     static: dict[str, Hashed] = field(default_factory=dict)  # static/'s files, by site path
     lineage: dict[str, Lineage] = field(default_factory=dict)  # lineage.txt: the pages papers had
+    templates: dict[str, TemplateFile] = field(default_factory=dict)  # templates/, by name
 
 
 def load_project(
@@ -45,8 +47,8 @@ def load_project(
     recorded: Callable[[Path], bytes | None] = lambda path: None,
     keep_sources: bool = False,
 ) -> Project:
-    """Read site.yaml (with the settings given over it), seeds/, content/, sources.yaml and lineage.txt;
-    never raises for bad input, collects problems.
+    """Read site.yaml (with the settings given over it), seeds/, content/, templates/,
+    sources.yaml and lineage.txt; never raises for bad input, collects problems.
 
     Seeds go through `cache` (by default the project's `.scholarsite-cache/`), so unchanged
     seeds are not parsed again; the caller decides whether to save it. A seed whose digest
@@ -95,4 +97,5 @@ def load_project(
         assets,
         static,
         lineage,
+        read_templates(root),
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
@@ -17,9 +17,9 @@ from markupsafe import Markup
 
 from scholarsite import theme
 from scholarsite.errors import BuildError, Diagnostic, error
-from scholarsite.inputs.files import present, read_input, visible_files
 from scholarsite.inputs.memo import Memo
 from scholarsite.inputs.store import CACHE_FOLDER
+from scholarsite.inputs.templates import TemplateFile
 from scholarsite.model import urls
 from scholarsite.outputs.citefigure import layout as citations_layout
 from scholarsite.outputs.egofigure import layout as ego_layout
@@ -119,19 +119,6 @@ class Fragments:
         return self.cache[key]
 
 
-def unchanged_since(path: Path) -> Callable[[], bool]:
-    """Whether `path` still has the modification time it has now (Jinja's `uptodate`)."""
-    mtime = path.stat().st_mtime
-
-    def uptodate() -> bool:
-        try:
-            return path.stat().st_mtime == mtime
-        except OSError:
-            return False
-
-    return uptodate
-
-
 class RefusedTemplate(jinja2.TemplateError):
     """A project template that may not be read (see `files.read_input`), with its diagnostic."""
 
@@ -141,30 +128,28 @@ class RefusedTemplate(jinja2.TemplateError):
 
 
 class ProjectLoader(jinja2.BaseLoader):
-    """Templates from the project's folder, read as every input file is: a pipe, or a link
-    to a file outside the project, is refused (never opened) rather than skipped."""
+    """The project's templates as `inputs` read them (never the folder again: what a page is
+    rendered with is what its key was made from); a file that may not be read is refused
+    (RefusedTemplate) when a page uses it."""
 
-    def __init__(self, folder: Path):
-        self.folder = folder
+    def __init__(self, files: Mapping[str, TemplateFile]):
+        self.files = files
 
     def get_source(
         self, environment: jinja2.Environment, template: str
     ) -> tuple[str, str, Callable[[], bool]]:
         """The template's source; TemplateNotFound when the project has no such file (the
         built-in theme's is used), RefusedTemplate when it may not be read."""
-        path = self.folder.joinpath(*split_template_path(template))
-        if not present(path) or path.is_dir() and not path.is_symlink():
+        found = self.files.get("/".join(split_template_path(template)))
+        if found is None:
             raise jinja2.TemplateNotFound(template)
-        shown = f"{self.folder.name}/{template}"
-        try:
-            data = read_input(path, self.folder.parent, shown)
-        except BuildError as exc:
-            raise RefusedTemplate(exc.diagnostics[0]) from None
-        return data.decode("utf-8"), str(path), unchanged_since(path)
+        if found.refused is not None:
+            raise RefusedTemplate(found.refused)
+        return found.data.decode("utf-8"), str(found.path), lambda: True  # a new build, a new loader
 
     def list_templates(self) -> list[str]:
-        """Every visible file under the folder, as a template name."""
-        return [f.relative_to(self.folder).as_posix() for f in visible_files(self.folder)]
+        """Every template name the project has."""
+        return sorted(self.files)
 
 
 def compiled_templates(folder: Path) -> jinja2.BytecodeCache | None:
@@ -179,13 +164,14 @@ def compiled_templates(folder: Path) -> jinja2.BytecodeCache | None:
     return None
 
 
-def make_environment(templates_dir: Path) -> jinja2.Environment:
-    """The Jinja2 environment shared by all pages: the project's templates first, then the
-    built-in theme's; compiled templates are kept by their source's checksum in the project's
-    cache folder (a one-shot build compiles only the templates that changed)."""
+def make_environment(templates_dir: Path, files: Mapping[str, TemplateFile]) -> jinja2.Environment:
+    """The Jinja2 environment shared by all pages: the project's templates (`files`, read from
+    `templates_dir`) first, then the built-in theme's; compiled templates are kept by their
+    source's checksum in the project's cache folder (a one-shot build compiles only the
+    templates that changed)."""
     builtin = jinja2.FileSystemLoader(str(theme.TEMPLATES))
     env = jinja2.Environment(
-        loader=jinja2.ChoiceLoader([ProjectLoader(templates_dir), builtin]),
+        loader=jinja2.ChoiceLoader([ProjectLoader(files), builtin]),
         bytecode_cache=compiled_templates(templates_dir.parent / TEMPLATE_CACHE),
         undefined=jinja2.StrictUndefined,
         autoescape=jinja2.select_autoescape(["html", "xml", "svg"]),
@@ -249,10 +235,15 @@ class Templates:
     """
 
     def __init__(
-        self, folder: Path, memo: Memo | None = None, warm: Templates | None = None, portable: bool = False
+        self,
+        folder: Path,
+        files: Mapping[str, TemplateFile],
+        memo: Memo | None = None,
+        warm: Templates | None = None,
+        portable: bool = False,
     ):
         self.folder = folder
-        self.env = make_environment(folder)
+        self.env = make_environment(folder, files)
         self.memo = memo or Memo()
         if warm is not None and warm.folder == folder and self.same_sources(warm):
             self.env = warm.env  # no template changed: keep the compiled ones
