@@ -53,15 +53,14 @@ def project_of(corpus: Corpus, folder: Path, skip: int | None = None) -> Path:
 
 
 def test_shard_count_is_the_smallest_power_of_two_that_fits() -> None:
-    assert [shards.shard_count(n, 2000) for n in (0, 1, 2000, 2001, 4000, 4001, 11_150)] == [
-        1,
-        1,
-        1,
-        2,
-        2,
-        4,
-        8,
-    ]
+    counts = [shards.shard_count(n, 2000) for n in (0, 1, 2000, 2001, 4000, 4001, 11_150, 16_001)]
+    assert counts == [1, 1, 4, 4, 4, 4, 8, 16]
+
+
+def test_a_small_site_is_split_in_up_to_four_shards_of_at_least_250_records() -> None:
+    counts = [shards.shard_count(n, 2000) for n in (300, 499, 500, 999, 1000, 1816, 7999)]
+    assert counts == [1, 1, 2, 2, 4, 4, 4]
+    assert [shards.shard_count(n, 40) for n in (60, 190)] == [2, 8]  # a smaller size decides
 
 
 def test_a_record_keeps_its_shard_or_moves_to_its_twin_when_the_count_doubles() -> None:
