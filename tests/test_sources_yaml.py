@@ -13,6 +13,7 @@ import yaml
 
 from scholarsite.errors import BuildError
 from scholarsite.inputs import yamlmap
+from scholarsite.inputs.digests import key_of
 from scholarsite.inputs.openalex_part import Impact
 from scholarsite.inputs.sources import (
     SOURCES_FILE,
@@ -111,6 +112,19 @@ def test_a_file_link_sources_writes_reads_back_at_2000_entries(tmp_path: Path) -
     link.save(tmp_path, entries)
     loaded, problems = load_sources(tmp_path)
     assert problems == [] and loaded == entries
+
+
+@pytest.mark.parametrize("entry", [full_entry(3), SourceEntry("found"), SourceEntry("unknown", title="T")])
+def test_entries_read_are_the_objects_the_constructor_makes(entry: SourceEntry) -> None:
+    """Entries are built without `__init__` when read: equal, with the same hash, fields in the
+    same order (so the same digest in the build's keys), and as frozen."""
+    again = parse_sources(dump_sources({"2025/k": entry}), SOURCES_FILE)[0]["2025/k"]
+    assert again == entry and hash(again) == hash(entry) and repr(again) == repr(entry)
+    assert list(vars(again)) == list(vars(entry)) and key_of(again) == key_of(entry)
+    if entry.openalex is not None:
+        assert list(vars(again.openalex)) == list(vars(entry.openalex))
+    with pytest.raises(AttributeError):
+        again.title = "changed"  # type: ignore[misc]
 
 
 def test_a_legitimate_file_over_ten_thousand_nodes_is_accepted() -> None:
