@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scholarsite.errors import BuildError
-from scholarsite.inputs.blockyaml import clean, entries_under
+from scholarsite.inputs.blockyaml import Unsupported, clean, entries_under, scalar, typed
 from scholarsite.inputs.sources import DUMPER
 from scholarsite.inputs.yamlmap import read_settings
 
@@ -88,6 +88,27 @@ def test_the_files_link_sources_writes_are_taken() -> None:
     assert entries_under(text, "papers", "sources.yaml") == loaded(text)
 
 
+# Texts near what YAML's implicit resolvers match: numbers, dates, times, booleans, nulls.
+NEAR_TYPED = st.from_regex(r"[-+0-9._:eExXoObBa-fA-FyYnNtTsSrRuUlLiI~ <>=]{0,14}", fullmatch=True)
+TIMESTAMPS = st.from_regex(r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}([Tt ][0-9:. Zz+-]{0,14})?", fullmatch=True)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(NEAR_TYPED | TIMESTAMPS | TEXT)
+def test_plain_scalars_are_typed_as_the_resolver_types_them(text: str) -> None:
+    """`scalar` rules out PyYAML's resolver for most text; what it makes is what the resolver
+    and constructors (`typed`) make."""
+    try:
+        expected = typed(text)
+    except Unsupported:
+        expected = Unsupported
+    try:
+        found = scalar(text)
+    except Unsupported:
+        found = Unsupported
+    assert repr(found) == repr(expected) and type(found) is type(expected)  # repr: nan
+
+
 PIECES = [*" \n-:'\"#ab1?&*[]{}|>!\t\\", "\n  ", "\n    ", "\n      ", "x: ", "- ", "y:", "2025"]
 HANDWRITTEN = st.lists(st.sampled_from(PIECES), max_size=40).map("".join)
 
@@ -106,6 +127,8 @@ def test_it_leaves_what_it_does_not_take() -> None:
         "  k:\n    a: 1\n  k:\n    a: 2\n",  # a key given twice
         "  k:\n    title: 'open\n  j: x'\n",  # a quote going on at column 2
         "  k:\n    a: x\r\n",
+        "  k:\n  !\nx: ",  # read alone, YAML reads these as it does not in the file
+        "  k:\n  !\n    x: ",
     ):
         assert entries_under("papers:\n" + body, "papers", "sources.yaml") is None, body
     assert entries_under("other:\n  k: 1\n", "papers", "sources.yaml") is None

@@ -51,6 +51,7 @@ from scholarsite.inputs.openalex_part import DATE_FIELDS, MAX_TEXT, Impact, impa
 from scholarsite.inputs.paperlinks import Link, links_of, type_problem
 from scholarsite.inputs.text import decode
 from scholarsite.inputs.yamlmap import excerpt, read_settings
+from scholarsite.lifetime import collector_paused
 
 DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml's writes the same text, faster
 SOURCES_FILE = "sources.yaml"
@@ -320,7 +321,8 @@ def sources_of(data: bytes) -> tuple[Sources, list[Diagnostic]]:
     if text is None:
         return Sources(), problems
     try:
-        sources, found = parsed(text, SOURCES_FILE)
+        with collector_paused():  # the entries live on: the collector's passes are wasted
+            sources, found = parsed(text, SOURCES_FILE)
     except BuildError as exc:
         return Sources(), problems + list(exc.diagnostics)
     return sources, problems + found
