@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import datetime
 
+import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scholarsite.errors import BuildError
+from scholarsite.inputs import blockyaml
 from scholarsite.inputs.blockyaml import Unsupported, clean, entries_under, scalar, typed
 from scholarsite.inputs.sources import DUMPER
 from scholarsite.inputs.yamlmap import read_settings
@@ -86,6 +88,27 @@ def test_the_files_link_sources_writes_are_taken() -> None:
     }
     text = dumped(papers)
     assert entries_under(text, "papers", "sources.yaml") == loaded(text)
+
+
+def test_flat_entries_are_read_by_expressions_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Entries of `key: value` lines (the lean entries of a large file) are read without a
+    `Block` of lines, as the safe loader reads them: quotes, colons, types, lines."""
+    papers = {
+        f"2025/paper {n}": {
+            "status": "found",
+            "title": f"A Study: {n} 'quoted' # not a comment, it's",
+            "checked": "2026-12-01",
+            "version": 2,
+            "doi": "10.1145/3620666.3651379",
+            "locked": n % 2 == 0,
+            "note": "~" if n else "yes",
+        }
+        for n in range(3)
+    }
+    text = dumped(papers)
+    monkeypatch.setattr(blockyaml, "Block", None)  # any entry read by a Block fails
+    found = entries_under(text, "papers", "sources.yaml")
+    assert found == loaded(text) and found["2025/paper 1"][1] == 11
 
 
 # Texts near what YAML's implicit resolvers match: numbers, dates, times, booleans, nulls.

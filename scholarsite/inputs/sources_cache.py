@@ -57,7 +57,7 @@ def kept_sources(file: Path, digest: str) -> Sources | None:
                 return None
             sources.entries[key], sources.lines[key] = entry, line
         return sources
-    except (OSError, ValueError, TypeError, KeyError):
+    except (OSError, ValueError, TypeError, KeyError, RecursionError):  # JSON nested too deep
         return None
 
 
