@@ -8,6 +8,10 @@ resolver and constructors (`2024` an int, `2025-02-27` a date), so whatever it r
 `yamlmap.read_settings` would build. Anything else (double quotes, flow collections, anchors,
 tags, comments, blank lines inside a block, tabs, keys given twice...) raises `Unsupported`, and
 the caller reads that text the careful way; the reader never decides that YAML is wrong.
+
+A flat entry (`key: value` lines under its key, as the lean entries of a large file are) is
+read by two regular expressions and a loop over its fields, about 5 µs; another entry line by
+line (`Block`), about 70 µs for a full entry of link-sources.
 """
 
 from __future__ import annotations
@@ -47,7 +51,7 @@ SUSPECT_LEADS = (0xC2, 0xE2, 0xED, 0xEF)
 # or plain (starting with no space).
 FLAT_ENTRY_RE = re.compile(r"  ([^ \n][^\n]*):\n((?:    [^ \n][^\n]*\n)+)(?=  [^ #:\n]|\Z)")
 FIELD_RE = re.compile(r"    ([^:\n]*(?::(?! )[^:\n]*)*): (?:'([^'\n]*(?:''[^'\n]*)*)' *|([^ '\n][^\n]*))\n")
-ENTRY_START_RE = re.compile(r"^  [^ #:\n]", re.MULTILINE)
+ENTRY_START_RE = re.compile(r"\n  [^ #:\n]")  # the line break before an entry
 HARMLESS = bytes([10, *range(32, 127), *(b for b in range(128, 256) if b not in SUSPECT_LEADS)])
 
 
@@ -68,7 +72,7 @@ class Block:
 
     def __init__(self, lines: list[str]):
         self.lines = lines
-        self.indents = [len(line) - len(line.lstrip(" ")) if line.strip(" ") else -1 for line in lines]
+        self.indents = [len(line) - len(rest) if (rest := line.lstrip(" ")) else -1 for line in lines]
 
     def node(self, i: int, indent: int) -> tuple[Any, int]:
         """The block node starting at line `i` at column `indent`, and the line after it."""
@@ -189,7 +193,7 @@ def key_of(content: str) -> tuple[Any, str]:
         if not content.endswith(":"):
             raise Unsupported("no key")
         colon = len(content) - 1
-    return plain_key(content[:colon]), content[colon + 1 :]
+    return field_key(content[:colon]), content[colon + 1 :]
 
 
 def plain_key(key: str) -> Any:
@@ -250,8 +254,8 @@ def entries_at(text: str, start: int, line: int, path: str) -> tuple[int, list[t
         return next_line(text, start), []
     if not current.startswith("  ") or current[2] == " ":
         raise Unsupported("a line outside the entries")
-    after = ENTRY_START_RE.search(text, next_line(text, start))
-    end = after.start() if after else len(text)
+    after = ENTRY_START_RE.search(text, next_line(text, start) - 1)
+    end = after.start() + 1 if after else len(text)
     return end, entry_at(Block(text[start:end].split("\n")), line, path)
 
 
