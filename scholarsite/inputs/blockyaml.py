@@ -11,7 +11,7 @@ the caller reads that text the careful way; the reader never decides that YAML i
 
 A flat entry (`key: value` lines under its key, as the lean entries of a large file are) is
 read by two regular expressions and a loop over its fields, about 5 µs; another entry line by
-line (`Block`), about 70 µs for a full entry of link-sources.
+line (`Block`), about 50 µs for a full entry of link-sources.
 """
 
 from __future__ import annotations
