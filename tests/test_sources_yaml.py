@@ -164,6 +164,28 @@ def test_a_field_given_twice_is_an_error_at_its_line() -> None:
     assert [(d.line, d.message) for d in caught.value.diagnostics] == [(6, "'status' is set twice")]
 
 
+def test_problems_in_a_large_flat_file_are_errors_at_their_line() -> None:
+    """Lean entries are read by the quick reader's expressions; one bad entry among 2,000 sends
+    the file to the YAML reading, which names its line."""
+    entries = {
+        f"2025/paper {n:04d}": SourceEntry("found", title=f"On {n}: a study", checked="2026-12-01")
+        for n in range(2_000)
+    }
+    text = dump_sources(entries)
+    assert parse_sources(text, SOURCES_FILE) == (entries, [])
+    lines = text.split("\n")
+    where = lines.index("  2025/paper 1234:") + 1  # the line of the entry's key
+    twice = "\n".join([*lines[:where], "    checked: '2026-12-02'", *lines[where:]])
+    with pytest.raises(BuildError) as caught:
+        parse_sources(twice, SOURCES_FILE)
+    # key, the added line, status, title, then the file's own `checked`: the second one
+    assert [(d.line, d.message) for d in caught.value.diagnostics] == [(where + 4, "'checked' is set twice")]
+    wrong = text.replace("  2025/paper 1234:\n    status: found", "  2025/paper 1234:\n    status: maybe")
+    read, problems = parse_sources(wrong, SOURCES_FILE)
+    assert len(read) == 1_999
+    assert [(p.line, p.message.split(" must")[0]) for p in problems] == [(where, "'2025/paper 1234': status")]
+
+
 def test_text_fields_are_bounded_as_seed_fields(tmp_path: Path) -> None:
     long = "x" * 2_001
     text = f"papers:\n  2025/a:\n    status: found\n    title: {long}\n"
