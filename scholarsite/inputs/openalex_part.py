@@ -45,7 +45,8 @@ Frozen = TypeVar("Frozen")
 def made(cls: type[Frozen], defaults: dict[str, Any], fields: dict[str, Any]) -> Frozen:
     """An instance of the frozen dataclass `cls` from checked `fields`, the others at their
     `defaults` (every field, in the class's order), without `__init__`: the same object,
-    its fields in the same order, at a quarter of the cost (0.4 µs, not 1.6)."""
+    its fields in the same order, at a quarter of the cost (0.4 µs, not 1.6). Only for
+    classes without `__post_init__` or fields made by a factory."""
     instance = object.__new__(cls)
     object.__setattr__(instance, "__dict__", {**defaults, **fields})
     return instance
