@@ -1,20 +1,24 @@
 """Benchmark reading and writing `sources.yaml` at collection size.
 
 Usage: python benchmarks/bench_sources.py [--papers N] [--shape full|lean] [--repeats R]
+       [--skip-python] [--skip-yaml] [--collector-paused]
 Writes a sources.yaml of N entries as link-sources writes them (`full`: arXiv metadata with
 six authors, an OpenAlex part with counts per year and twenty references; `lean`: status,
 title, checked date and arXiv id), then times: writing it (`dump_sources`, libyaml's dumper),
 reading it as a build without a cache does (`read_sources`: the quick block reader), as a build
 does when the file did not change since the last (`read_sources_kept`: the entries from
 `.scholarsite-cache/sources.json`, checked again), reading it as YAML (libyaml's composer, what
-every read cost before the quick reader) and through the checking Python loader alone. Prints
-the median wall and CPU seconds of each with the file's size and the load average (other work
-on the machine inflates wall time); asserts nothing.
+every read cost before the quick reader) and through the checking Python loader alone. With
+`--collector-paused`, every read runs with Python's cyclic collector off, as in a build (the
+readers pause it themselves since issue 28's second pass). Prints the median wall and CPU
+seconds of each with the file's size and the load average (other work on the machine inflates
+wall time); asserts nothing.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import statistics
 import tempfile
@@ -63,14 +67,21 @@ def entry(number: int, shape: str) -> SourceEntry:
     )
 
 
+PAUSED = False  # --collector-paused
+
+
 def timed(run: Callable[[], Any], repeats: int) -> tuple[float, float, Any]:
     """Median wall and CPU seconds of `repeats` runs, and the last result."""
     walls, cpus, result = [], [], None
     for _ in range(repeats):
+        result = None  # the last result is freed before the next run, not during it
+        if PAUSED:
+            gc.disable()
         wall, cpu = time.perf_counter(), time.process_time()
         result = run()
         walls.append(time.perf_counter() - wall)
         cpus.append(time.process_time() - cpu)
+        gc.enable()
     return statistics.median(walls), statistics.median(cpus), result
 
 
@@ -91,7 +102,11 @@ def main() -> None:
     parser.add_argument("--shape", choices=("full", "lean"), default="full")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--skip-python", action="store_true", help="do not time the Python loader")
+    parser.add_argument("--skip-yaml", action="store_true", help="do not time the libyaml reading")
+    parser.add_argument("--collector-paused", action="store_true", help="read with the collector off")
     args = parser.parse_args()
+    global PAUSED
+    PAUSED = args.collector_paused
     entries = {
         f"{2001 + n % 25}/a study of topic {n} methods and results": entry(n, args.shape)
         for n in range(args.papers)
@@ -112,8 +127,9 @@ def main() -> None:
         assert kept == read
         print(f"  read (read_sources_kept, unchanged file): {wall:.2f} s wall, {cpu:.2f} s CPU {runs}")
         assert yamlmap.plain(text), "the file should take libyaml's path"
-        wall, cpu, _ = timed(lambda: carefully_parsed(text, SOURCES_FILE), args.repeats)
-        print(f"  read (as YAML, libyaml): {wall:.2f} s wall, {cpu:.2f} s CPU {runs}")
+        if not args.skip_yaml:
+            wall, cpu, _ = timed(lambda: carefully_parsed(text, SOURCES_FILE), args.repeats)
+            print(f"  read (as YAML, libyaml): {wall:.2f} s wall, {cpu:.2f} s CPU {runs}")
         if not args.skip_python:
             wall, cpu, _ = timed(lambda: checked_only(text), 1)
             print(f"  read (Python loader, settings only): {wall:.2f} s wall, {cpu:.2f} s CPU")

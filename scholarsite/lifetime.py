@@ -1,5 +1,6 @@
 """Child processes: how many the machine gives us, and they never outlive the build (each asks
-Linux to kill it when its parent dies).
+Linux to kill it when its parent dies); the collector paused while a build or a large read
+makes objects that live on.
 
 A build killed with SIGKILL cannot clean up, so its worker processes, the search-index
 process and Pagefind's service process each set a parent-death signal as they start.
@@ -7,6 +8,7 @@ process and Pagefind's service process each set a parent-death signal as they st
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import gc
 import multiprocessing
@@ -17,6 +19,23 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
 PR_SET_PDEATHSIG = 1  # prctl(2)
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off while a build runs (or a large input is read). A
+    build makes millions of objects that live until it ends, and the collector's repeated
+    passes over them cost a quarter of an edit's CPU at 37,537 papers (74 -> 55 s) for no memory
+    saved (1.90 GB either way); what a build leaves behind is collected after it (the preview
+    collects between builds). Reading 100,000 entries of sources.yaml, it took a third of the
+    CPU."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def die_with_parent(parent: int) -> None:

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import datetime
 
+import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scholarsite.errors import BuildError
-from scholarsite.inputs.blockyaml import clean, entries_under
+from scholarsite.inputs import blockyaml
+from scholarsite.inputs.blockyaml import Unsupported, clean, entries_under, scalar, typed
 from scholarsite.inputs.sources import DUMPER
 from scholarsite.inputs.yamlmap import read_settings
 
@@ -88,6 +90,48 @@ def test_the_files_link_sources_writes_are_taken() -> None:
     assert entries_under(text, "papers", "sources.yaml") == loaded(text)
 
 
+def test_flat_entries_are_read_by_expressions_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Entries of `key: value` lines (the lean entries of a large file) are read without a
+    `Block` of lines, as the safe loader reads them: quotes, colons, types, lines."""
+    papers = {
+        f"2025/paper {n}": {
+            "status": "found",
+            "title": f"A Study: {n} 'quoted' # not a comment, it's",
+            "checked": "2026-12-01",
+            "version": 2,
+            "doi": "10.1145/3620666.3651379",
+            "locked": n % 2 == 0,
+            "note": "~" if n else "yes",
+        }
+        for n in range(3)
+    }
+    text = dumped(papers)
+    monkeypatch.setattr(blockyaml, "Block", None)  # any entry read by a Block fails
+    found = entries_under(text, "papers", "sources.yaml")
+    assert found == loaded(text) and found["2025/paper 1"][1] == 11
+
+
+# Texts near what YAML's implicit resolvers match: numbers, dates, times, booleans, nulls.
+NEAR_TYPED = st.from_regex(r"[-+0-9._:eExXoObBa-fA-FyYnNtTsSrRuUlLiI~ <>=]{0,14}", fullmatch=True)
+TIMESTAMPS = st.from_regex(r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}([Tt ][0-9:. Zz+-]{0,14})?", fullmatch=True)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(NEAR_TYPED | TIMESTAMPS | TEXT)
+def test_plain_scalars_are_typed_as_the_resolver_types_them(text: str) -> None:
+    """`scalar` rules out PyYAML's resolver for most text; what it makes is what the resolver
+    and constructors (`typed`) make."""
+    try:
+        expected = typed(text)
+    except Unsupported:
+        expected = Unsupported
+    try:
+        found = scalar(text)
+    except Unsupported:
+        found = Unsupported
+    assert repr(found) == repr(expected) and type(found) is type(expected)  # repr: nan
+
+
 PIECES = [*" \n-:'\"#ab1?&*[]{}|>!\t\\", "\n  ", "\n    ", "\n      ", "x: ", "- ", "y:", "2025"]
 HANDWRITTEN = st.lists(st.sampled_from(PIECES), max_size=40).map("".join)
 
@@ -106,6 +150,8 @@ def test_it_leaves_what_it_does_not_take() -> None:
         "  k:\n    a: 1\n  k:\n    a: 2\n",  # a key given twice
         "  k:\n    title: 'open\n  j: x'\n",  # a quote going on at column 2
         "  k:\n    a: x\r\n",
+        "  k:\n  !\nx: ",  # read alone, YAML reads these as it does not in the file
+        "  k:\n  !\n    x: ",
     ):
         assert entries_under("papers:\n" + body, "papers", "sources.yaml") is None, body
     assert entries_under("other:\n  k: 1\n", "papers", "sources.yaml") is None

@@ -75,8 +75,23 @@ def test_a_cache_that_does_not_check_is_not_used(tmp_path: Path) -> None:
     cache.write_text(json.dumps(saved))
     read, problems = read_sources_kept(root, cache)
     assert not problems and read.entries == ENTRIES
-    cache.write_text("not json")
-    assert read_sources_kept(root, cache)[0].entries == ENTRIES
+    for planted in ("not json", "[" * 100_000 + "]" * 100_000, '{"format": 1, "entries": {"abc": 1}}'):
+        cache.write_text(planted)
+        assert read_sources_kept(root, cache)[0].entries == ENTRIES
+
+
+def test_a_planted_entry_of_the_wrong_shape_sends_the_read_to_the_file(tmp_path: Path) -> None:
+    """A key that is no text, a line that is no number, a field that does not check: the
+    cache is not used, and the entries are the file's."""
+    root = project_with_sources(tmp_path)
+    read_sources_kept(root, root / SOURCES_CACHE)
+    cache = root / SOURCES_CACHE
+    saved = json.loads(cache.read_text())
+    planted = ([1, 2, {"status": "found"}], ["k", True, {"status": "found"}], ["k", 1, {"status": "maybe"}])
+    for wrong in planted:
+        cache.write_text(json.dumps({**saved, "entries": [*saved["entries"], wrong]}))
+        read, problems = read_sources_kept(root, cache)
+        assert not problems and read.entries == ENTRIES, wrong
 
 
 def test_a_file_with_problems_is_never_kept(tmp_path: Path) -> None:

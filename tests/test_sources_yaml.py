@@ -13,6 +13,7 @@ import yaml
 
 from scholarsite.errors import BuildError
 from scholarsite.inputs import yamlmap
+from scholarsite.inputs.digests import key_of
 from scholarsite.inputs.openalex_part import Impact
 from scholarsite.inputs.sources import (
     SOURCES_FILE,
@@ -113,6 +114,19 @@ def test_a_file_link_sources_writes_reads_back_at_2000_entries(tmp_path: Path) -
     assert problems == [] and loaded == entries
 
 
+@pytest.mark.parametrize("entry", [full_entry(3), SourceEntry("found"), SourceEntry("unknown", title="T")])
+def test_entries_read_are_the_objects_the_constructor_makes(entry: SourceEntry) -> None:
+    """Entries are built without `__init__` when read: equal, with the same hash, fields in the
+    same order (so the same digest in the build's keys), and as frozen."""
+    again = parse_sources(dump_sources({"2025/k": entry}), SOURCES_FILE)[0]["2025/k"]
+    assert again == entry and hash(again) == hash(entry) and repr(again) == repr(entry)
+    assert list(vars(again)) == list(vars(entry)) and key_of(again) == key_of(entry)
+    if entry.openalex is not None:
+        assert list(vars(again.openalex)) == list(vars(entry.openalex))
+    with pytest.raises(AttributeError):
+        again.title = "changed"  # type: ignore[misc]
+
+
 def test_a_legitimate_file_over_ten_thousand_nodes_is_accepted() -> None:
     entries = {f"2025/paper {n}": full_entry(n) for n in range(400)}  # about 30 nodes each
     text = dump_sources(entries)
@@ -148,6 +162,28 @@ def test_a_field_given_twice_is_an_error_at_its_line() -> None:
     with pytest.raises(BuildError) as caught:
         parse_sources(text, SOURCES_FILE)
     assert [(d.line, d.message) for d in caught.value.diagnostics] == [(6, "'status' is set twice")]
+
+
+def test_problems_in_a_large_flat_file_are_errors_at_their_line() -> None:
+    """Lean entries are read by the quick reader's expressions; one bad entry among 2,000 sends
+    the file to the YAML reading, which names its line."""
+    entries = {
+        f"2025/paper {n:04d}": SourceEntry("found", title=f"On {n}: a study", checked="2026-12-01")
+        for n in range(2_000)
+    }
+    text = dump_sources(entries)
+    assert parse_sources(text, SOURCES_FILE) == (entries, [])
+    lines = text.split("\n")
+    where = lines.index("  2025/paper 1234:") + 1  # the line of the entry's key
+    twice = "\n".join([*lines[:where], "    checked: '2026-12-02'", *lines[where:]])
+    with pytest.raises(BuildError) as caught:
+        parse_sources(twice, SOURCES_FILE)
+    # key, the added line, status, title, then the file's own `checked`: the second one
+    assert [(d.line, d.message) for d in caught.value.diagnostics] == [(where + 4, "'checked' is set twice")]
+    wrong = text.replace("  2025/paper 1234:\n    status: found", "  2025/paper 1234:\n    status: maybe")
+    read, problems = parse_sources(wrong, SOURCES_FILE)
+    assert len(read) == 1_999
+    assert [(p.line, p.message.split(" must")[0]) for p in problems] == [(where, "'2025/paper 1234': status")]
 
 
 def test_text_fields_are_bounded_as_seed_fields(tmp_path: Path) -> None:

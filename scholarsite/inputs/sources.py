@@ -47,10 +47,11 @@ import yaml
 from scholarsite.errors import BuildError, Diagnostic, error
 from scholarsite.inputs.blockyaml import entries_under
 from scholarsite.inputs.files import present, read_input
-from scholarsite.inputs.openalex_part import MAX_TEXT, Impact, impact_of, text_problem
+from scholarsite.inputs.openalex_part import DATE_FIELDS, MAX_TEXT, Impact, impact_of, made, text_problem
 from scholarsite.inputs.paperlinks import Link, links_of, type_problem
 from scholarsite.inputs.text import decode
 from scholarsite.inputs.yamlmap import excerpt, read_settings
+from scholarsite.lifetime import collector_paused
 
 DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml's writes the same text, faster
 SOURCES_FILE = "sources.yaml"
@@ -135,6 +136,8 @@ TEXT_FIELDS = (
 
 
 ENTRY_FIELDS = frozenset(SourceEntry.__dataclass_fields__)
+# Every field with its default, in the order of the class (`status` is always set).
+ENTRY_DEFAULTS = {name: spec.default for name, spec in SourceEntry.__dataclass_fields__.items()}
 
 
 def entry_of(value: Any) -> tuple[SourceEntry | None, str | None]:
@@ -148,53 +151,70 @@ def entry_of(value: Any) -> tuple[SourceEntry | None, str | None]:
     if status not in STATUSES:
         return None, f"status must be one of {', '.join(STATUSES)}, found {excerpt(status)}"
     fields: dict[str, Any] = {"status": status}
+    problem = text_fields(value, fields) or identifiers_problem(fields)
+    if problem is None and len(fields) < len(value):  # more than text: lists, parts, flags
+        problem = other_fields(value, fields)
+    if problem:
+        return None, problem
+    return made(SourceEntry, ENTRY_DEFAULTS, fields), None
+
+
+def text_fields(value: dict[str, Any], fields: dict[str, Any]) -> str | None:
+    """Put the text fields of an entry's data into `fields`, stripped; the reason one is
+    refused, or None."""
     for name in TEXT_FIELDS:
         if name in value:
-            text = value[name].strip() if type(value[name]) is str else as_text(value[name])
+            item = value[name]
+            text = item.strip() if type(item) is str else as_text(item)
             if text is None:
-                return None, f"'{name}' must be text, found {excerpt(value[name])}"
-            if problem := text_problem(name, text):
-                return None, problem
+                return f"'{name}' must be text, found {excerpt(item)}"
+            if (len(text) > MAX_TEXT or name in DATE_FIELDS) and (problem := text_problem(name, text)):
+                return problem
             fields[name] = text
+    return None
+
+
+def identifiers_problem(fields: dict[str, Any]) -> str | None:
+    """Why an entry's arXiv id, DOI or type is refused, or None."""
     if fields.get("arxiv_id") and not ARXIV_ID_RE.fullmatch(fields["arxiv_id"]):
-        return (
-            None,
-            f"'arxiv_id' must look like 2502.19811 or hep-th/9901001, found {excerpt(fields['arxiv_id'])}",
-        )
+        return f"'arxiv_id' must look like 2502.19811 or hep-th/9901001, found {excerpt(fields['arxiv_id'])}"
     if fields.get("doi") and not DOI_RE.fullmatch(fields["doi"]):
-        return None, f"'doi' must look like 10.1145/3620666, found {excerpt(fields['doi'])}"
-    if problem := type_problem(fields.get("type", "")):
-        return None, problem
+        return f"'doi' must look like 10.1145/3620666, found {excerpt(fields['doi'])}"
+    return type_problem(fields.get("type", ""))
+
+
+def other_fields(value: dict[str, Any], fields: dict[str, Any]) -> str | None:
+    """Put an entry's links, version, authors, candidates, lock and OpenAlex part into
+    `fields`; the reason one is refused, or None."""
     links, problem = links_of(value.get("links"))
     if problem:
-        return None, problem
+        return problem
     version = value.get("version")
     if version is not None and (not isinstance(version, int) or isinstance(version, bool) or version < 1):
-        return None, f"'version' must be a whole number from 1, found {excerpt(version)}"
+        return f"'version' must be a whole number from 1, found {excerpt(version)}"
     authors = value.get("authors", [])
     if not isinstance(authors, list) or not all(isinstance(a, str) and a.strip() for a in authors):
-        return None, "'authors' must be a list of names"
+        return "'authors' must be a list of names"
     if len(authors) > MAX_AUTHORS or any(len(a) > MAX_TEXT for a in authors):
-        return None, f"'authors' must be at most {MAX_AUTHORS} names of at most {MAX_TEXT} characters"
+        return f"'authors' must be at most {MAX_AUTHORS} names of at most {MAX_TEXT} characters"
     candidates, problem = candidates_of(value.get("candidates"))
     if problem:
-        return None, problem
+        return problem
     locked = value.get("locked", False)
     if not isinstance(locked, bool):
-        return None, f"'locked' must be true or false, found {excerpt(locked)}"
+        return f"'locked' must be true or false, found {excerpt(locked)}"
     impact, problem = impact_of(value["openalex"]) if value.get("openalex") is not None else (None, None)
     if problem:
-        return None, problem
-    entry = SourceEntry(
+        return problem
+    fields.update(
         version=version,
         authors=tuple(a.strip() for a in authors),
         candidates=tuple(candidates),
         openalex=impact,
         links=links,
         locked=locked,
-        **fields,
     )
-    return entry, None
+    return None
 
 
 def as_text(item: Any) -> str | None:
@@ -301,7 +321,8 @@ def sources_of(data: bytes) -> tuple[Sources, list[Diagnostic]]:
     if text is None:
         return Sources(), problems
     try:
-        sources, found = parsed(text, SOURCES_FILE)
+        with collector_paused():  # the entries live on: the collector's passes are wasted
+            sources, found = parsed(text, SOURCES_FILE)
     except BuildError as exc:
         return Sources(), problems + list(exc.diagnostics)
     return sources, problems + found

@@ -20,6 +20,7 @@ from scholarsite.errors import Diagnostic
 from scholarsite.inputs.digests import code_version
 from scholarsite.inputs.sources import Sources, entry_of, sources_bytes, sources_of
 from scholarsite.inputs.store import CACHE_FOLDER, write_atomically
+from scholarsite.lifetime import collector_paused
 
 SOURCES_CACHE = CACHE_FOLDER / "sources.json"
 FORMAT = 1
@@ -32,7 +33,8 @@ def read_sources_kept(root: Path, file: Path) -> tuple[Sources, list[Diagnostic]
     if data is None:
         return Sources(), problems
     digest = hashlib.sha256(data).hexdigest()
-    kept = kept_sources(file, digest)
+    with collector_paused():  # the entries live on: the collector's passes are wasted
+        kept = kept_sources(file, digest)
     if kept is not None:
         return kept, []
     sources, problems = sources_of(data)
@@ -55,7 +57,7 @@ def kept_sources(file: Path, digest: str) -> Sources | None:
                 return None
             sources.entries[key], sources.lines[key] = entry, line
         return sources
-    except (OSError, ValueError, TypeError, KeyError):
+    except (OSError, ValueError, TypeError, KeyError, RecursionError):  # JSON nested too deep
         return None
 
 
