@@ -18,7 +18,9 @@ import watchfiles
 from scholarsite.inputs.files import read_by_build
 
 WATCHED = ("seeds", "content", "templates", "assets", "static", "site.yaml", "sources.yaml")
-DEBOUNCE_MS = 150  # a burst of saves (an editor writing a backup, then the file) is one change
+DEBOUNCE_MS = 150  # a burst of saves (an editor writing a backup, then the file) is one change...
+QUIET_MS = 20  # ...once nothing more changed for this long (watchfiles' `step`, 50 ms by default:
+# every save waited that long before its rebuild began)
 POLL_MS = 500  # how often to look for inputs that appeared, vanished or were replaced
 
 Identities = dict[str, int]  # path of an existing input -> its inode
@@ -82,6 +84,7 @@ class InputWatcher:
             *watched,
             watch_filter=lambda change, path: read_by_build(self.root, path),  # what a build reads
             debounce=DEBOUNCE_MS,
+            step=QUIET_MS,
             stop_event=self.stop_event,
             rust_timeout=POLL_MS,
             yield_on_timeout=True,
