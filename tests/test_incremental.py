@@ -334,6 +334,19 @@ def test_the_opened_page_is_planned_alone_with_the_key_a_whole_plan_gives(projec
         assert pages.opened_page(data, path) == []
 
 
+def test_the_opened_page_makes_the_cards_it_shows_not_the_collections(project: Path) -> None:
+    """Cards are made when first asked for: planning an author's page alone (the preview's open
+    page) makes the cards of that author's papers, not the collection's."""
+    data, _ = pipeline.site_data(load_project(project))
+    author = min(data.site.authors, key=lambda a: len(a.papers))
+    assert pages.opened_page(data, urls.author(author.slug))
+    made = sorted(data.cards.papers.made)
+    assert made == sorted(p.key for p in author.papers)
+    assert len(made) < len(data.site.papers)
+    first = author.papers[0].key
+    assert data.cards.papers[first] is data.cards.papers[first]  # made once, then kept
+
+
 def test_a_preview_build_with_a_page_open_equals_a_clean_build(project: Path, tmp_path: Path) -> None:
     """The preview with a browser on an author's page: after each edit that page is synced
     first, alone, then the rest; the site is a clean build's."""

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TypeVar
+from typing import ClassVar, TypeVar
 
 from scholarsite.inputs import taxonomy
 from scholarsite.inputs.lineage_file import Lineage
@@ -30,6 +30,17 @@ REMEMBERED_TEXTS = 2**18  # titles and abstracts a process keeps the identities 
 MAX_TEAM = 100  # a paper listed by more authors of the collection makes none of them co-authors:
 # a collaboration of thousands is not a co-authorship, and counting it would cost the square of
 # its size (2,000 seeds sharing one paper: 4 million pairs). It still lists every author.
+
+
+class Entity:
+    """A node of the model, shown by its identity alone: the model is one graph (papers, their
+    authors, those authors' papers...), which a field-by-field repr walks without end (a failing
+    test's report once took 22 GB)."""
+
+    identity: ClassVar[str] = "key"  # the field that names it
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({getattr(self, self.identity)!r})"
 
 
 @dataclass(frozen=True, order=True)
@@ -58,9 +69,11 @@ def shown_version(versions: Iterable[AbstractVersion]) -> AbstractVersion:
     return min(versions, key=lambda version: (-len(version.compared), version.compared))
 
 
-@dataclass(eq=False)
-class Subject:
+@dataclass(eq=False, repr=False)
+class Subject(Entity):
     """An arXiv subject code with its name from arXiv's taxonomy (bare code when unknown)."""
+
+    identity: ClassVar[str] = "code"
 
     code: str
     slug: str
@@ -79,17 +92,19 @@ class Subject:
         return self.info.archive_name if self.info else "Other subjects"
 
 
-@dataclass(eq=False)
-class Year:
+@dataclass(eq=False, repr=False)
+class Year(Entity):
     """One publication year."""
+
+    identity: ClassVar[str] = "year"
 
     year: int
     papers: list[Paper] = field(default_factory=list)
     author_counts: list[tuple[Author, int]] = field(default_factory=list)
 
 
-@dataclass(eq=False)
-class Paper:
+@dataclass(eq=False, repr=False)
+class Paper(Entity):
     """One distinct paper, possibly listed by several authors."""
 
     key: str
@@ -123,8 +138,8 @@ class Paper:
             self.abstract = shown_version(self.versions).text
 
 
-@dataclass(eq=False)
-class Author:
+@dataclass(eq=False, repr=False)
+class Author(Entity):
     """One person of the collection (one or more seed files with the same normalised name)."""
 
     key: str
