@@ -481,6 +481,7 @@ class Planner:
             description="This page does not exist.",
             inline_css=Markup(self.inputs.stylesheet),
             top_folders=sorted(urls.RESERVED | {page.name for page in self.inputs.pages}),
+            moved_map=urls.MOVED if self.site.legacy_pages else "",
         )
 
 
