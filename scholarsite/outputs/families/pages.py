@@ -272,6 +272,7 @@ class Planner:
                     searchable=True,
                     impact=impact,
                     jsonld=self.meta.person(author, profile, first, impact),
+                    trail_data=False,  # an author page's place is in its Person's URL and page
                 )
             )
         return specs
