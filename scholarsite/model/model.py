@@ -148,7 +148,7 @@ class Site:
     years: list[Year]
     redirects: dict[str, str] = field(default_factory=dict)  # alias slug -> the author's slug
     moved_papers: dict[str, Paper] = field(default_factory=dict)  # page path lineage.txt kept -> paper
-    legacy_pages: dict[str, Paper] = field(default_factory=dict)  # page path under the slug rule before -> paper
+    legacy_pages: dict[str, Paper] = field(default_factory=dict)  # page path under the rule before -> paper
     former_keys: dict[str, str] = field(default_factory=dict)  # a key papers had -> its key now
     lineage: dict[str, Lineage] = field(default_factory=dict)  # what lineage.txt keeps, by key
 

@@ -82,8 +82,8 @@ def moved_map(data: SiteData) -> Iterator[Output]:
     site's root. The 404 page looks the missing address up and goes on (with JavaScript).
     Few sites were published under that rule, and a redirect page each was 1,603 files at
     37,537 papers (issue 27); the pages lineage.txt keeps stay redirect pages."""
-    cards = data.cards
-    moved = {folder_of(path): folder_of(cards.paper(paper)["path"]) for path, paper in data.site.legacy_pages.items()}
+    legacy = data.site.legacy_pages.items()
+    moved = {folder_of(path): folder_of(data.cards.paper(paper)["path"]) for path, paper in legacy}
     if moved:
         yield fixed(urls.MOVED, json.dumps(moved, ensure_ascii=False, separators=(",", ":")).encode())
 
