@@ -37,6 +37,8 @@ def test_a_site_within_its_budget_is_not_warned_about(tmp_path: Path) -> None:
 
 def test_passing_a_budget_warns_naming_the_largest_parts(tmp_path: Path) -> None:
     project = make_project(tmp_path / "p", site_yaml="title: x\nmax_site_mb: 1\nmax_files: 10\n")
+    (project / "static").mkdir()
+    (project / "static/poster.pdf").write_bytes(b"%PDF" + b"0" * 2**19)  # the example site is 0.8 MB
     result = pipeline.build(project)
     assert result.size is not None and result.size.bytes > 2**20
     warned = {d.message.split(",")[0]: d for d in result.diagnostics if d.path == "site.yaml"}

@@ -22,7 +22,7 @@ from .conftest import BASE_URL_YAML, make_project
 SHIPPED_PAIRS = {("Ningxin Zheng", "Ziheng Jiang"): 6}
 LINK_CELL = r'<td><a href="[^"]+">([^<]+)</a></td>'
 PAIR_ROW = re.compile(rf'<tr>{LINK_CELL}{LINK_CELL}<td class="number">(\d+)</td>')
-EGO_ROW = re.compile(r'<tr><td>([^<]+)</td><td class="number">(\d+)</td>')  # named (the sidebar links)
+EGO_ROW = re.compile(r"<tr><td>([^<]+)</td><td>(\d+)</td>")  # named (the sidebar links)
 EGO_SECTION = re.compile(r'<section class="ego".*?</section>', re.DOTALL)
 
 
@@ -51,7 +51,7 @@ def test_the_network_page_lists_the_hand_checked_pairs(shipped_site: Path) -> No
 def test_each_author_page_draws_the_hand_checked_coauthors(shipped_site: Path, slug: str, other: str) -> None:
     section = ego_section(shipped_site, slug)
     shared = SHIPPED_PAIRS[("Ningxin Zheng", "Ziheng Jiang")]
-    assert f'class="ego-label">{other}<tspan class="ego-count"> {shared}</tspan></text>' in section
+    assert f'">{other}<tspan> {shared}</tspan></text>' in section
     assert EGO_ROW.findall(section) == [(other, str(shared))]  # the table carries the same data
     assert section.count('<circle cx="') == 2  # the author and one co-author
     assert 'role="img"' in section and "<title" in section

@@ -19,6 +19,7 @@ from scholarsite import pipeline
 from tools.qa.browser import open_browser
 
 from .conftest import make_project
+from .test_author_identity import ADA
 
 pytestmark = pytest.mark.browser
 HOST = "user.github.io"
@@ -81,3 +82,30 @@ def test_the_404_page_links_work_at_any_depth(tmp_path: Path, base_url: str | No
                 assert page.url == f"http://{HOST}:{port}/lab/authors/"
                 assert page.title().startswith("Authors")
         page.close()
+
+
+@pytest.mark.parametrize("base_url", [None, f"https://{HOST}/lab/"])
+def test_a_papers_address_under_the_slug_rule_before_goes_on_to_its_page(
+    tmp_path: Path, base_url: str | None
+) -> None:
+    site_yaml = f"base_url: {base_url}\n" if base_url else "title: Lab\n"
+    project = make_project(tmp_path / "p", site_yaml=site_yaml)
+    for seed in (project / "seeds").iterdir():
+        seed.unlink()
+    text = ADA.format(name="Ada Lovelace", title=r"Compiling $\mathcal{O}(n \log n)$ Programs", year=2021)
+    (project / "seeds/ada.txt").write_text(text, encoding="utf-8")
+    pipeline.build(project, workers=1)
+    (page,) = (project / "site/papers/2021").iterdir()
+    with (
+        pages_server(project / "site") as port,
+        open_browser(f"--host-resolver-rules=MAP {HOST} 127.0.0.1") as browser,
+    ):
+        tab = browser.new_page()
+        for old in ("compiling-mathcal-o-n-log-n-programs/", "compiling-mathcal-o-n-log-n-programs"):
+            tab.goto(f"http://{HOST}:{port}/lab/papers/2021/{old}")
+            tab.wait_for_url(f"http://{HOST}:{port}/lab/papers/2021/{page.name}/")
+            assert tab.title().startswith("Compiling")
+        tab.goto(f"http://{HOST}:{port}/lab/papers/2021/never-there/")
+        tab.wait_for_load_state("networkidle")
+        assert tab.url.endswith("/never-there/") and tab.title().startswith("Page not found")
+        tab.close()

@@ -133,6 +133,10 @@ def test_the_preview_syncs_every_shard_after_the_pages_and_an_edit_one_shard(
     assert search_then == [False]  # the pages were in place before any shard
     assert all((site / shards.folder(n) / "pagefind-entry.json").is_file() for n in range(32))
     assert (site / "pagefind/0/pagefind.js").is_file() and not (site / "pagefind/1/pagefind.js").exists()
+    top = {p.name for p in (site / "pagefind/0").iterdir() if p.is_file()}
+    assert top == {"pagefind.js", "pagefind-worker.js", "wasm.en.pagefind", "pagefind-entry.json"} | {
+        name for name in top if name.endswith(".pf_meta")
+    }  # no Pagefind UI, highlighter or other language's WebAssembly: the search page never loads them
     assert set(first.report.written) == {
         p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()
     } - {write.MANIFEST, write.STATS}

@@ -1,5 +1,5 @@
-"""Slugs and plain text from the title as shown (its TeX rendered), and a redirect from the URL a
-paper had under the slug rule before."""
+"""Slugs and plain text from the title as shown (its TeX rendered), and the 404 page's redirect
+map from the URL a paper had under the slug rule before."""
 
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ def test_the_model_keeps_the_url_before_as_a_redirect() -> None:
     moved, plain = sorted(site.papers, key=lambda p: p.title != COMPILING)
     assert moved.slug.startswith("compiling-o-n-log-n-programs-")
     assert moved.legacy_slug == "compiling-mathcal-o-n-log-n-programs"
-    assert site.moved_papers == {"papers/2021/compiling-mathcal-o-n-log-n-programs/index.html": moved}
+    assert site.legacy_pages == {"papers/2021/compiling-mathcal-o-n-log-n-programs/index.html": moved}
     assert not plain.moved and plain.slug == "plain-title"
 
 
@@ -73,7 +73,7 @@ def test_no_redirect_where_the_url_before_is_another_papers_page() -> None:
     site = build_model([author(record(emph), record("Foo bar"))])
     (shown,) = (p for p in site.papers if p.moved)
     assert shown.legacy_slug == "emph-emph-foo-bar" and shown.slug.startswith("emph-foo-bar-")
-    assert site.moved_papers == {"papers/2021/emph-emph-foo-bar/index.html": shown}
+    assert site.legacy_pages == {"papers/2021/emph-emph-foo-bar/index.html": shown}
     # A variant's slug before ends in its abstract's hash: a plain title can end the same way.
     suffix = short_hash("Two.", 16)[:6]
     variants = (record(emph, abstract="One."), record(emph, abstract="Two."))
@@ -81,7 +81,7 @@ def test_no_redirect_where_the_url_before_is_another_papers_page() -> None:
     variant = next(p for p in taken.papers if p.abstract_key.startswith(suffix) and p.moved)
     assert variant.legacy_slug == f"emph-emph-foo-bar-{suffix}"
     assert f"emph-emph-foo-bar-{suffix}" in {p.slug for p in taken.papers}
-    assert list(taken.moved_papers) == ["papers/2021/emph-emph-foo-bar/index.html"]
+    assert list(taken.legacy_pages) == ["papers/2021/emph-emph-foo-bar/index.html"]
 
 
 def test_a_variant_moves_with_its_abstract_suffix() -> None:
@@ -89,7 +89,7 @@ def test_a_variant_moves_with_its_abstract_suffix() -> None:
     first, second = site.papers
     suffix = second.slug.rsplit("-", 1)[1]
     assert second.legacy_slug == f"{first.legacy_slug}-{suffix}"
-    assert len(site.moved_papers) == 2
+    assert len(site.legacy_pages) == 2
 
 
 @pytest.fixture(scope="module")
@@ -110,16 +110,23 @@ def page_of(site: Path, prefix: str) -> Path:
     return found / "index.html"
 
 
-def test_the_old_url_serves_a_redirect_to_the_new_page(built: Path) -> None:
+def test_the_old_url_is_in_the_404_pages_map_not_a_page(built: Path) -> None:
     site = built / "site"
     new = page_of(site, "compiling-o-n-log-n-programs-")
-    old = (site / "papers/2021/compiling-mathcal-o-n-log-n-programs/index.html").read_text()
-    target = f"../{new.parent.name}/"
-    assert f'<meta http-equiv="refresh" content="0; url={target}">' in old
-    assert f'<link rel="canonical" href="{target}">' in old and 'content="noindex"' in old
-    assert "<title>Compiling O(n log n) Programs</title>" in old
+    assert not (site / "papers/2021/compiling-mathcal-o-n-log-n-programs").exists()
+    moved = json.loads((site / "papers/moved.json").read_text(encoding="utf-8"))
+    assert moved["papers/2021/compiling-mathcal-o-n-log-n-programs/"] == f"papers/2021/{new.parent.name}/"
+    assert all((site / target / "index.html").is_file() for target in moved.values())
+    assert "papers/moved.json" in (site / "404.html").read_text(encoding="utf-8")
     sitemap = (site / "sitemap.xml").read_text()
     assert new.parent.name in sitemap and "compiling-mathcal" not in sitemap
+
+
+def test_a_site_without_moved_papers_has_no_map(tmp_path: Path) -> None:
+    project = make_project(tmp_path / "p")
+    pipeline.build(project, workers=1)
+    assert not (project / "site/papers/moved.json").exists()
+    assert "moved.json" not in (project / "site/404.html").read_text(encoding="utf-8")
 
 
 def test_plain_text_outputs_read_as_the_page_shows_the_title(built: Path) -> None:

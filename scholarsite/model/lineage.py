@@ -61,7 +61,8 @@ def with_lineage(
     anchors = with_identifiers(own, site.papers, followed)
     site.lineage = {key: replace(line, anchors=anchors[key]) for key, line in lineage.items()}
     site.former_keys = former_keys(site.lineage, keys)
-    site.moved_papers = dict(sorted({**former_pages(site.lineage, site.papers), **site.moved_papers}.items()))
+    site.moved_papers = former_pages(site.lineage, site.papers)
+    site.legacy_pages = {path: p for path, p in site.legacy_pages.items() if path not in site.moved_papers}
     return site
 
 

@@ -164,7 +164,8 @@ class Site:
     subjects: list[Subject]
     years: list[Year]
     redirects: dict[str, str] = field(default_factory=dict)  # alias slug -> the author's slug
-    moved_papers: dict[str, Paper] = field(default_factory=dict)  # page path before -> paper
+    moved_papers: dict[str, Paper] = field(default_factory=dict)  # page path lineage.txt kept -> paper
+    legacy_pages: dict[str, Paper] = field(default_factory=dict)  # page path under the rule before -> paper
     former_keys: dict[str, str] = field(default_factory=dict)  # a key papers had -> its key now
     lineage: dict[str, Lineage] = field(default_factory=dict)  # what lineage.txt keeps, by key
 
@@ -373,7 +374,7 @@ def author_counts(papers: list[Paper]) -> list[tuple[Author, int]]:
     return ranked(Counter(a for p in papers for a in p.authors), lambda a: a.key)
 
 
-def moved_papers(papers: list[Paper]) -> dict[str, Paper]:
+def legacy_pages(papers: list[Paper]) -> dict[str, Paper]:
     """The page of each paper under the slug rule before, where it is not the paper's page now
     nor another paper's, by its path."""
     pages = {urls.paper(p.year, p.slug) for p in papers}
@@ -421,7 +422,7 @@ def build_model(
     }
     return Site(
         redirects=dict(sorted(redirects.items())),
-        moved_papers=moved_papers(ordered_papers),
+        legacy_pages=legacy_pages(ordered_papers),
         authors=sorted(authors, key=lambda a: a.key),
         papers=ordered_papers,
         subjects=sorted(subjects.values(), key=lambda s: s.code),

@@ -14,6 +14,7 @@ HOME = INDEX
 AUTHORS = "authors/index.html"
 COAUTHORS = "authors/_network/index.html"  # "_" never occurs in an author slug
 PAPERS = "papers/index.html"
+MOVED = "papers/moved.json"  # the 404 page's redirects: folder before -> folder now
 SUBJECTS = "subjects/index.html"
 YEARS = "years/index.html"
 SEARCH = "search/index.html"

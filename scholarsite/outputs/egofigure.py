@@ -59,9 +59,9 @@ def fit(text: str, budget: float) -> str:
     return text[:cut].rstrip() + "…"
 
 
-def rounded(value: float) -> float:
-    """Coordinates with one decimal (short, and the same on every machine)."""
-    return round(value, 1)
+def rounded(value: float) -> int:
+    """Coordinates in whole units of the 360-wide figure (short, and the same on every machine)."""
+    return round(value)
 
 
 def spoke_width(shared: int, most: int) -> float:

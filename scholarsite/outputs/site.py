@@ -17,6 +17,7 @@ SITE_FAMILIES: tuple[Family, ...] = (
     hosting.assets,
     hosting.outputs,
     hosting.redirects,
+    hosting.moved_map,
     exports.citation_files,
     exports.data_files,
     feeds.outputs,

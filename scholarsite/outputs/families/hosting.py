@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import json
 from collections.abc import Iterator
 from xml.sax.saxutils import escape
 
@@ -55,7 +56,8 @@ def redirect_page(language: str, name: str, target: str) -> bytes:
 
 def redirects(data: SiteData) -> Iterator[Output]:
     """The URL of each author alias (another spelling declared on an author page) redirects
-    to the author's page; the URL a paper had before slugs showed rendered TeX, to its page."""
+    to the author's page; each page lineage.txt keeps for a paper (its title corrected), to its
+    page."""
     language, portable = data.config.language, data.config.portable
     names = {author.slug: author.name for author in data.site.authors}
     for alias, slug in data.site.redirects.items():
@@ -67,6 +69,23 @@ def redirects(data: SiteData) -> Iterator[Output]:
         yield fixed(
             path, redirect_page(language, card["title_plain"], urls.relative(path, card["path"], portable))
         )
+
+
+def folder_of(path: str) -> str:
+    """A page's address from the site's root, as a browser asks for it: its folder."""
+    return path.removesuffix(urls.INDEX)
+
+
+def moved_map(data: SiteData) -> Iterator[Output]:
+    """`papers/moved.json`, when a paper's page had another address under the slug rule
+    before (before slugs showed rendered TeX): that address to the page's, as folders from the
+    site's root. The 404 page looks the missing address up and goes on (with JavaScript).
+    Few sites were published under that rule, and a redirect page each was 1,603 files at
+    37,537 papers (issue 27); the pages lineage.txt keeps stay redirect pages."""
+    legacy = data.site.legacy_pages.items()
+    moved = {folder_of(path): folder_of(data.cards.paper(paper)["path"]) for path, paper in legacy}
+    if moved:
+        yield fixed(urls.MOVED, json.dumps(moved, ensure_ascii=False, separators=(",", ":")).encode())
 
 
 def assets(data: SiteData) -> Iterator[Output]:

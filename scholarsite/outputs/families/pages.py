@@ -272,6 +272,7 @@ class Planner:
                     searchable=True,
                     impact=impact,
                     jsonld=self.meta.person(author, profile, first, impact),
+                    trail_data=False,  # an author page's place is in its Person's URL and page
                 )
             )
         return specs
@@ -481,6 +482,7 @@ class Planner:
             description="This page does not exist.",
             inline_css=Markup(self.inputs.stylesheet),
             top_folders=sorted(urls.RESERVED | {page.name for page in self.inputs.pages}),
+            moved_map=urls.MOVED if self.site.legacy_pages else "",
         )
 
 

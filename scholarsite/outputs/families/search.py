@@ -144,14 +144,24 @@ def is_index_data(name: str) -> bool:
     return name == "pagefind-entry.json" or name.endswith(".pf_meta") or name.startswith(INDEX_DATA)
 
 
+def runtime(files: dict[str, bytes]) -> set[str]:
+    """What the search page runs from the first shard: `pagefind.js`, its worker and the
+    WebAssembly of the bundle's languages (`wasm.unknown.pagefind` for one without stemming).
+    Pagefind's own UIs (default, modular, component) and highlighter are never loaded."""
+    entry = json.loads(files["pagefind-entry.json"])
+    wasm = {f"wasm.{language.get('wasm') or 'unknown'}.pagefind" for language in entry["languages"].values()}
+    return {"pagefind.js", "pagefind-worker.js", *wasm}
+
+
 def bundle_files(found: list[dict[str, Any]], language: str, scripts: bool = True) -> dict[str, bytes]:
-    """Run the indexing to completion, keeping Pagefind's scripts only with `scripts`;
-    BuildError if Pagefind fails."""
+    """Run the indexing to completion, keeping the scripts the search page runs (`runtime`)
+    only with `scripts`; BuildError if Pagefind fails."""
     try:
         files = asyncio.run(index(found, language))
     except Exception as exc:  # noqa: BLE001 - the service reports any failure as an exception
         raise BuildError([error("pagefind", 0, f"search indexing failed: {exc}")]) from None
-    return files if scripts else {name: data for name, data in files.items() if is_index_data(name)}
+    kept = runtime(files) if scripts else set()
+    return {name: data for name, data in files.items() if is_index_data(name) or name in kept}
 
 
 def outputs(data: SiteData) -> Iterator[Bundle]:
