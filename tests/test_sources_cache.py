@@ -153,6 +153,21 @@ def test_the_columns_make_the_objects_the_file_makes(
             again.title = "changed"  # type: ignore[misc]
 
 
+def test_a_file_without_openalex_parts_is_kept_without_their_columns(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    entries = {"2025/a": replace(plain_entry(1), openalex=None), "2025/b": SourceEntry("found")}
+    root, cache, saved = kept_form(tmp_path, entries)
+    assert saved["impact"] is None
+    with monkeypatch.context() as patched:
+        unparsed(patched)
+        kept, problems = read_sources_kept(root, cache)
+        assert not problems and kept.entries == entries and kept.entries["2025/a"].openalex is None
+    for planted in ("junk", {"status": [None, None]}, []):
+        cache.write_text(json.dumps({**saved, "impact": planted}), encoding="utf-8")
+        assert read_sources_kept(root, cache)[0].entries == entries
+
+
 def test_entries_the_columns_would_not_check_are_kept_whole(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

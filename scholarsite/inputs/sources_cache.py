@@ -3,7 +3,8 @@ change reads them from JSON (`.scholarsite-cache/sources.json`) instead of YAML.
 
 The cache holds the sha256 of the file's bytes, the code's version, the paper keys and the line
 of each, and the entries by column: one list a field (`status`, `title`... and the OpenAlex
-part's, `null` status for an entry without one), each as long as the keys. An entry that the
+part's, `null` status for an entry without one; no OpenAlex columns when no entry has a
+part), each as long as the keys. An entry that the
 columns do not hold as it is (one with candidates or links, or a value the columns' checks
 would not take) is kept whole, as `SourceEntry.as_data`, with its place, and checked by
 `entry_of` as it loads. It is plain JSON, never pickle, and nothing in it is trusted: every
@@ -140,9 +141,12 @@ def sources_from(saved: dict[str, Any]) -> Sources:
     if not types_of(keys) <= {str} or len(set(keys)) != count or not types_of(lines) <= {int}:
         raise Refused("keys")
     columns = [column(saved["entry"], name, count) for name in ENTRY_COLUMNS]
-    impacts = [column(saved["impact"], name, count) for name in IMPACT_COLUMNS]
     check_entry_columns(dict(zip(ENTRY_COLUMNS, columns, strict=True)))
-    check_impact_columns(dict(zip(IMPACT_COLUMNS, impacts, strict=True)))
+    if saved["impact"] is None:  # no entry has an OpenAlex part (a lean file)
+        impacts = [[None] * count] * len(IMPACT_COLUMNS)
+    else:
+        impacts = [column(saved["impact"], name, count) for name in IMPACT_COLUMNS]
+        check_impact_columns(dict(zip(IMPACT_COLUMNS, impacts, strict=True)))
     whole = whole_entries(saved["whole"], count)
     entries = dict(zip(keys, entries_of(columns, impacts), strict=True))
     for place, entry in whole.items():
@@ -393,6 +397,8 @@ def saved_form(digest: str, sources: Sources) -> dict[str, Any] | None:
             "whole": [[place, entries[place].as_data()] for place in sorted(whole)],
         }
         if fit(saved):
+            if not any(entry.openalex for entry in entries):  # a lean file: no OpenAlex columns
+                saved["impact"] = None
             return saved
         whole |= {place for place, entry in enumerate(entries) if not fit(columns_of([entry]))}
     return None
