@@ -18,6 +18,7 @@ from typing import Any
 
 from scholarsite.errors import Diagnostic
 from scholarsite.inputs.digests import code_version
+from scholarsite.inputs.jsondata import loads
 from scholarsite.inputs.sources import Sources, entry_of, sources_bytes, sources_of
 from scholarsite.inputs.store import CACHE_FOLDER, write_atomically
 from scholarsite.lifetime import collector_paused
@@ -47,7 +48,7 @@ def kept_sources(file: Path, digest: str) -> Sources | None:
     """The entries kept in `file` for the sources.yaml of sha256 `digest`; None when there are
     none for those bytes and this code, or when any does not check."""
     try:
-        saved = json.loads(file.read_bytes())
+        saved = loads(file.read_bytes())
         if [saved["format"], saved["code"], saved["digest"]] != [FORMAT, code_version(), digest]:
             return None
         sources = Sources()
@@ -57,7 +58,7 @@ def kept_sources(file: Path, digest: str) -> Sources | None:
                 return None
             sources.entries[key], sources.lines[key] = entry, line
         return sources
-    except (OSError, ValueError, TypeError, KeyError, RecursionError):  # JSON nested too deep
+    except (OSError, ValueError, TypeError, KeyError):
         return None
 
 
