@@ -383,3 +383,42 @@ def test_a_large_static_file_is_hashed_and_copied_in_chunks_never_held_whole(tmp
     with ThreadPoolExecutor(1) as thread:
         assert "video.bin" in thread.submit(pipeline.build, project, workers=1).result().report.written
     assert filecmp.cmp(big, project / "site/video.bin", shallow=False)
+
+
+DEEP_JSON = "[" * 100_000 + "]" * 100_000  # more nesting than Python's JSON decoder takes
+PLANTED = {  # the file, and whether the inputs change (a build with none reads no cache)
+    "lineage.txt line": ("lineage.txt", True),
+    "last build record": (".scholarsite-cache/last-build.json", False),
+    "parse cache shard": (".scholarsite-cache/seeds/00.json", True),
+    "memo shard": (".scholarsite-cache/memo/00.json", True),
+    "site manifest": ("site/.scholarsite-manifest.json", False),
+    "site stats record": ("site/.scholarsite-stats.json", False),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PLANTED))
+def test_json_nested_too_deeply_is_damage_not_a_traceback(tmp_path: Path, name: str) -> None:
+    """A file the build reads back as JSON (committed, cached, or in site/) holding 100,000
+    nested brackets: the decoder's RecursionError once ended the build with a traceback. Now
+    a damaged cache or record is thrown away, a damaged site manifest and lineage.txt are
+    errors naming the file."""
+    project = make_project(tmp_path / "p")
+    command = [sys.executable, "-m", "scholarsite", "build", "--project", str(project)]
+    subprocess.run(command, capture_output=True, check=True)
+    path, change = PLANTED[name]
+    planted = project / path
+    planted.parent.mkdir(parents=True, exist_ok=True)
+    if path == "lineage.txt":  # a line of its own
+        planted.write_text(planted.read_text(encoding="utf-8") + DEEP_JSON + "\n", encoding="utf-8")
+    else:
+        planted.write_text(DEEP_JSON, encoding="utf-8")
+    if change:
+        (project / "content/about.md").write_text("# About\n\nChanged.\n", encoding="utf-8")
+    done = subprocess.run(command, capture_output=True, text=True)
+    assert "Traceback" not in done.stderr and "RecursionError" not in done.stderr, done.stderr[-2000:]
+    if name == "lineage.txt line":
+        assert done.returncode == 1 and "lineage.txt:" in done.stderr
+    elif name == "site manifest":
+        assert done.returncode != 0 and ".scholarsite-manifest.json is damaged" in done.stderr
+    else:
+        assert done.returncode == 0, done.stderr[-2000:]

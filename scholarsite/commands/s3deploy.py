@@ -32,6 +32,7 @@ from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError, NoCredentialsError, PartialCredentialsError
 
 from scholarsite.commands.publish import Site, verified
+from scholarsite.inputs.jsondata import loads
 
 RECORD = ".scholarsite-deploy.json"  # under the prefix: path -> sha256 of what this tool uploaded
 PENDING = ""  # the record's digest of an upload under way: its object's bytes are unknown
@@ -164,7 +165,7 @@ class Store:
                 return {}
             raise
         try:
-            files = json.loads(body.read())["files"]
+            files = loads(body.read())["files"]
             if not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
                 raise TypeError("not paths and digests")
         except (ValueError, KeyError, TypeError, AttributeError) as exc:

@@ -174,7 +174,7 @@ class ParseCache:
                     entries.update({key_of(key): parse_of(parse) for key, parse in expect(items, list)})
                 else:  # another scholarsite's: rewritten at the next save
                     self.dirty.add(shard)
-        except (OSError, ValueError, TypeError, KeyError, RecursionError):
+        except (OSError, ValueError, TypeError, KeyError):
             self.problem = note(
                 self.shown, 0, "the parse cache is damaged or not ours: thrown away and rebuilt"
             )

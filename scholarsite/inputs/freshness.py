@@ -20,6 +20,7 @@ from scholarsite.errors import Diagnostic, Severity
 from scholarsite.inputs.config import Overrides
 from scholarsite.inputs.digests import code_version
 from scholarsite.inputs.files import fingerprint_digest, present, visible_files
+from scholarsite.inputs.jsondata import loads
 from scholarsite.inputs.lineage_file import lineage_digest
 from scholarsite.inputs.state import STATE_FILE, BuildState, Stamp
 from scholarsite.inputs.store import CACHE_FOLDER, write_atomically
@@ -111,7 +112,7 @@ class FileDigests:
 def read_last_build(root: Path, site_dir: Path, fingerprint: str) -> list[Diagnostic] | None:
     """The diagnostics of the last build into `site_dir` if its inputs had this fingerprint."""
     try:
-        record = json.loads((root / LAST_BUILD_FILE).read_text(encoding="utf-8"))
+        record = loads((root / LAST_BUILD_FILE).read_text(encoding="utf-8"))
         if record["inputs"] != fingerprint or record["site"] != str(site_dir.resolve()):
             return None
         if record.get("lineage", "") != lineage_digest(root):

@@ -24,6 +24,7 @@ from typing import Any
 from scholarsite.errors import BuildError, Diagnostic, error
 from scholarsite.inputs.config import MAX_TEXT
 from scholarsite.inputs.files import fingerprint_digest, present, read_input
+from scholarsite.inputs.jsondata import loads
 from scholarsite.inputs.store import write_atomically
 from scholarsite.inputs.text import decode
 
@@ -99,7 +100,7 @@ def parse_lineage(text: str, path: str) -> tuple[dict[str, Lineage], list[Diagno
         if not line.strip() or line.startswith("#"):
             continue
         try:
-            item, problem = lineage_of(json.loads(line))
+            item, problem = lineage_of(loads(line))
         except ValueError as exc:
             item, problem = None, f"not a JSON array ({exc.args[0].partition(':')[0]})"
         if item is not None and item.key in found:

@@ -34,6 +34,7 @@ import yaml
 
 from scholarsite.errors import Diagnostic
 from scholarsite.inputs.digests import code_version
+from scholarsite.inputs.jsondata import loads
 from scholarsite.inputs.openalex_part import (
     DATE_FIELDS,
     IMPACT_DEFAULTS,
@@ -124,11 +125,11 @@ def kept_sources(file: Path, digest: str) -> Sources | None:
     """The entries kept in `file` for the sources.yaml of sha256 `digest`; None when there are
     none for those bytes and this code, or when any does not check."""
     try:
-        saved = json.loads(file.read_bytes())
+        saved = loads(file.read_bytes())
         if [saved["format"], saved["code"], saved["digest"]] != [FORMAT, code_version(), digest]:
             return None
         return sources_from(saved)
-    except (OSError, ValueError, TypeError, KeyError, AttributeError, RecursionError):  # JSON nested too deep
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
         return None
 
 

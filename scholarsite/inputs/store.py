@@ -16,6 +16,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from scholarsite.inputs.jsondata import loads
+
 CACHE_FOLDER = Path(".scholarsite-cache")
 SHARDS = 64
 
@@ -66,7 +68,7 @@ class Shards:
         for shard in range(SHARDS):
             file = self.file(shard)
             if file.is_file():
-                yield shard, json.loads(file.read_bytes())
+                yield shard, loads(file.read_bytes())
 
     def write(self, bodies: Iterable[tuple[int, Any]]) -> None:
         """Write (shard, body) pairs, each atomically."""

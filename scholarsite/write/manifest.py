@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from scholarsite.inputs.jsondata import loads
 from scholarsite.outputs.registry import JOURNAL, MANIFEST, STAGING, STATS, TMP_PREFIX, check_path
 from scholarsite.write import repair
 from scholarsite.write.report import SyncReport
@@ -84,7 +85,7 @@ def read_manifest(root: str) -> tuple[dict[str, Entry], str]:
 def parse_manifest(raw: bytes) -> tuple[dict[str, Entry], str]:
     """The manifest's entries and inputs fingerprint; CorruptManifest when it is damaged."""
     try:
-        body = json.loads(raw)
+        body = loads(raw)
         files, inputs = body["files"], str(body.get("inputs", ""))
         if isinstance(files, list):
             entries = {path: ("", "") for path in files}

@@ -16,6 +16,7 @@ import json
 import os
 from collections.abc import Iterable, Mapping
 
+from scholarsite.inputs.jsondata import loads
 from scholarsite.outputs.registry import STATS, TMP_PREFIX
 from scholarsite.write.reread import parsed_once, written
 
@@ -87,7 +88,7 @@ def read_record(root: str) -> Record:
 def parse_record(raw: bytes) -> Record:
     """The record a file holds; an empty one when it is damaged."""
     try:
-        body = json.loads(raw)
+        body = loads(raw)
     except ValueError:
         return {}
     return body if isinstance(body, dict) else {}

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from scholarsite.errors import BuildError, Diagnostic, error
+from scholarsite.inputs.jsondata import loads
 from scholarsite.inputs.store import file_mode
 from scholarsite.outputs.registry import Bundle, Copy, Output, Produced
 from scholarsite.write import repair
@@ -207,7 +208,7 @@ def replay(root: str) -> None:
     replays before anything else. Until then, `unchanged` never reports the site intact.
     """
     try:
-        journal = json.loads(Path(root, JOURNAL).read_bytes())
+        journal = loads(Path(root, JOURNAL).read_bytes())
     except FileNotFoundError:
         return
     stage = os.path.join(root, STAGING)
