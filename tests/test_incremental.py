@@ -335,8 +335,10 @@ def test_the_opened_page_is_planned_alone_with_the_key_a_whole_plan_gives(projec
 
 
 def test_the_opened_page_makes_the_cards_it_shows_not_the_collections(project: Path) -> None:
-    """Cards are made when first asked for: planning an author's page alone (the preview's open
-    page) makes the cards of that author's papers, not the collection's."""
+    """Cards and citation records are made when first asked for: planning an author's page
+    alone (the preview's open page) makes the cards of that author's papers; a paper's page,
+    its own card and record and its related papers' cards. Related papers and citation keys
+    are found from the texts, without cards."""
     data, _ = pipeline.site_data(load_project(project))
     author = min(data.site.authors, key=lambda a: len(a.papers))
     assert pages.opened_page(data, urls.author(author.slug))
@@ -345,6 +347,12 @@ def test_the_opened_page_makes_the_cards_it_shows_not_the_collections(project: P
     assert len(made) < len(data.site.papers)
     first = author.papers[0].key
     assert data.cards.papers[first] is data.cards.papers[first]  # made once, then kept
+    data, _ = pipeline.site_data(load_project(project))
+    paper = data.site.papers[0]
+    assert pages.opened_page(data, urls.paper(paper.year, paper.slug))
+    shown = [paper.key, *(p.key for p in data.related[paper.key])]
+    assert sorted(data.cards.papers.made) == sorted(shown)
+    assert list(data.records.made) == [paper.key]
 
 
 def test_a_preview_build_with_a_page_open_equals_a_clean_build(project: Path, tmp_path: Path) -> None:

@@ -27,22 +27,23 @@ from scholarsite.tex import render as tex
 Card = dict[str, Any]
 PLAIN_TEXT = "plain"  # the memo's name for TeX rendered as plain text
 Entity = TypeVar("Entity")
+Value = TypeVar("Value")
 
 
-class MadeOnDemand(Mapping[str, DigestedDict], Generic[Entity]):
-    """The cards of some entities by key, each made when first asked for and kept: a page
-    planned alone (the preview's open page) makes the cards it shows, not the collection's."""
+class MadeOnDemand(Mapping[str, Value], Generic[Entity, Value]):
+    """Values derived from some entities (their cards, their citation records), by key, each
+    made when first asked for and kept: a page planned alone (the preview's open page) makes
+    the values it shows, not the collection's."""
 
-    def __init__(self, entities: dict[str, Entity], make: Callable[[Entity], Card]):
+    def __init__(self, entities: dict[str, Entity], make: Callable[[Entity], Value]):
         self.entities = entities
         self.make = make
-        self.made: dict[str, DigestedDict] = {}
+        self.made: dict[str, Value] = {}
 
-    def __getitem__(self, key: str) -> DigestedDict:
-        card = self.made.get(key)
-        if card is None:
-            card = self.made[key] = DigestedDict(self.make(self.entities[key]))
-        return card
+    def __getitem__(self, key: str) -> Value:
+        if key not in self.made:
+            self.made[key] = self.make(self.entities[key])
+        return self.made[key]
 
     def __contains__(self, key: object) -> bool:
         return key in self.entities
@@ -52,6 +53,11 @@ class MadeOnDemand(Mapping[str, DigestedDict], Generic[Entity]):
 
     def __len__(self) -> int:
         return len(self.entities)
+
+
+def digested(make: Callable[[Entity], Card]) -> Callable[[Entity], DigestedDict]:
+    """`make`, its cards `Digested`: never changed once made, each stands for itself in keys."""
+    return lambda entity: DigestedDict(make(entity))
 
 
 def abstract_html(abstract: str) -> Markup:
@@ -144,10 +150,9 @@ class Cards:
         self.memo = memo or Memo()
         self.sources = sources or Sources()
         self.site = site
-        # Cards are never changed once made, so each stands for itself in keys by its digest.
-        self.subjects = MadeOnDemand({s.code: s for s in site.subjects}, self.subject_card)
-        self.authors = MadeOnDemand({a.key: a for a in site.authors}, self.author_card)
-        self.papers = MadeOnDemand({p.key: p for p in site.papers}, self.paper_card)
+        self.subjects = MadeOnDemand({s.code: s for s in site.subjects}, digested(self.subject_card))
+        self.authors = MadeOnDemand({a.key: a for a in site.authors}, digested(self.author_card))
+        self.papers = MadeOnDemand({p.key: p for p in site.papers}, digested(self.paper_card))
 
     @cached_property
     def by_spelling(self) -> dict[str, Author]:
@@ -207,10 +212,24 @@ class Cards:
         own = (a for a in paper.authors if spelling in a.spellings)
         return next(own, None) or self.by_spelling.get(spelling)
 
+    def title_plain(self, paper: Paper) -> str:
+        """A paper's title as plain text (its TeX rendered)."""
+        return self.memo.text(PLAIN_TEXT, tex.tex_to_plain, paper.title)
+
+    def abstract_plain(self, paper: Paper) -> str:
+        """A paper's abstract as plain text in one paragraph."""
+        return self.memo.text(PLAIN_TEXT, tex.tex_to_plain, paper.abstract.replace("\n\n", " "))
+
+    def first_author(self, paper: Paper) -> str:
+        """The name its card lists first: of its own author list, else of its collection
+        authors (what a citation key starts with, found without making the card)."""
+        names, _ = self.author_list(paper, self.sources.of(paper.key))
+        return names[0] if names else paper.authors[0].name
+
     def paper_card(self, paper: Paper) -> Card:
         """Everything a paper list shows about a paper."""
         memo = self.memo
-        title_plain = memo.text(PLAIN_TEXT, tex.tex_to_plain, paper.title)
+        title_plain = self.title_plain(paper)
         entry, own = self.sources.of(paper.key), self.sources.own(paper.key)
         details = replace(paper.details, kind=own.type) if own and own.type else paper.details
         links = own.links if own else ()
@@ -220,7 +239,7 @@ class Cards:
             "title": memo.markup("title", tex.tex_to_title_html, paper.title),
             "title_plain": title_plain,
             "abstract": memo.markup("abstract", abstract_html, paper.abstract),
-            "abstract_plain": memo.text(PLAIN_TEXT, tex.tex_to_plain, paper.abstract.replace("\n\n", " ")),
+            "abstract_plain": self.abstract_plain(paper),
             "year": paper.year,
             "source": paper.source,
             "subjects": [self.subject_ref(s) for s in paper.subjects],

@@ -7,6 +7,7 @@ All of it is keyed by identity (`paper.key`, `author.key`, `subject.code`), neve
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
@@ -18,7 +19,7 @@ from scholarsite.inputs.memo import Memo
 from scholarsite.inputs.sources import Sources
 from scholarsite.lifetime import cores
 from scholarsite.model import related, urls
-from scholarsite.model.cards import Cards
+from scholarsite.model.cards import Cards, MadeOnDemand
 from scholarsite.model.impact_figures import ImpactFigures
 from scholarsite.model.model import Paper, Site
 from scholarsite.model.network import Network, build_network, coauthor_pairs
@@ -26,37 +27,40 @@ from scholarsite.outputs import citations
 from scholarsite.outputs.templates import Templates
 
 
-def citation_records(site: Site, cards: Cards, config: Config) -> dict[str, citations.CitationRecord]:
-    """A CitationRecord per paper key, with unique, stable citation keys; a paper whose original
-    is known cites it (its authors, identifiers, date and abstract page), others their page here."""
-    items = [
-        (cards.paper(p)["all_authors"][0]["name"], p.year, cards.paper(p)["title_plain"]) for p in site.papers
-    ]
-    keys = citations.make_citation_keys(items)
-    records = {}
-    for key, paper in zip(keys, site.papers, strict=True):
-        card = cards.paper(paper)
-        original = card["original"] or {}
-        page = urls.absolute(config.base_url, card["path"]) if config.base_url else None
-        records[paper.key] = citations.CitationRecord(
-            key=key,
-            title_tex=paper.title,
-            title_plain=card["title_plain"],
-            authors=tuple(a["name"] for a in card["all_authors"]),
-            year=paper.year,
-            source=paper.source,
-            subjects=tuple(s.code for s in paper.subjects),
-            abstract_plain=card["abstract_plain"],
-            url=original.get("abs_url") or original.get("url") or page,
-            complete=card["complete"],
-            arxiv_id=original.get("arxiv_id", ""),
-            primary_category=original.get("primary_category", ""),
-            doi=original.get("doi", ""),
-            published=original.get("date", ""),
-            kind=original.get("kind", ""),
-            venue=original.get("journal_ref", ""),
-        )
-    return records
+def citation_records(site: Site, cards: Cards, config: Config) -> Mapping[str, citations.CitationRecord]:
+    """A CitationRecord per paper key, with unique, stable citation keys, each record made when
+    first asked for (the keys are found for every paper at once: a key is unique in the site)."""
+    items = [(cards.first_author(p), p.year, cards.title_plain(p)) for p in site.papers]
+    keys = dict(zip((p.key for p in site.papers), citations.make_citation_keys(items), strict=True))
+    return MadeOnDemand(
+        {p.key: p for p in site.papers}, lambda paper: citation_record(paper, keys[paper.key], cards, config)
+    )
+
+
+def citation_record(paper: Paper, key: str, cards: Cards, config: Config) -> citations.CitationRecord:
+    """A paper's citation record under citation key `key`: a paper whose original is known
+    cites it (its authors, identifiers, date and abstract page), others their page here."""
+    card = cards.paper(paper)
+    original = card["original"] or {}
+    page = urls.absolute(config.base_url, card["path"]) if config.base_url else None
+    return citations.CitationRecord(
+        key=key,
+        title_tex=paper.title,
+        title_plain=card["title_plain"],
+        authors=tuple(a["name"] for a in card["all_authors"]),
+        year=paper.year,
+        source=paper.source,
+        subjects=tuple(s.code for s in paper.subjects),
+        abstract_plain=card["abstract_plain"],
+        url=original.get("abs_url") or original.get("url") or page,
+        complete=card["complete"],
+        arxiv_id=original.get("arxiv_id", ""),
+        primary_category=original.get("primary_category", ""),
+        doi=original.get("doi", ""),
+        published=original.get("date", ""),
+        kind=original.get("kind", ""),
+        venue=original.get("journal_ref", ""),
+    )
 
 
 @dataclass
@@ -86,7 +90,7 @@ class SiteData:
         return ImpactFigures(self.sources, self.cards)
 
     @cached_property
-    def records(self) -> dict[str, citations.CitationRecord]:
+    def records(self) -> Mapping[str, citations.CitationRecord]:
         """Citation records by paper key."""
         return citation_records(self.site, self.cards, self.config)
 
@@ -105,11 +109,11 @@ class SiteData:
     def related(self) -> dict[str, list[Paper]]:
         """Each paper's most similar papers by title and abstract, by paper key
         (`model.related`: the index, kept between builds, is updated by the texts that changed)."""
-        papers = self.site.papers
+        papers, cards = self.site.papers, self.cards
         texts = {}
-        for paper in papers:
-            card = self.cards.paper(paper)
-            texts[paper.key] = (card["title_plain"], f"{card['title_plain']} {card['abstract_plain']}")
+        for paper in papers:  # from the texts alone: no card is made for it
+            title = cards.title_plain(paper)
+            texts[paper.key] = (title, f"{title} {cards.abstract_plain(paper)}")
         self.related_index.update(texts, self.config.related_papers, workers=cores())
         by_key = {paper.key: paper for paper in papers}
         return {key: [by_key[other] for other in found] for key, found in self.related_index.related.items()}
