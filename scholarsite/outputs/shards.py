@@ -55,9 +55,7 @@ def shard_count(records: int, size: int) -> int:
     """The smallest power of two giving shards of at most `size` records on average, or for a
     small site up to SMALL_SITE_SHARDS shards of at least MIN_SHARD_RECORDS records."""
     count = 1
-    while count * size < records or (
-        count < SMALL_SITE_SHARDS and 2 * count * min(size, MIN_SHARD_RECORDS) <= records
-    ):
+    while count * size < records or (count < SMALL_SITE_SHARDS and 2 * count * MIN_SHARD_RECORDS <= records):
         count *= 2
     return count
 
