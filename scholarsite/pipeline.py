@@ -30,6 +30,7 @@ from scholarsite.inputs.templates import FOLDER as TEMPLATES_FOLDER
 from scholarsite.lifetime import collector_paused
 from scholarsite.model.checks import model_of
 from scholarsite.model.related import RelatedIndex, Row
+from scholarsite.model.warm import WarmModel
 from scholarsite.outputs.families.pages import opened_page
 from scholarsite.outputs.registry import Output, Produced
 from scholarsite.outputs.site import SEARCH_FAMILIES, in_search, outputs, site_outputs
@@ -49,14 +50,15 @@ def quiet(stage: str, done: int, total: int) -> None:
 @dataclass
 class Caches:
     """What a build keeps for the next: seed parses, derived text, the build state (the related
-    papers' index) and, in a process that builds again (the preview), the compiled templates and
-    the state loaded already."""
+    papers' index) and, in a process that builds again (the preview), the compiled templates,
+    the model and the state loaded already."""
 
     parses: ParseCache
     memo: Memo
     state: BuildState = field(default_factory=lambda: BuildState(None))
     templates: Templates | None = None
     related: RelatedIndex | None = None  # loaded from `state` when first needed, then kept warm
+    model: WarmModel = field(default_factory=WarmModel)  # the last build's, merged again by the change
 
     @classmethod
     def of(cls, root: Path) -> Caches:
@@ -205,7 +207,7 @@ def prepare(
 def site_data(project: Project, caches: Caches | None = None) -> tuple[SiteData, list[Diagnostic]]:
     """The data every output family reads, and every problem found before rendering."""
     caches = caches or Caches(project.cache, Memo())
-    site, author_pages, problems = model_of(project, caches.memo)
+    site, author_pages, problems = model_of(project, caches.memo, caches.model)
     folder = project.root / TEMPLATES_FOLDER
     templates = Templates(folder, project.templates, caches.memo, caches.templates, project.config.portable)
     caches.templates = templates

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -92,6 +93,15 @@ def is_pair(value: Any) -> bool:
     return isinstance(value, list) and len(value) == 2 and is_key(value[0]) and is_page(value[1])
 
 
+@lru_cache(maxsize=2**18)  # a collection's lines: a process that builds again reads each once
+def line_item(line: str) -> tuple[Lineage | None, str | None]:
+    """One line's paper, or why it is none."""
+    try:
+        return lineage_of(loads(line))
+    except ValueError as exc:
+        return None, f"not a JSON array ({exc.args[0].partition(':')[0]})"
+
+
 def parse_lineage(text: str, path: str) -> tuple[dict[str, Lineage], list[Diagnostic]]:
     """The papers remembered in a lineage file by key, and an error per bad line."""
     found: dict[str, Lineage] = {}
@@ -99,10 +109,7 @@ def parse_lineage(text: str, path: str) -> tuple[dict[str, Lineage], list[Diagno
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip() or line.startswith("#"):
             continue
-        try:
-            item, problem = lineage_of(loads(line))
-        except ValueError as exc:
-            item, problem = None, f"not a JSON array ({exc.args[0].partition(':')[0]})"
+        item, problem = line_item(line)
         if item is not None and item.key in found:
             item, problem = None, f"the key {item.key!r} is on an earlier line too"
         if item is None:

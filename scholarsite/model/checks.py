@@ -18,19 +18,24 @@ from scholarsite.model.cards import PLAIN_TEXT
 from scholarsite.model.conflicts import abstract_notes
 from scholarsite.model.lineage import with_lineage
 from scholarsite.model.model import Identities, Site, build_model
+from scholarsite.model.warm import WarmModel
 from scholarsite.tex.render import tex_to_plain
 
 
-def model_of(project: Project, memo: Memo | None = None) -> tuple[Site, dict[str, Page], list[Diagnostic]]:
+def model_of(
+    project: Project, memo: Memo | None = None, warm: WarmModel | None = None
+) -> tuple[Site, dict[str, Page], list[Diagnostic]]:
     """The cross-referenced model of a project's accepted seeds (who is who as author pages
     declare it, ordered by the publication dates sources.yaml knows, titles' plain text kept
     in `memo`, where the cards read it; the pages and keys its papers had, `model.lineage`),
     its author pages by slug, and every problem between the parts (papers whose seeds give
-    different abstracts: a note)."""
+    different abstracts: a note). With `warm` (a process that builds again), the last build's
+    model merged again by the change."""
     identities, problems = identities_of(project.author_pages)
     authors = [parse.author for parse in project.seeds if parse.author is not None]
     plain = partial(memo.text, PLAIN_TEXT, tex_to_plain) if memo is not None else tex_to_plain
-    build = partial(build_model, authors, identities=identities, plain_title=plain)
+    merge = warm.build if warm is not None else build_model
+    build = partial(merge, authors, identities=identities, plain_title=plain)
     site = with_lineage(build, project.sources, project.lineage, positions(authors))
     author_pages, unmatched = match_author_pages(site, project.author_pages)
     problems += unmatched + abstract_notes(site.papers) + claim_problems(project) + slug_clashes(site)

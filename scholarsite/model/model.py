@@ -382,6 +382,18 @@ def legacy_pages(papers: list[Paper]) -> dict[str, Paper]:
     return {path: paper for path, paper in sorted(before.items()) if path not in pages}
 
 
+def redirects_of(records: list[AuthorRecord], identities: Identities, slugs: set[str]) -> dict[str, str]:
+    """The URL of each alias an author page declares that is no author's own: the author's."""
+    if not identities.aliases:
+        return {}
+    redirects = {
+        slug_for(normalise(r.name), "author"): identities.aliases[normalise(r.name)]
+        for r in records
+        if normalise(r.name) in identities.aliases and slug_for(normalise(r.name), "author") not in slugs
+    }
+    return dict(sorted(redirects.items()))
+
+
 def build_model(
     records: Iterable[AuthorRecord],
     published: Mapping[str, datetime.date] | None = None,
@@ -414,14 +426,8 @@ def build_model(
         fill_author_views(author, order)
     for group in (*subjects.values(), *years.values()):
         group.author_counts = author_counts(group.papers)
-    slugs = {a.slug for a in authors}
-    redirects = {
-        slug_for(normalise(r.name), "author"): identities.aliases[normalise(r.name)]
-        for r in records
-        if normalise(r.name) in identities.aliases and slug_for(normalise(r.name), "author") not in slugs
-    }
     return Site(
-        redirects=dict(sorted(redirects.items())),
+        redirects=redirects_of(records, identities, {a.slug for a in authors}),
         legacy_pages=legacy_pages(ordered_papers),
         authors=sorted(authors, key=lambda a: a.key),
         papers=ordered_papers,

@@ -17,7 +17,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from urllib.parse import quote
 
 from slugify import slugify
@@ -164,6 +164,7 @@ def make_citation_keys(items: Sequence[tuple[str, int, str]]) -> list[str]:
     return keys
 
 
+@lru_cache(maxsize=2**18)  # a collection's worth: a process that builds again keys each paper once
 def _base_key(author: str, year: int, title: str) -> str:
     """Family name, year and first significant title word, lowercased ASCII."""
     family = _ascii_word(split_name(author).family) or "anon"

@@ -1,0 +1,224 @@
+"""The model kept by a process that builds again (the preview), updated by the change.
+
+A paper's merge depends only on the records of its *group* (year and title identity), read in
+`build_model`'s order: authors by their first seed path, each author's records in file order.
+So after a save only the groups whose records changed are merged again, and only the authors,
+subjects and years whose papers changed are counted again; every other object is the last
+build's. The result is the model `build_model` makes of the same records (a test compares the
+two after random edits), made in time proportional to the change.
+
+Anything else (other author pages' identities, other publication dates, most seeds changed)
+is merged whole, as `build_model` does.
+"""
+
+from __future__ import annotations
+
+import bisect
+import datetime
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+
+from scholarsite.inputs.seeds import AuthorRecord, SeedRecord
+from scholarsite.model.model import (
+    Author,
+    Identities,
+    Paper,
+    PaperIndex,
+    PaperOrder,
+    Site,
+    Subject,
+    Year,
+    attach,
+    author_counts,
+    build_model,
+    fill_author_views,
+    legacy_pages,
+    merge_authors,
+    paper_order,
+    redirects_of,
+    title_identity,
+)
+
+Group = tuple[int, str]  # (year, title identity): the records that merge into papers together
+WHOLE_ABOVE = 0.25  # a change to more than this share of the seeds is merged whole
+
+
+def group_of(record: SeedRecord | Paper) -> Group:
+    """The group of a record, or of a paper (its title is its first record's)."""
+    return record.year, title_identity(record.title)
+
+
+@dataclass
+class Merged:
+    """A model and what merging it again by the change needs: the records it was made of (by
+    seed path), each seed's author key, its papers by group. Its objects belong to it: the next
+    update changes them in place, so a `Site` made from it is read before the next build."""
+
+    records: dict[str, AuthorRecord]
+    keys: dict[str, str]  # seed path -> author key
+    authors: dict[str, Author]  # by key
+    groups: dict[Group, list[Paper]]
+    papers: list[Paper]  # in the site's order
+    subjects: dict[str, Subject]  # by code
+    years: dict[int, Year]
+    published: Mapping[str, datetime.date]
+    identities: Identities
+
+    @classmethod
+    def of(
+        cls,
+        records: list[AuthorRecord],
+        published: Mapping[str, datetime.date],
+        identities: Identities,
+        plain_title: Callable[[str], str],
+    ) -> Merged:
+        """The model `build_model` makes, indexed."""
+        site = build_model(records, published, identities, plain_title)
+        groups: dict[Group, list[Paper]] = {}
+        for paper in site.papers:
+            groups.setdefault(group_of(paper), []).append(paper)
+        return cls(
+            records={record.path: record for record in records},
+            keys={path: author.key for author in site.authors for path in author.seed_paths},
+            authors={author.key: author for author in site.authors},
+            groups=groups,
+            papers=site.papers,
+            subjects={subject.code: subject for subject in site.subjects},
+            years={year.year: year for year in site.years},
+            published=published,
+            identities=identities,
+        )
+
+    def site(self, records: list[AuthorRecord]) -> Site:
+        """The model as `build_model` returns it (lists of its own: a reader may sort them)."""
+        return Site(
+            redirects=redirects_of(records, self.identities, {a.slug for a in self.authors.values()}),
+            legacy_pages=legacy_pages(self.papers),
+            authors=sorted(self.authors.values(), key=lambda a: a.key),
+            papers=list(self.papers),
+            subjects=sorted(self.subjects.values(), key=lambda s: s.code),
+            years=sorted(self.years.values(), key=lambda y: -y.year),
+        )
+
+    def update(self, records: list[AuthorRecord], plain_title: Callable[[str], str]) -> None:
+        """Merge again what the seeds changed since (`records`: every seed's, as now)."""
+        now = {record.path: record for record in records}
+        changed = [path for path in now.keys() | self.records.keys() if not same(now.get(path), self.records.get(path))]
+        touched_keys = {self.keys[path] for path in changed if path in self.keys}
+        for path in changed:
+            self.keys.pop(path, None)
+            if path in now:
+                self.keys[path] = self.identities.identity(now[path])[0]
+                touched_keys.add(self.keys[path])
+        self.records = now
+        gone_authors = [self.authors.pop(key) for key in touched_keys if key in self.authors]
+        merged = merge_authors([now[p] for p, key in self.keys.items() if key in touched_keys], self.identities)
+        fresh_authors = {author.key: (author, list(own)) for author, own in merged}
+        self.authors.update({key: author for key, (author, _) in fresh_authors.items()})
+        groups = {group_of(paper) for author in gone_authors for paper in author.papers}
+        groups |= {group_of(record) for _, own in fresh_authors.values() for record in own}
+        self.merge_groups(groups, fresh_authors, plain_title)
+
+    def merge_groups(
+        self,
+        groups: set[Group],
+        fresh_authors: dict[str, tuple[Author, list[SeedRecord]]],
+        plain_title: Callable[[str], str],
+    ) -> None:
+        """Merge the papers of `groups` again from their records, and count again what their
+        papers, before and after, are part of."""
+        gone = [paper for group in groups for paper in self.groups.pop(group, [])]
+        gone_ids = {id(paper) for paper in gone}
+        kept_members = {
+            a.key: a for paper in gone for a in paper.authors if self.authors.get(a.key) is a
+        }  # authors listing a group who stay the same objects
+        for author in kept_members.values():
+            author.papers = [paper for paper in author.papers if id(paper) not in gone_ids]
+        members = sorted(
+            [*kept_members.values(), *(author for author, _ in fresh_authors.values())],
+            key=lambda author: author.seed_paths[0],  # build_model's order of authors
+        )
+        index = PaperIndex(plain_title)
+        made: list[Paper] = []
+        for author in members:
+            own = fresh_authors[author.key][1] if author.key in fresh_authors else self.records_of(author)
+            for record in own:
+                if group_of(record) in groups:
+                    paper = index.paper_for(record, author)
+                    if not paper.provenance:
+                        made.append(paper)
+                    attach(paper, record, author, self.subjects)
+        for group, papers in index.variants.items():
+            self.groups[group] = papers
+        self.replace_papers(gone, made, {*kept_members.values(), *(a for a, _ in fresh_authors.values())})
+
+    def records_of(self, author: Author) -> Iterable[SeedRecord]:
+        """An author's seed records in `build_model`'s order (its seed files by path)."""
+        for path in author.seed_paths:
+            yield from self.records[path].records
+
+    def replace_papers(self, gone: list[Paper], made: list[Paper], authors: set[Author]) -> None:
+        """Put `made` where `gone` were in the site's order, its subjects' and years'; count
+        again the authors, subjects and years they are part of."""
+        order = paper_order(self.published)
+        gone_ids = {id(paper) for paper in gone}
+        touched_subjects = {s.code for p in (*gone, *made) for s in p.subjects}
+        touched_years = {p.year for p in (*gone, *made)}
+        self.papers = inserted([p for p in self.papers if id(p) not in gone_ids], made, order)
+        for code in touched_subjects:
+            subject = self.subjects[code]
+            kept = [p for p in subject.papers if id(p) not in gone_ids]
+            subject.papers = inserted(kept, [p for p in made if subject in p.subjects], order)
+        for year in touched_years:
+            entry = self.years.setdefault(year, Year(year))
+            kept = [p for p in entry.papers if id(p) not in gone_ids]
+            entry.papers = inserted(kept, [p for p in made if p.year == year], order)
+        for group in (*(self.subjects[c] for c in touched_subjects), *(self.years[y] for y in touched_years)):
+            group.author_counts = author_counts(group.papers)
+        self.subjects = {code: s for code, s in self.subjects.items() if s.papers}
+        self.years = {year: y for year, y in self.years.items() if y.papers}
+        for author in authors:  # every author of `made` is one of them
+            fill_author_views(author, order)
+
+
+def inserted(papers: list[Paper], new: list[Paper], order: PaperOrder) -> list[Paper]:
+    """`papers` (in `order`) with `new` put in their places."""
+    for paper in new:
+        bisect.insort(papers, paper, key=order)
+    return papers
+
+
+def same(a: AuthorRecord | None, b: AuthorRecord | None) -> bool:
+    """Whether two parses of a seed are the same (a warm cache gives the same object)."""
+    return a is b or a == b
+
+
+class WarmModel:
+    """The last build's model, merged again by the change (`build`); empty until the first
+    build, and after a build that failed while merging."""
+
+    def __init__(self) -> None:
+        self.last: Merged | None = None
+
+    def build(
+        self,
+        records: Iterable[AuthorRecord],
+        published: Mapping[str, datetime.date],
+        identities: Identities,
+        plain_title: Callable[[str], str],
+    ) -> Site:
+        """The model `build_model` makes of `records` (same arguments)."""
+        records = list(records)
+        last, self.last = self.last, None  # not kept if merging fails half-way
+        if last is None or last.identities != identities or last.published != published or many_changed(last, records):
+            last = Merged.of(records, published, identities, plain_title)
+        else:
+            last.update(records, plain_title)
+        self.last = last
+        return last.site(records)
+
+
+def many_changed(last: Merged, records: list[AuthorRecord]) -> bool:
+    """Whether more than `WHOLE_ABOVE` of the seeds are new or changed (merged whole)."""
+    changed = sum(not same(last.records.get(r.path), r) for r in records) + len(last.records.keys() - {r.path for r in records})
+    return changed > WHOLE_ABOVE * max(len(records), 1)
