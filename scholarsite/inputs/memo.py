@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
 
 from markupsafe import Markup
@@ -19,6 +20,12 @@ from scholarsite.inputs.digests import code_version
 from scholarsite.inputs.store import CACHE_FOLDER, SHARDS, Shards, shard_of
 
 MEMO_FILE = CACHE_FOLDER / "derived"  # a folder of shards
+
+
+@lru_cache(maxsize=2**19)  # a collection's titles and abstracts, in a process that builds again
+def entry_key(name: str, source: str) -> str:
+    """The memo's key of `name` applied to `source`."""
+    return hashlib.sha256(f"{name}\0{source}".encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class Memo:
@@ -49,7 +56,7 @@ class Memo:
     @staticmethod
     def key(name: str, source: str) -> str:
         """The entry of `name` applied to `source`."""
-        return hashlib.sha256(f"{name}\0{source}".encode("utf-8", "surrogatepass")).hexdigest()
+        return entry_key(name, source)
 
     def has(self, name: str, source: str) -> bool:
         """Whether `name` applied to `source` is known."""

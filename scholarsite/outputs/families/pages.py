@@ -11,7 +11,7 @@ construction: `make` sees only `reads` and the settings, which are in every key.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from functools import partial
+from functools import cached_property, partial
 from itertools import groupby
 from typing import Any
 
@@ -55,7 +55,6 @@ class Planner:
         self.config = inputs.config
         self.cards = inputs.cards
         self.meta = metadata.Metadata(inputs.config)
-        self.coauthors = CoauthorViews(inputs.network, inputs.cards, inputs.site)
         self.common = {
             "site": {
                 "title": inputs.config.title,
@@ -72,6 +71,11 @@ class Planner:
             "has_feeds": inputs.has_feeds,
             "portable": inputs.config.portable,  # how links to index pages are written
         }
+
+    @cached_property
+    def coauthors(self) -> CoauthorViews:
+        """The co-author network's views (the network is found when a page first needs it)."""
+        return CoauthorViews(self.inputs.network, self.inputs.cards, self.inputs.site)
 
     @property
     def settings(self) -> tuple[Any, ...]:
