@@ -23,6 +23,7 @@ from scholarsite.errors import BuildError, Diagnostic, Severity, printable
 from scholarsite.inputs.config import Overrides
 from scholarsite.lifetime import die_with_parent
 
+BUILD_NICENESS = 10  # the build process yields the cores to the browser showing its first page
 Shown = Callable[[list[str]], None]  # the pages are in place; the build's warnings
 
 REPORT_BUG = (
@@ -90,6 +91,7 @@ def serve_builds(connection: Connection, parent: int, root: Path, overrides: Ove
     """The build process: one build per request (the site path of the page to build first, or
     ""), until the preview sends None or closes the connection."""
     die_with_parent(parent)
+    os.nice(BUILD_NICENESS)  # the browser's reload and the web server come first (children too)
     builds = LocalBuilds(root, overrides)
     while True:
         try:
