@@ -25,7 +25,9 @@ def plain(text: str) -> str:
 
 
 def record(rng: random.Random, path: str, line: int) -> SeedRecord:
-    details = rng.choice([Details(), Details(("A", "B"), False, "Venue"), Details(("A",), True, doi="10.1/x")])
+    details = rng.choice(
+        [Details(), Details(("A", "B"), False, "Venue"), Details(("A",), True, doi="10.1/x")]
+    )
     return SeedRecord(
         "arXiv",
         rng.choice([2023, 2024]),
@@ -57,7 +59,9 @@ def edited(rng: random.Random, seeds: dict[str, AuthorRecord]) -> str:
     elif kind == "rename":
         new_path = f"seeds/r{rng.randint(0, 99)}.txt"
         del seeds[path]
-        seeds[new_path] = replace(old, path=new_path, records=tuple(replace(r, path=new_path) for r in old.records))
+        seeds[new_path] = replace(
+            old, path=new_path, records=tuple(replace(r, path=new_path) for r in old.records)
+        )
     elif kind == "name":
         seeds[path] = replace(old, name=rng.choice(NAMES))
     elif kind == "drop record" and old.records:
@@ -94,7 +98,9 @@ def shape(site: Site) -> dict[str, Any]:
             (s.code, s.slug, s.info, [p.key for p in s.papers], [(a.key, n) for a, n in s.author_counts])
             for s in site.subjects
         ],
-        "years": [(y.year, [p.key for p in y.papers], [(a.key, n) for a, n in y.author_counts]) for y in site.years],
+        "years": [
+            (y.year, [p.key for p in y.papers], [(a.key, n) for a, n in y.author_counts]) for y in site.years
+        ],
         "redirects": site.redirects,
         "legacy": {path: p.key for path, p in site.legacy_pages.items()},
     }
@@ -126,7 +132,9 @@ def test_a_small_change_is_merged_by_the_change_not_whole() -> None:
     seeds[path] = replace(seeds[path], records=(record(rng, path, 99), *seeds[path].records))
     after = warm.build(seeds.values(), PUBLISHED, Identities(), plain).papers
     assert warm.last is kept
-    touched = {(p.year, title_identity(p.title)) for p in after if any(where.path == path for where in p.provenance)}
+    touched = {
+        (p.year, title_identity(p.title)) for p in after if any(where.path == path for where in p.provenance)
+    }
     untouched = [p for p in after if (p.year, title_identity(p.title)) not in touched]
     assert untouched and all(before.get(p.key) is p for p in untouched)
     assert all(before.get(p.key) is not p for p in after if (p.year, title_identity(p.title)) in touched)

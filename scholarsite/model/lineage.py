@@ -24,12 +24,13 @@ rebuild after a retitle and a clean build of the same committed inputs make the 
 from __future__ import annotations
 
 import datetime
+import weakref
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 
 from scholarsite.inputs.lineage_file import MAX_ANCHORS, MAX_FORMER, Lineage, is_anchor
-from scholarsite.inputs.sources import Sources
+from scholarsite.inputs.sources import SourceEntry, Sources
 from scholarsite.model import urls
 from scholarsite.model.cards import published_dates
 from scholarsite.model.identity import short_hash
@@ -59,15 +60,35 @@ def with_lineage(
     if (now := published_dates(followed)) != dates:
         site = build(now)
     anchors = with_identifiers(own, site.papers, followed)
-    site.lineage = {key: replace(line, anchors=anchors[key]) for key, line in lineage.items()}
+    site.lineage = {
+        key: line if line.anchors == anchors[key] else replace(line, anchors=anchors[key])
+        for key, line in lineage.items()
+    }
     site.former_keys = former_keys(site.lineage, keys)
     site.moved_papers = former_pages(site.lineage, site.papers)
     site.legacy_pages = {path: p for path, p in site.legacy_pages.items() if path not in site.moved_papers}
     return site
 
 
+REMEMBERED: weakref.WeakKeyDictionary[Paper, list[str]] = weakref.WeakKeyDictionary()
+IDENTIFIED: weakref.WeakKeyDictionary[Paper, tuple[SourceEntry | None, list[str], Anchors]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
 def own_anchors(paper: Paper, positions: Positions) -> list[str]:
-    """A paper's anchors from its records: each abstract (not an empty one) and each place."""
+    """A paper's anchors from its records: each abstract (not an empty one) and each place.
+
+    Remembered while the paper lives: a paper is never changed once its model is made, and a
+    model merged again by the change (`model.warm`) keeps only papers whose seeds did not
+    change, so their records keep their places."""
+    if (found := REMEMBERED.get(paper)) is None:
+        found = REMEMBERED[paper] = anchors_of_records(paper, positions)
+    return found
+
+
+def anchors_of_records(paper: Paper, positions: Positions) -> list[str]:
+    """What `own_anchors` remembers."""
     found = [paper.abstract_key] if paper.versions and paper.versions[0].compared else []
     found += [short_hash(version.compared, 16) for version in paper.versions[1:] if version.compared]
     places = [
@@ -84,15 +105,20 @@ def with_identifiers(
     """Every paper's anchors by key (sorted, each once): its identifiers, `arxiv:` from its
     `sources` entry and `doi:` from that entry or its records' details, then its `own`; at most
     `MAX_ANCHORS` (a paper a thousand seeds list has a thousand places: the first are kept, so
-    lineage.txt always reads back)."""
+    lineage.txt always reads back). Remembered while the paper lives, for the same entry."""
     found = {}
     for paper in papers:
         entry = sources.of(paper.key)
+        known = IDENTIFIED.get(paper)
+        if known is not None and known[1] is own[paper.key] and (known[0] is entry or known[0] == entry):
+            found[paper.key] = known[2]
+            continue
         dois = {doi.lower() for doi in (entry.doi if entry else "", paper.details.doi) if doi}
         ids = [f"arxiv:{entry.arxiv_id}"] if entry else []
         ids += [anchor for doi in dois if is_anchor(anchor := f"doi:{doi}")]
         kept = list(dict.fromkeys([*ids, *own[paper.key]]))[:MAX_ANCHORS]  # ids, abstracts, places
         found[paper.key] = tuple(sorted(kept))
+        IDENTIFIED[paper] = (entry, own[paper.key], found[paper.key])
     return found
 
 
@@ -134,6 +160,10 @@ def updated(
     after = {}
     for paper in papers:
         path = urls.paper(paper.year, paper.slug)
+        line = before.get(paper.key)
+        if paper.key not in merged and unchanged(line, path, anchors[paper.key]):
+            after[paper.key] = line  # as it was: the same page, anchors and former pages
+            continue
         origins = [
             before.get(paper.key) or gone.get(continued.get(paper.key, "")),
             left.get(merged.get(paper.key, "")),
@@ -146,12 +176,24 @@ def updated(
     return after
 
 
+def unchanged(line: Lineage | None, path: str, anchors: Anchors) -> bool:
+    """Whether a paper's line stays as it is: its page and anchors, and former pages as
+    `updated` writes them (each once, not its own page)."""
+    return (
+        line is not None
+        and line.path == path
+        and line.anchors == anchors
+        and len(set(line.former)) == len(line.former)
+        and (line.key, path) not in line.former
+    )
+
+
 def former_keys(lineage: Mapping[str, Lineage], keys: Iterable[str]) -> dict[str, str]:
     """Old key -> the key of the paper that had it, for old keys no paper of `keys` has now."""
     keys = set(keys)
     return {
         old: line.key
-        for line in sorted(lineage.values(), key=lambda line: line.key)
+        for line in sorted((line for line in lineage.values() if line.former), key=lambda line: line.key)
         for old, _ in line.former
         if old not in keys
     }
@@ -159,12 +201,12 @@ def former_keys(lineage: Mapping[str, Lineage], keys: Iterable[str]) -> dict[str
 
 def former_pages(lineage: Mapping[str, Lineage], papers: Iterable[Paper]) -> dict[str, Paper]:
     """Each page a paper had that is no paper's page now, with the paper, by path (sorted)."""
-    papers = sorted(papers, key=lambda paper: paper.key)
+    papers = list(papers)
     pages = {urls.paper(paper.year, paper.slug) for paper in papers}
     found: dict[str, Paper] = {}
-    for paper in papers:
-        line = lineage.get(paper.key)
-        for _, path in line.former if line else ():
+    having = [paper for paper in papers if (line := lineage.get(paper.key)) and line.former]
+    for paper in sorted(having, key=lambda paper: paper.key):
+        for _, path in lineage[paper.key].former:
             if path not in pages:
                 found.setdefault(path, paper)
     return dict(sorted(found.items()))

@@ -25,6 +25,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from heapq import nsmallest
 from itertools import chain
 
@@ -101,6 +102,7 @@ def kept(bucket_: int) -> bool:
     return 2 <= bucket_ <= MAX_DF.bit_length()
 
 
+@lru_cache(maxsize=2**18)  # a collection's texts, in a process that builds again
 def text_digest(title: str, text: str) -> str:
     """A digest of a paper's text as the index reads it."""
     return hashlib.sha256(f"{title}\0{text}".encode("utf-8", "surrogatepass")).hexdigest()[:32]

@@ -103,7 +103,7 @@ class Merged:
     def update(self, records: list[AuthorRecord], plain_title: Callable[[str], str]) -> None:
         """Merge again what the seeds changed since (`records`: every seed's, as now)."""
         now = {record.path: record for record in records}
-        changed = [path for path in now.keys() | self.records.keys() if not same(now.get(path), self.records.get(path))]
+        changed = changed_paths(self.records, now)
         touched_keys = {self.keys[path] for path in changed if path in self.keys}
         for path in changed:
             self.keys.pop(path, None)
@@ -112,8 +112,8 @@ class Merged:
                 touched_keys.add(self.keys[path])
         self.records = now
         gone_authors = [self.authors.pop(key) for key in touched_keys if key in self.authors]
-        merged = merge_authors([now[p] for p, key in self.keys.items() if key in touched_keys], self.identities)
-        fresh_authors = {author.key: (author, list(own)) for author, own in merged}
+        touched_seeds = [now[path] for path, key in self.keys.items() if key in touched_keys]
+        fresh_authors = {a.key: (a, list(own)) for a, own in merge_authors(touched_seeds, self.identities)}
         self.authors.update({key: author for key, (author, _) in fresh_authors.items()})
         groups = {group_of(paper) for author in gone_authors for paper in author.papers}
         groups |= {group_of(record) for _, own in fresh_authors.values() for record in own}
@@ -210,7 +210,12 @@ class WarmModel:
         """The model `build_model` makes of `records` (same arguments)."""
         records = list(records)
         last, self.last = self.last, None  # not kept if merging fails half-way
-        if last is None or last.identities != identities or last.published != published or many_changed(last, records):
+        now = {record.path: record for record in records}
+        if (
+            last is None
+            or (last.identities, last.published) != (identities, published)
+            or len(changed_paths(last.records, now)) > WHOLE_ABOVE * max(len(records), 1)
+        ):
             last = Merged.of(records, published, identities, plain_title)
         else:
             last.update(records, plain_title)
@@ -218,7 +223,6 @@ class WarmModel:
         return last.site(records)
 
 
-def many_changed(last: Merged, records: list[AuthorRecord]) -> bool:
-    """Whether more than `WHOLE_ABOVE` of the seeds are new or changed (merged whole)."""
-    changed = sum(not same(last.records.get(r.path), r) for r in records) + len(last.records.keys() - {r.path for r in records})
-    return changed > WHOLE_ABOVE * max(len(records), 1)
+def changed_paths(before: dict[str, AuthorRecord], now: dict[str, AuthorRecord]) -> list[str]:
+    """The seeds new, gone or changed."""
+    return [path for path in before.keys() | now.keys() if not same(before.get(path), now.get(path))]
