@@ -167,7 +167,7 @@ def sync_in_phases(ready: Ready, shown: Shown, opened: str | None) -> write.Sync
         if not first:
             planned = list(site_outputs(ready.data))
             first = [item for item in planned if isinstance(item, Output) and item.path == opened]
-        page = sync_outputs(ready, first, quiet, lambda path: path == opened, "page")
+        page = sync_outputs(ready, first, quiet, None, "page", only={opened})
         if page.written:
             shown(page, ready.diagnostics)
     search = ready.search()
@@ -242,6 +242,7 @@ def sync_outputs(
     scope: write.Scope | None,
     stage: str,
     inputs: str | None = None,
+    only: set[str] | None = None,
 ) -> write.SyncReport:
     """Sync outputs into the site, reporting progress as they are produced."""
     return write.sync(
@@ -251,6 +252,7 @@ def sync_outputs(
         scope=scope,
         progress=lambda done, total: progress(stage, done, total),
         inputs=inputs,
+        only=only,
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -12,6 +13,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scholarsite import write
 from scholarsite.errors import BuildError
@@ -25,6 +28,7 @@ from scholarsite.write import (
     produce,
     switch,
 )
+from scholarsite.write.objecttext import object_text
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -453,3 +457,64 @@ def test_a_really_full_disk_leaves_the_old_site(tmp_path: Path) -> None:
         assert sync({**OUTPUTS, "index.html": b"fits"}, site).written == ("index.html",)
     finally:
         subprocess.run(["umount", str(disk)], check=True)
+
+
+PAGE = "papers/2024/tvm/index.html"
+
+
+@pytest.mark.parametrize(
+    "placed",
+    [
+        None,  # the page is where the last sync left it
+        (PAGE, None),  # deleted by hand: made again
+        (PAGE, "dir"),  # a folder in its place, holding a hand-placed file
+        ("papers/2024", b"a file where a folder goes"),
+        (PAGE, "link"),  # a symlink in its place
+    ],
+)
+def test_a_sync_of_known_paths_decides_as_a_scoped_sync_of_the_whole_listing(
+    tmp_path: Path, placed: tuple[str, bytes | str | None] | None
+) -> None:
+    """`only` (the preview's first page) looks at its paths one by one instead of listing
+    site/; whatever is there, the outcome (written, refused, the site after) is the scoped
+    sync's that lists everything."""
+    outcomes = []
+    for name, options in (("listed", {"scope": lambda path: path == PAGE}), ("looked", {"only": {PAGE}})):
+        site = tmp_path / name
+        sync(OUTPUTS, site)
+        if placed is not None:
+            where, what = placed
+            target = site / where
+            if target.is_dir():
+                shutil.rmtree(target)
+            else:
+                target.unlink()
+            if what == "dir":
+                target.mkdir()
+                (target / "mine.txt").write_bytes(b"mine")
+            elif what == "link":
+                target.symlink_to(site / "index.html")
+            elif isinstance(what, bytes):
+                target.write_bytes(what)
+        try:
+            report = sync({PAGE: b"<h1>TVM, edited</h1>"}, site, **options)
+            outcome: object = (report.written, report.unchanged, report.removed)
+        except ForeignFileConflict as exc:
+            outcome = exc.path
+        files = {p: v[1] for p, v in snapshot(site).items() if p != write.STATS}  # stats: inodes
+        outcomes.append((outcome, files))
+    assert outcomes[0] == outcomes[1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.dictionaries(
+        st.text(min_size=1, max_size=12),
+        st.lists(st.one_of(st.text(max_size=8), st.integers(-(2**63), 2**63)), max_size=5),
+        max_size=20,
+    )
+)
+def test_object_text_is_what_json_writes(members: dict[str, list[str | int]]) -> None:
+    """The manifest and the stats record are joined from remembered member texts: the same
+    bytes as `json.dumps` of the whole object."""
+    assert object_text(members) == json.dumps(members, separators=(",", ":"), sort_keys=True)

@@ -437,16 +437,19 @@ def serve(preview: Preview, reload: ReloadSignal, where: tuple[str, int], base: 
         if served_before:
             threading.Thread(target=preview.rebuild, name="scholarsite-first-build", daemon=True).start()
         host, port = where[0], sockets[0].getsockname()[1]
-        server = PreviewServer(PreviewApp(preview, base), reload, sockets)
-        url = f"http://{host}:{port}{base}"
-        print(f"Serving {preview.site_dir} at {url} (Ctrl-C to stop)", flush=True)
-        if browse:
-            threading.Timer(1.0, webbrowser.open, [url]).start()
-        # Ctrl-C (and a plain `kill`) stop the server cleanly, even when a shell started us in
-        # the background with SIGINT ignored.
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-        signal.signal(signal.SIGTERM, signal.default_int_handler)
-        server.serve(port=port, host=host, debug=False, restart_delay=0)
+        try:  # from here Ctrl-C is a clean stop, even before the server's loop takes it over
+            server = PreviewServer(PreviewApp(preview, base), reload, sockets)
+            url = f"http://{host}:{port}{base}"
+            print(f"Serving {preview.site_dir} at {url} (Ctrl-C to stop)", flush=True)
+            if browse:
+                threading.Timer(1.0, webbrowser.open, [url]).start()
+            # Ctrl-C (and a plain `kill`) stop the server cleanly, even when a shell started us
+            # in the background with SIGINT ignored.
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            signal.signal(signal.SIGTERM, signal.default_int_handler)
+            server.serve(port=port, host=host, debug=False, restart_delay=0)
+        except KeyboardInterrupt:
+            pass
         return 0
     finally:
         watcher.stop()

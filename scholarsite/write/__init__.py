@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import fcntl
 import os
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from pathlib import Path
 
 from scholarsite.errors import BuildError, Diagnostic
@@ -95,6 +95,7 @@ def sync(
     scope: Scope | None = None,
     progress: Progress = lambda done, total: None,
     inputs: str | None = None,
+    only: Collection[str] | None = None,
 ) -> SyncReport:
     """Make ``site_dir`` hold exactly ``items`` (plus untouched foreign files).
 
@@ -102,6 +103,8 @@ def sync(
     manifest and of the site is left alone (the preview syncs the search index on its own).
     ``inputs`` is recorded in the manifest as the fingerprint of what the site now holds;
     None (a partial sync) keeps the recorded one if nothing changed and clears it otherwise.
+    ``only`` (a few known paths, such as the page the preview shows first) is a scope whose
+    paths are looked at one by one instead of listing the whole site.
     """
     listed = list(items)
     validate(listed)
@@ -110,7 +113,8 @@ def sync(
     lock = os.open(root, os.O_RDONLY)
     try:
         fcntl.flock(lock, fcntl.LOCK_EX)  # one sync per site at a time
-        return Sync(root, scope or (lambda path: True), inputs).run(listed, workers, progress)
+        scope = only.__contains__ if only is not None else scope
+        return Sync(root, scope or (lambda path: True), inputs, only).run(listed, workers, progress)
     finally:
         os.close(lock)
 

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+import stat
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from scholarsite.inputs.jsondata import loads
 from scholarsite.outputs.registry import JOURNAL, MANIFEST, STAGING, STATS, TMP_PREFIX, check_path
 from scholarsite.write import repair
+from scholarsite.write.objecttext import object_text
 from scholarsite.write.report import SyncReport
 from scholarsite.write.reread import parsed_once
 
@@ -61,12 +63,8 @@ def ancestors(path: str) -> Iterator[str]:
 
 def manifest_bytes(entries: dict[str, Entry], inputs: str) -> bytes:
     """Deterministic manifest content; `inputs` is the fingerprint of a complete build, or ""."""
-    body = {
-        "format": MANIFEST_FORMAT,
-        "inputs": inputs,
-        "files": {p: list(entries[p]) for p in sorted(entries)},
-    }
-    return (json.dumps(body, separators=(",", ":"), sort_keys=True) + "\n").encode("ascii")
+    rest = json.dumps({"format": MANIFEST_FORMAT, "inputs": inputs}, separators=(",", ":"), sort_keys=True)
+    return f'{{"files":{object_text(entries)},{rest[1:]}\n'.encode("ascii")  # "files" sorts first
 
 
 def read_manifest(root: str) -> tuple[dict[str, Entry], str]:
@@ -121,6 +119,39 @@ def scan(root: str) -> Disk:
                 else:
                     disk.files[rel] = entry.is_symlink()
     return disk
+
+
+def look_at(root: str, paths: Iterable[str]) -> Disk | None:
+    """What `scan` would find at `paths` and their folders, looked up one by one (a sync of the
+    page the preview shows first need not list a site of 100,000 files). None when a path is
+    anything but a regular file or absent, a folder on the way is not a real folder, or the
+    build's temporary files are there: then only the whole listing decides."""
+    if any(os.path.lexists(os.path.join(root, name)) for name in (TMP_PREFIX + JOURNAL, TMP_PREFIX + STATS)):
+        return None
+    disk = Disk()
+    for path in paths:
+        for folder in ancestors(path):  # outermost first
+            kind = kind_at(os.path.join(root, folder))
+            if kind is None:
+                break  # nothing deeper is there
+            if not stat.S_ISDIR(kind):
+                return None
+            disk.dirs.add(folder)
+        else:
+            kind = kind_at(os.path.join(root, path))
+            if kind is not None and not stat.S_ISREG(kind):
+                return None
+            if kind is not None:
+                disk.files[path] = False
+    return disk
+
+
+def kind_at(path: str) -> int | None:
+    """The file type bits of what is at `path` (a link itself, not followed); None: nothing."""
+    try:
+        return os.lstat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return None
 
 
 def unchanged(site_dir: Path, inputs: str) -> SyncReport | None:

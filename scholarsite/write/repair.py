@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 import os
 from collections.abc import Iterable, Mapping
 
 from scholarsite.inputs.jsondata import loads
 from scholarsite.outputs.registry import STATS, TMP_PREFIX
+from scholarsite.write.objecttext import object_text
 from scholarsite.write.reread import parsed_once, written
 
 CHUNK = 2**20
@@ -103,7 +103,7 @@ def save_record(root: str, record: Record) -> None:
             os.unlink(os.path.join(root, STATS))
             return
         temporary = os.path.join(root, TMP_PREFIX + STATS)
-        with open(temporary, "w", encoding="ascii") as handle:  # dumps: json.dump has no C encoder
-            handle.write(json.dumps(record, separators=(",", ":"), sort_keys=True))
+        with open(temporary, "w", encoding="ascii") as handle:
+            handle.write(object_text(record))
         os.replace(temporary, os.path.join(root, STATS))
         written(os.path.join(root, STATS), parse_record, dict(record))

@@ -11,7 +11,7 @@ import filecmp
 import json
 import os
 import shutil
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,6 +29,7 @@ from scholarsite.write.manifest import (
     Entry,
     ForeignFileConflict,
     ancestors,
+    look_at,
     manifest_bytes,
     parse_manifest,
     read_manifest,
@@ -90,8 +91,9 @@ def plan_of(items: Iterable[Produced], previous: dict[str, Entry], disk: Disk) -
 class Sync:
     """One sync, run while holding the site lock."""
 
-    def __init__(self, root: str, scope: Scope, inputs: str | None):
+    def __init__(self, root: str, scope: Scope, inputs: str | None, only: Collection[str] | None = None):
         self.root = root
+        self.only = only  # the paths considered, when they are few and known (looked at, not listed)
         self.inputs = inputs
         self.recorded = ""
         self.stage = os.path.join(root, STAGING)
@@ -105,7 +107,7 @@ class Sync:
         previous = {p: e for p, e in everything.items() if self.scope(p)}
         outside = {p: e for p, e in everything.items() if not self.scope(p)}
         shutil.rmtree(self.stage, ignore_errors=True)  # a killed build's leftovers
-        disk = scan(self.root)
+        disk = (look_at(self.root, self.only) if self.only is not None else None) or scan(self.root)
         bad = repair.damaged(self.root, previous, disk.files)  # made again, as if missing
         usable = Disk({p: s for p, s in disk.files.items() if p not in bad}, disk.dirs, disk.temps)
         plan = plan_of(items, previous, usable)
