@@ -108,7 +108,7 @@ def visible_files(folder: Path) -> Iterator[Path]:
         folders[:] = [name for name in folders if not hidden(name)]
         linked = [name for name in folders if Path(current, name).is_symlink()]  # not walked
         found += [Path(current, name) for name in files + linked if not hidden(name)]
-    yield from sorted(found)
+    yield from sorted(found, key=lambda path: path.parts)  # as paths sort, without their __lt__
 
 
 def read_files(

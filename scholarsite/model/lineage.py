@@ -127,6 +127,8 @@ def matches(
 ) -> dict[str, str]:
     """New paper key -> the gone paper's key it continues, for one-to-one matches by anchor."""
     found: dict[str, str] = {}
+    if not gone:
+        return found
     for kinds in levels:
         holders: dict[str, set[str]] = {}
         for old in sorted(gone.keys() - found.values()):
