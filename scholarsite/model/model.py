@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import ClassVar, TypeVar
+from typing import ClassVar, Protocol, TypeVar
 
 from scholarsite.inputs import taxonomy
 from scholarsite.inputs.lineage_file import Lineage
@@ -155,6 +155,17 @@ class Author(Entity):
     year_counts: list[tuple[int, int]] = field(default_factory=list)
 
 
+class ChangeLog(Protocol):
+    """The papers a warm model's updates took out and put in (see `model.warm.Changes`)."""
+
+    @property
+    def mark(self) -> object:
+        """Where the model is now, for `since` to count from."""
+
+    def since(self, mark: object) -> tuple[set[str], list[Paper]] | None:
+        """The keys of the papers gone and the papers made since `mark`; None: unknown."""
+
+
 @dataclass
 class Site:
     """The whole collection, every object cross-referenced."""
@@ -168,6 +179,7 @@ class Site:
     legacy_pages: dict[str, Paper] = field(default_factory=dict)  # page path under the rule before -> paper
     former_keys: dict[str, str] = field(default_factory=dict)  # a key papers had -> its key now
     lineage: dict[str, Lineage] = field(default_factory=dict)  # what lineage.txt keeps, by key
+    changes: ChangeLog | None = None  # how a warm model got here (`model.warm`): None when made whole
 
     @property
     def record_count(self) -> int:

@@ -154,6 +154,7 @@ class RelatedIndex:
     holders: defaultdict[str, set[str]] = field(default_factory=lambda: defaultdict(set))  # term -> papers
     postings: defaultdict[str, dict[str, float]] = field(default_factory=lambda: defaultdict(dict))
     unsaved: set[str] = field(default_factory=set)  # papers changed or removed since `saved`
+    seen: object = None  # the warm model's mark it was last brought up to (`model.warm.Changes`)
 
     @classmethod
     def of_rows(cls, k: int, rows: Iterable[Row]) -> RelatedIndex:
@@ -182,8 +183,23 @@ class RelatedIndex:
     def update(self, texts: Mapping[str, tuple[str, str]], k: int, workers: int = 1) -> set[str]:
         """Bring the index to `texts` (paper key -> title and text) with k related papers
         each; the keys whose related list changed (or that are gone)."""
+        return self.update_some(texts, self.digests.keys() - texts.keys(), k, workers, everything=True)
+
+    def update_some(
+        self,
+        texts: Mapping[str, tuple[str, str]],
+        gone: set[str],
+        k: int,
+        workers: int = 1,
+        everything: bool = False,
+    ) -> set[str]:
+        """`update`, told only what changed: the texts of the papers that may have (new or
+        edited; every other paper's text is the one the index has) and the keys of the papers
+        gone. A change of k needs every text (`everything`)."""
+        if k != self.k and not everything:
+            raise ValueError("a change of k ranks every paper again: give every text")
+        gone = gone & self.digests.keys()
         digests = {key: text_digest(*text) for key, text in texts.items()}
-        gone = self.digests.keys() - texts.keys()
         edited = {key for key, d in digests.items() if self.digests.get(key) != d}
         reweighed = self._count(gone, {key: term_counts(*texts[key]) for key in edited})
         for key in gone:

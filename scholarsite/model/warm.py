@@ -41,6 +41,53 @@ from scholarsite.model.model import (
 
 Group = tuple[int, str]  # (year, title identity): the records that merge into papers together
 WHOLE_ABOVE = 0.25  # a change to more than this share of the seeds is merged whole
+LOGGED_UPDATES = 32  # updates a derived value can be behind and still follow them (not start again)
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A model as a derived value last saw it: the whole merge it grew from, updates since."""
+
+    origin: object
+    updates: int
+
+
+class Changes:
+    """What each update of a warm model took out and put in, so that values derived from the
+    whole model (related papers) follow the change: `since(mark)` gives the papers gone and
+    made since a value was last brought up to `mark`, whichever builds came in between (one
+    that failed before the value was updated included)."""
+
+    def __init__(self) -> None:
+        self.origin = object()  # a whole merge starts a new log
+        self.first = 0  # updates before the oldest kept
+        self.steps: list[tuple[list[Paper], list[Paper]]] = []
+
+    @property
+    def mark(self) -> Mark:
+        """The model as it is now."""
+        return Mark(self.origin, self.first + len(self.steps))
+
+    def add(self, gone: list[Paper], made: list[Paper]) -> None:
+        """One update's papers out and in (only the last `LOGGED_UPDATES` are kept)."""
+        self.steps.append((gone, made))
+        if len(self.steps) > LOGGED_UPDATES:
+            self.steps.pop(0)
+            self.first += 1
+
+    def since(self, mark: object) -> tuple[set[str], list[Paper]] | None:
+        """The keys of the papers gone and the papers made (still in the model) since `mark`;
+        None when `mark` is of another merge or older than the log: start from the whole model."""
+        if not isinstance(mark, Mark) or mark.origin is not self.origin or mark.updates < self.first:
+            return None
+        gone_keys: set[str] = set()
+        made: dict[int, Paper] = {}
+        for gone, new in self.steps[mark.updates - self.first :]:
+            for paper in gone:
+                made.pop(id(paper), None)
+                gone_keys.add(paper.key)
+            made.update((id(paper), paper) for paper in new)
+        return gone_keys, list(made.values())
 
 
 def group_of(record: SeedRecord | Paper) -> Group:
@@ -63,6 +110,7 @@ class Merged:
     years: dict[int, Year]
     published: Mapping[str, datetime.date]
     identities: Identities
+    changes: Changes
 
     @classmethod
     def of(
@@ -87,6 +135,7 @@ class Merged:
             years={year.year: year for year in site.years},
             published=published,
             identities=identities,
+            changes=Changes(),
         )
 
     def site(self, records: list[AuthorRecord]) -> Site:
@@ -98,6 +147,7 @@ class Merged:
             papers=list(self.papers),
             subjects=sorted(self.subjects.values(), key=lambda s: s.code),
             years=sorted(self.years.values(), key=lambda y: -y.year),
+            changes=self.changes,
         )
 
     def update(self, records: list[AuthorRecord], plain_title: Callable[[str], str]) -> None:
@@ -151,6 +201,7 @@ class Merged:
         for group, papers in index.variants.items():
             self.groups[group] = papers
         self.replace_papers(gone, made, {*kept_members.values(), *(a for a, _ in fresh_authors.values())})
+        self.changes.add(gone, made)
 
     def records_of(self, author: Author) -> Iterable[SeedRecord]:
         """An author's seed records in `build_model`'s order (its seed files by path)."""

@@ -106,17 +106,29 @@ class SiteData:
         return self.bibtex_made[record]
 
     @cached_property
-    def related(self) -> dict[str, list[Paper]]:
+    def related(self) -> Mapping[str, list[Paper]]:
         """Each paper's most similar papers by title and abstract, by paper key
-        (`model.related`: the index, kept between builds, is updated by the texts that changed)."""
-        papers, cards = self.site.papers, self.cards
-        texts = {}
-        for paper in papers:  # from the texts alone: no card is made for it
+        (`model.related`: the index, kept between builds, is updated by the texts that changed;
+        after a warm model's update, by the texts of the papers it made alone)."""
+        index, k, cards = self.related_index, self.config.related_papers, self.cards
+
+        def text(paper: Paper) -> tuple[str, str]:  # from the texts alone: no card is made for it
             title = cards.title_plain(paper)
-            texts[paper.key] = (title, f"{title} {cards.abstract_plain(paper)}")
-        self.related_index.update(texts, self.config.related_papers, workers=cores())
-        by_key = {paper.key: paper for paper in papers}
-        return {key: [by_key[other] for other in found] for key, found in self.related_index.related.items()}
+            return title, f"{title} {cards.abstract_plain(paper)}"
+
+        log = self.site.changes
+        change = log.since(index.seen) if log is not None and k == index.k else None
+        if change is None:
+            index.update({paper.key: text(paper) for paper in self.site.papers}, k, workers=cores())
+        else:
+            gone, made = change
+            texts = {paper.key: text(paper) for paper in made}
+            index.update_some(texts, gone - texts.keys(), k, workers=cores())
+        index.seen = log.mark if log is not None else None
+        by_key = {paper.key: paper for paper in self.site.papers}
+        return MadeOnDemand(
+            by_key, lambda paper: [by_key[other] for other in index.related.get(paper.key, ())]
+        )
 
     @cached_property
     def network(self) -> Network:
