@@ -1,12 +1,15 @@
 """What every output family reads: the model and what is derived from it once (cards,
 citations, related papers, the page plan).
 
-All of it is keyed by identity (`paper.key`, `author.key`, `subject.code`), never by `id()`.
+All of it is keyed by identity (`paper.key`, `author.key`, `subject.code`), never by `id()`
+(a process that builds again remembers some values by the paper object itself, which lives as
+long as the paper is unchanged).
 """
 
 from __future__ import annotations
 
 import json
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -16,7 +19,7 @@ from scholarsite.inputs.content import Page
 from scholarsite.inputs.digests import key_of
 from scholarsite.inputs.files import Hashed
 from scholarsite.inputs.memo import Memo
-from scholarsite.inputs.sources import Sources
+from scholarsite.inputs.sources import SourceEntry, Sources
 from scholarsite.lifetime import cores
 from scholarsite.model import related, urls
 from scholarsite.model.cards import Cards, MadeOnDemand
@@ -30,11 +33,27 @@ from scholarsite.outputs.templates import Templates
 def citation_records(site: Site, cards: Cards, config: Config) -> Mapping[str, citations.CitationRecord]:
     """A CitationRecord per paper key, with unique, stable citation keys, each record made when
     first asked for (the keys are found for every paper at once: a key is unique in the site)."""
-    items = [(cards.first_author(p), p.year, cards.title_plain(p)) for p in site.papers]
+    items = [citation_item(paper, cards) for paper in site.papers]
     keys = dict(zip((p.key for p in site.papers), citations.make_citation_keys(items), strict=True))
     return MadeOnDemand(
         {p.key: p for p in site.papers}, lambda paper: citation_record(paper, keys[paper.key], cards, config)
     )
+
+
+CitedAs = tuple[str, int, str]  # first author, year, plain title: what a citation key is made of
+CITED: weakref.WeakKeyDictionary[Paper, tuple[SourceEntry | None, CitedAs]] = weakref.WeakKeyDictionary()
+
+
+def citation_item(paper: Paper, cards: Cards) -> CitedAs:
+    """What a paper's citation key is made of; remembered while the paper lives, for the same
+    sources.yaml entry (a paper is never changed once made: a warm model keeps the untouched)."""
+    entry = cards.sources.of(paper.key)
+    known = CITED.get(paper)
+    if known is not None and (known[0] is entry or known[0] == entry):
+        return known[1]
+    item = (cards.first_author(paper), paper.year, cards.title_plain(paper))
+    CITED[paper] = (entry, item)
+    return item
 
 
 def citation_record(paper: Paper, key: str, cards: Cards, config: Config) -> citations.CitationRecord:
