@@ -17,6 +17,7 @@ A seed is a sequence of blocks separated by blank lines::
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -455,9 +456,12 @@ def read_seeds(
     skipped: list[Diagnostic] = []
     if not seed_dir.is_dir():
         return [], [error(display_dir, 0, "the seeds folder does not exist", NO_SEEDS_HINT)]
-    for path in sorted(seed_dir.iterdir(), key=lambda path: path.name):  # names: quicker than paths
-        shown = f"{display_dir}/{path.name}"
-        if not is_seed_file(path) or (path.is_dir() and not path.is_symlink()):
+    with os.scandir(seed_dir) as listing:  # entries know if they are folders: no stat each
+        entries = sorted(listing, key=lambda entry: entry.name)
+    for entry in entries:
+        path = seed_dir / entry.name
+        shown = f"{display_dir}/{entry.name}"
+        if not is_seed_file(path) or entry.is_dir(follow_symlinks=False):
             skipped.append(note(shown, 0, "skipped: not a seed file (seeds are visible .txt files)"))
             continue
         if path.name != EXAMPLE_NAME and (known := reused(path, shown)) is not None:
