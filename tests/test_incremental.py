@@ -27,7 +27,7 @@ from scholarsite.inputs import seeds as seeds_module
 from scholarsite.inputs.config import NONE_GIVEN
 from scholarsite.inputs.freshness import recorded_digests
 from scholarsite.inputs.project import load_project
-from scholarsite.model import urls
+from scholarsite.model import lineage, urls
 from scholarsite.outputs.families import exports, pages
 from scholarsite.outputs.registry import Output
 from scholarsite.outputs.site import in_search
@@ -203,11 +203,16 @@ def test_incremental_builds_equal_clean_builds(project: Path, tmp_path: Path) ->
         shutil.rmtree(clean)
 
 
-def test_preview_rebuilds_equal_clean_builds(project: Path, tmp_path: Path) -> None:
+def test_preview_rebuilds_equal_clean_builds(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The warm preview's in-memory path (one Preview for the whole sequence: its parse cache,
-    memo, compiled templates and model kept between saves; the page a browser shows synced
-    first, then the other pages, browsers told, then search) gives, after every edit, the site
-    a clean build gives."""
+    memo, compiled templates and model kept between saves, the lineage following the model's
+    change; the page a browser shows synced first, then the other pages, browsers told, then
+    search) gives, after every edit, the site and the lineage.txt a clean build gives."""
+    followed: list[bool] = []
+    by_change = lineage.by_change
+    monkeypatch.setattr(lineage, "by_change", lambda *a: followed.append(by_change(*a)) or followed[-1])
     rng = random.Random(1201)
     reloads: list[int] = []
     preview = Preview(project, reload=lambda: reloads.append(1))
@@ -220,11 +225,14 @@ def test_preview_rebuilds_equal_clean_builds(project: Path, tmp_path: Path) -> N
         preview.rebuild([change])
         assert preview.problems == [], f"step {step}: {change}"
         assert len(reloads) - told in (1, 2), f"step {step}: {change}"  # the shown page alone, then all
+        remembered = (project / "lineage.txt").read_text(encoding="utf-8")
         clean = tmp_path / f"clean-{step}"
         clean_build(project, clean)
+        assert (project / "lineage.txt").read_text(encoding="utf-8") == remembered, f"step {step}: {change}"
         assert site_files(project / "site") == site_files(clean), f"step {step}: {change}"
         assert manifest_keys(project / "site") == manifest_keys(clean), f"step {step}: {change}"
         shutil.rmtree(clean)
+    assert followed.count(True) >= STEPS // 8  # the change was followed, not only the whole
 
 
 def test_parallel_build_equals_serial_build(tmp_path: Path) -> None:

@@ -36,7 +36,8 @@ def model_of(
     plain = partial(memo.text, PLAIN_TEXT, tex_to_plain) if memo is not None else tex_to_plain
     merge = warm.build if warm is not None else build_model
     build = partial(merge, authors, identities=identities, plain_title=plain)
-    site = with_lineage(build, project.sources, project.lineage, positions(authors))
+    followed = warm.lineage if warm is not None else None
+    site = with_lineage(build, project.sources, project.lineage, positions(authors), followed)
     author_pages, unmatched = match_author_pages(site, project.author_pages)
     problems += unmatched + abstract_notes(site.papers) + claim_problems(project) + slug_clashes(site)
     problems += reserved_page_problems(project.pages)

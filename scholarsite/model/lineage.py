@@ -27,7 +27,7 @@ import datetime
 import weakref
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from scholarsite.inputs.lineage_file import MAX_ANCHORS, MAX_FORMER, Lineage, is_anchor
 from scholarsite.inputs.sources import SourceEntry, Sources
@@ -41,18 +41,62 @@ Anchors = tuple[str, ...]  # sorted
 Positions = Mapping[tuple[str, int], int]  # (seed path, record line) -> the record's place in its file
 
 
+@dataclass
+class LastLineage:
+    """What `with_lineage` made in the last build of a process that builds again, for the next
+    to follow the warm model's change (`model.warm.Changes`) instead of every paper."""
+
+    mark: object  # the model it was made for
+    written: dict[str, Lineage]  # the lineage it gave (which lineage.txt then holds)
+    sources: Sources
+    former: dict[str, str]  # its former keys
+
+
+@dataclass
+class Followed:
+    """Where a process that builds again keeps its `LastLineage`."""
+
+    last: LastLineage | None = None
+
+
 def with_lineage(
     build: Callable[[Mapping[str, datetime.date]], Site],
     sources: Sources,
     before: Mapping[str, Lineage],
     positions: Positions,
+    followed: Followed | None = None,
 ) -> Site:
     """The model `build` makes from publication dates by key, with its lineage: the pages its
     papers had (`moved_papers`), the keys they had (`former_keys`), what lineage.txt keeps next
     (`lineage`). The dates are sources.yaml's with each entry under an old key taken as the
-    paper's (built again when a title corrected now changes them)."""
+    paper's (built again when a title corrected now changes them).
+
+    With `followed` (the last build's of this process) and a warm model's change, only the
+    papers made since are worked out (`by_change`), when that gives what the whole would."""
     dates = published_dates(sources.following(former_keys(before, before)))
     site = build(dates)
+    last = followed.last if followed is not None else None
+    if last is None or not by_change(site, sources, before, positions, dates, last):
+        site = whole_lineage(build, site, sources, before, positions, dates)
+    site.moved_papers = former_pages(site.lineage, site.papers)
+    site.legacy_pages = {path: p for path, p in site.legacy_pages.items() if path not in site.moved_papers}
+    if followed is not None:
+        changes = site.changes
+        kept = LastLineage(changes.mark, site.lineage, sources, site.former_keys) if changes else None
+        followed.last = kept
+    return site
+
+
+def whole_lineage(
+    build: Callable[[Mapping[str, datetime.date]], Site],
+    site: Site,
+    sources: Sources,
+    before: Mapping[str, Lineage],
+    positions: Positions,
+    dates: Mapping[str, datetime.date],
+) -> Site:
+    """`with_lineage` over every paper: the site (built again when the dates changed) with its
+    lineage and former keys."""
     keys = {paper.key for paper in site.papers}
     own = {paper.key: own_anchors(paper, positions) for paper in site.papers}
     lineage = updated(before, site.papers, with_identifiers(own, site.papers, sources))
@@ -60,14 +104,50 @@ def with_lineage(
     if (now := published_dates(followed)) != dates:
         site = build(now)
     anchors = with_identifiers(own, site.papers, followed)
-    site.lineage = {
-        key: line if line.anchors == anchors[key] else replace(line, anchors=anchors[key])
-        for key, line in lineage.items()
-    }
+    site.lineage = {key: with_anchors(line, anchors[key]) for key, line in lineage.items()}
     site.former_keys = former_keys(site.lineage, keys)
-    site.moved_papers = former_pages(site.lineage, site.papers)
-    site.legacy_pages = {path: p for path, p in site.legacy_pages.items() if path not in site.moved_papers}
     return site
+
+
+def by_change(
+    site: Site,
+    sources: Sources,
+    before: Mapping[str, Lineage],
+    positions: Positions,
+    dates: Mapping[str, datetime.date],
+    last: LastLineage,
+) -> bool:
+    """Give `site` its lineage and former keys from the last build's and the papers made since,
+    when that is what `whole_lineage` gives: lineage.txt holds what the last build wrote,
+    sources.yaml is the same, every paper gone is continued by a new one (one left could be
+    taken in by any paper), and the former keys, so the entries they move, are the same. False
+    (nothing done) otherwise."""
+    change = site.changes.since(last.mark) if site.changes is not None else None
+    if change is None or before != last.written or not (sources is last.sources or sources == last.sources):
+        return False
+    gone_keys, made = change
+    made_keys = {paper.key for paper in made}
+    own = {paper.key: own_anchors(paper, positions) for paper in made}
+    identified = with_identifiers(own, made, sources)
+    gone = {key: before[key] for key in gone_keys - made_keys if key in before}
+    if len(matches({key: identified[key] for key in made_keys - before.keys()}, gone)) != len(gone):
+        return False  # a paper gone and not continued: any paper could take it in
+    around = {key: before[key] for key in (gone_keys | made_keys) & before.keys()}
+    lineage = updated(around, made, identified)
+    lineage = {**{k: v for k, v in before.items() if k not in gone_keys}, **lineage}
+    keys = lineage.keys()
+    former = former_keys(lineage, keys)
+    if former != last.former or published_dates(sources.following(former)) != dates:
+        return False
+    anchors = with_identifiers(own, made, sources.following(former))
+    lineage.update((key, with_anchors(lineage[key], anchors[key])) for key in made_keys)
+    site.lineage, site.former_keys = lineage, former
+    return True
+
+
+def with_anchors(line: Lineage, anchors: Anchors) -> Lineage:
+    """A line with these anchors (the same line when they are its own)."""
+    return line if line.anchors == anchors else replace(line, anchors=anchors)
 
 
 REMEMBERED: weakref.WeakKeyDictionary[Paper, list[str]] = weakref.WeakKeyDictionary()

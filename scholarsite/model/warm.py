@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from scholarsite.inputs.seeds import AuthorRecord, SeedRecord
+from scholarsite.model.lineage import Followed
 from scholarsite.model.model import (
     Author,
     Identities,
@@ -250,6 +251,7 @@ class WarmModel:
 
     def __init__(self) -> None:
         self.last: Merged | None = None
+        self.lineage = Followed()  # the last lineage made of this model (`model.lineage`)
 
     def build(
         self,
