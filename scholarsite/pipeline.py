@@ -58,7 +58,7 @@ class Caches:
     state: BuildState = field(default_factory=lambda: BuildState(None))
     templates: Templates | None = None
     related: RelatedIndex | None = None  # loaded from `state` when first needed, then kept warm
-    model: WarmModel = field(default_factory=WarmModel)  # the last build's, merged again by the change
+    model: WarmModel | None = None  # a process that builds again: its last model, merged by the change
 
     @classmethod
     def of(cls, root: Path) -> Caches:
@@ -132,7 +132,8 @@ def build(
     `sync_in_phases`: the page at site path `opened` first) and calls `shown` as pages land."""
     started = time.perf_counter()
     site_dir = site_dir or root / "site"
-    looked = looked or shortcut.look(root, site_dir, overrides)
+    with collector_paused():  # a warm process holds millions of objects: no collection mid-look
+        looked = looked or shortcut.look(root, site_dir, overrides, caches.state if caches else None)
     if looked.unchanged is not None:
         result = shortcut.skipped(looked.unchanged, strict, started)
         if shown is not None:

@@ -13,6 +13,7 @@ from scholarsite import pipeline
 from scholarsite.errors import BuildError
 from scholarsite.inputs.lineage_file import LINEAGE_FILE, MAX_ANCHORS, Lineage, parse_lineage, read_lineage
 from scholarsite.inputs.sources import load_sources
+from scholarsite.model import lineage
 from scholarsite.model.lineage import matches
 from scholarsite.preview import server
 from scholarsite.sources import link
@@ -285,3 +286,34 @@ def test_a_paper_many_seeds_list_is_remembered_in_a_lineage_that_reads_back(tmp_
     seed = project / "seeds/m000.txt"
     seed.write_text(seed.read_text(encoding="utf-8").replace("computes", "computed"), encoding="utf-8")
     pipeline.build(project, workers=1)  # reads back what the first build wrote
+
+
+def test_the_warm_preview_follows_retitles_as_a_clean_build_does(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Through the preview's warm builds (its lineage following the model's change, not every
+    paper), two retitles of a paper with a sources.yaml entry give the site and lineage.txt of
+    a clean build, and the change was followed."""
+    followed: list[bool] = []
+    by_change = lineage.by_change
+    monkeypatch.setattr(lineage, "by_change", lambda *a: followed.append(by_change(*a)) or followed[-1])
+    undated = SOURCES.replace(
+        "    published: 2020-03-01\n", ""
+    )  # a date that moves re-sorts the model: whole
+    (project / "sources.yaml").write_text(undated, encoding="utf-8")
+    for name in ("Charles Babbage", "Mary Somerville", "Luigi Menabrea", "Augustus De Morgan"):
+        record = RECORD.format(year=2021, title=f"Letters of {name}", abstract=f"What {name} wrote.")
+        head = HEAD.replace("Ada Lovelace", name).replace("2 records", "1 record")
+        (project / "seeds" / f"{name.split()[-1].lower()}.txt").write_text(head + record, encoding="utf-8")
+    preview = server.Preview(project)  # a change to one seed of five is merged by the change
+    preview.rebuild()
+    for step, title in enumerate((FIXED, FIXED_AGAIN)):
+        write_seed(project, title)
+        preview.rebuild(["seeds/ada.txt"])
+        assert preview.problems == []
+        clean = clean_build(project, tmp_path / f"clean-{step}")
+        assert (clean / LINEAGE_FILE).read_bytes() == (project / LINEAGE_FILE).read_bytes()
+        assert site_files(project / "site") == site_files(clean / "site")
+    corrected = project / "site" / NEW_PAGE.replace("engine", "engine-corrected")
+    assert "https://arxiv.org/abs/1843.00001" in corrected.read_text(encoding="utf-8")  # the entry followed
+    assert followed[-2:] == [True, True]

@@ -156,11 +156,14 @@ def recorded_digests(root: Path, state: BuildState) -> Callable[[Path], bytes | 
     return FileDigests(root, state.input_digests()).recorded
 
 
-def fingerprint_of(root: Path, overrides: Overrides) -> str:
-    """The fingerprint of a project's inputs today, with the settings given over site.yaml's."""
-    state = BuildState(root / STATE_FILE)
+def fingerprint_of(root: Path, overrides: Overrides, state: BuildState | None = None) -> str:
+    """The fingerprint of a project's inputs today, with the settings given over site.yaml's
+    (`state`: the build state a build has open already; else the project's, opened here)."""
+    own = state is None
+    state = BuildState(root / STATE_FILE) if state is None else state
     try:
         settings = (str(latest_possible_year()), overrides.base_url, str(overrides.portable))
         return inputs_fingerprint(root, *settings, state=state)
     finally:
-        state.close()
+        if own:
+            state.close()

@@ -120,8 +120,9 @@ def by_change(
     """Give `site` its lineage and former keys from the last build's and the papers made since,
     when that is what `whole_lineage` gives: lineage.txt holds what the last build wrote,
     sources.yaml is the same, every paper gone is continued by a new one (one left could be
-    taken in by any paper), and the former keys, so the entries they move, are the same. False
-    (nothing done) otherwise."""
+    taken in by any paper), and the former keys that changed (a corrected title adds one) lead
+    to made papers (or gone ones), so no other paper's entry moves. False (nothing done)
+    otherwise."""
     change = site.changes.since(last.mark) if site.changes is not None else None
     if change is None or before != last.written or not (sources is last.sources or sources == last.sources):
         return False
@@ -137,7 +138,8 @@ def by_change(
     lineage = {**{k: v for k, v in before.items() if k not in gone_keys}, **lineage}
     keys = lineage.keys()
     former = former_keys(lineage, keys)
-    if former != last.former or published_dates(sources.following(former)) != dates:
+    moved_to = {key for old, key in former.items() ^ last.former.items()} & keys  # an entry may follow
+    if not moved_to <= made_keys or published_dates(sources.following(former)) != dates:
         return False
     anchors = with_identifiers(own, made, sources.following(former))
     lineage.update((key, with_anchors(lineage[key], anchors[key])) for key in made_keys)

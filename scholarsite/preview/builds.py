@@ -22,6 +22,7 @@ from scholarsite import pipeline, write
 from scholarsite.errors import BuildError, Diagnostic, Severity, printable
 from scholarsite.inputs.config import Overrides
 from scholarsite.lifetime import die_with_parent
+from scholarsite.model.warm import WarmModel
 
 BUILD_NICENESS = 10  # the build process yields the cores to the browser showing its first page
 Shown = Callable[[list[str]], None]  # the pages are in place; the build's warnings
@@ -60,6 +61,7 @@ class LocalBuilds:
         self.root = root
         self.overrides = overrides
         self.caches = pipeline.Caches.of(root)
+        self.caches.model = WarmModel()  # each save merges what it changed into the last model
 
     def build(self, shown: Shown, opened: str | None = None) -> Outcome:
         """One build, the page at site path `opened` (the one the browser shows) first.

@@ -15,6 +15,7 @@ from scholarsite import write
 from scholarsite.errors import BuildError, Diagnostic, fails
 from scholarsite.inputs.config import Overrides
 from scholarsite.inputs.freshness import fingerprint_of, read_last_build
+from scholarsite.inputs.state import BuildState
 from scholarsite.write import ownership
 from scholarsite.write.report import BuildResult
 
@@ -30,11 +31,12 @@ class Look:
     unchanged: LastBuild | None
 
 
-def look(root: Path, site_dir: Path, overrides: Overrides) -> Look:
+def look(root: Path, site_dir: Path, overrides: Overrides, state: BuildState | None = None) -> Look:
     """Whether the project at `root` needs building into `site_dir` with the settings given
-    (an output folder the build may not use is refused first, `ownership.claim`)."""
+    (an output folder the build may not use is refused first, `ownership.claim`); `state`: the
+    build state open already (a second connection to it waits on the first's locks)."""
     ownership.claim(site_dir, root)
-    fingerprint = fingerprint_of(root, overrides)
+    fingerprint = fingerprint_of(root, overrides, state)
     diagnostics = read_last_build(root, site_dir, fingerprint)
     report = write.unchanged(site_dir, fingerprint) if diagnostics is not None else None
     if report is None or diagnostics is None:
