@@ -36,7 +36,7 @@ class MadeOnDemand(Mapping[str, Value], Generic[Entity, Value]):
     the values it shows, not the collection's."""
 
     def __init__(self, entities: dict[str, Entity], make: Callable[[Entity], Value]):
-        self.entities = entities
+        self.entities = entities  # by key: other values of the same entities share it
         self.make = make
         self.made: dict[str, Value] = {}
 

@@ -139,9 +139,10 @@ def by_change(
     keys = lineage.keys()
     former = former_keys(lineage, keys)
     moved_to = {key for old, key in former.items() ^ last.former.items()} & keys  # an entry may follow
-    if not moved_to <= made_keys or published_dates(sources.following(former)) != dates:
+    moved = sources.following(former)
+    if not moved_to <= made_keys or published_dates(moved) != dates:
         return False
-    anchors = with_identifiers(own, made, sources.following(former))
+    anchors = with_identifiers(own, made, moved)
     lineage.update((key, with_anchors(lineage[key], anchors[key])) for key in made_keys)
     site.lineage, site.former_keys = lineage, former
     return True

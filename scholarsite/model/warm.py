@@ -151,10 +151,10 @@ class Merged:
             changes=self.changes,
         )
 
-    def update(self, records: list[AuthorRecord], plain_title: Callable[[str], str]) -> None:
-        """Merge again what the seeds changed since (`records`: every seed's, as now)."""
-        now = {record.path: record for record in records}
-        changed = changed_paths(self.records, now)
+    def update(
+        self, now: dict[str, AuthorRecord], changed: list[str], plain_title: Callable[[str], str]
+    ) -> None:
+        """Merge again what the seeds `changed` since (`now`: every seed's record, by path)."""
         touched_keys = {self.keys[path] for path in changed if path in self.keys}
         for path in changed:
             self.keys.pop(path, None)
@@ -264,14 +264,15 @@ class WarmModel:
         records = list(records)
         last, self.last = self.last, None  # not kept if merging fails half-way
         now = {record.path: record for record in records}
+        changed = changed_paths(last.records, now) if last is not None else []
         if (
             last is None
             or (last.identities, last.published) != (identities, published)
-            or len(changed_paths(last.records, now)) > WHOLE_ABOVE * max(len(records), 1)
+            or len(changed) > WHOLE_ABOVE * max(len(records), 1)
         ):
             last = Merged.of(records, published, identities, plain_title)
         else:
-            last.update(records, plain_title)
+            last.update(now, changed, plain_title)
         self.last = last
         return last.site(records)
 

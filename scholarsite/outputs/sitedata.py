@@ -36,7 +36,7 @@ def citation_records(site: Site, cards: Cards, config: Config) -> Mapping[str, c
     items = [citation_item(paper, cards) for paper in site.papers]
     keys = dict(zip((p.key for p in site.papers), citations.make_citation_keys(items), strict=True))
     return MadeOnDemand(
-        {p.key: p for p in site.papers}, lambda paper: citation_record(paper, keys[paper.key], cards, config)
+        cards.papers.entities, lambda paper: citation_record(paper, keys[paper.key], cards, config)
     )
 
 
@@ -144,7 +144,7 @@ class SiteData:
             texts = {paper.key: text(paper) for paper in made}
             index.update_some(texts, gone - texts.keys(), k, workers=cores())
         index.seen = log.mark if log is not None else None
-        by_key = {paper.key: paper for paper in self.site.papers}
+        by_key = cards.papers.entities
         return MadeOnDemand(
             by_key, lambda paper: [by_key[other] for other in index.related.get(paper.key, ())]
         )
