@@ -21,12 +21,13 @@ from scholarsite import write
 from scholarsite.errors import BuildError, Diagnostic, fails
 from scholarsite.inputs.cache import CACHE_FILE, ParseCache
 from scholarsite.inputs.config import NONE_GIVEN, Overrides
-from scholarsite.inputs.freshness import recorded_digests, save_last_build
+from scholarsite.inputs.freshness import save_last_build
 from scholarsite.inputs.lineage_file import save_lineage
 from scholarsite.inputs.memo import MEMO_FILE, Memo
 from scholarsite.inputs.project import Project, load_project
 from scholarsite.inputs.state import STATE_FILE, BuildState
 from scholarsite.inputs.templates import FOLDER as TEMPLATES_FOLDER
+from scholarsite.inputs.watched import WatchedInputs
 from scholarsite.lifetime import collector_paused
 from scholarsite.model.checks import model_of
 from scholarsite.model.related import RelatedIndex, Row
@@ -59,6 +60,7 @@ class Caches:
     templates: Templates | None = None
     related: RelatedIndex | None = None  # loaded from `state` when first needed, then kept warm
     model: WarmModel | None = None  # a process that builds again: its last model, merged by the change
+    inputs: WatchedInputs | None = None  # ... and its inputs, looked at where its watcher saw changes
 
     @classmethod
     def of(cls, root: Path) -> Caches:
@@ -133,14 +135,15 @@ def build(
     started = time.perf_counter()
     site_dir = site_dir or root / "site"
     with collector_paused():  # a warm process holds millions of objects: no collection mid-look
-        looked = looked or shortcut.look(root, site_dir, overrides, caches.state if caches else None)
+        state, watched = (caches.state, caches.inputs) if caches else (None, None)
+        looked = looked or shortcut.look(root, site_dir, overrides, state, watched)
     if looked.unchanged is not None:
         result = shortcut.skipped(looked.unchanged, strict, started)
         if shown is not None:
             shown(result.report, result.diagnostics)
         return result
     with collector_paused():
-        ready = prepare(root, site_dir, looked.fingerprint, strict, overrides, caches, workers, progress)
+        ready = prepare(root, site_dir, looked, strict, overrides, caches, workers, progress)
         with reported_with(ready.diagnostics):
             if shown is None:
                 everything = itertools.chain(site_outputs(ready.data), ready.search())  # switch together
@@ -182,7 +185,7 @@ def sync_in_phases(ready: Ready, shown: Shown, opened: str | None) -> write.Sync
 def prepare(
     root: Path,
     site_dir: Path,
-    fingerprint: str,
+    looked: shortcut.Look,
     strict: bool,
     overrides: Overrides,
     caches: Caches | None,
@@ -194,7 +197,7 @@ def prepare(
     ownership.claim(site_dir, root)
     progress("read", 0, 0)
     caches = caches or Caches.of(root)
-    recorded = recorded_digests(root, caches.state)
+    recorded = looked.files.recorded
     project = load_project(root, caches.parses, overrides, recorded, keep_sources=caches.parses.on_disk)
     data, diagnostics = site_data(project, caches)
     if fails(diagnostics, strict):
@@ -202,7 +205,7 @@ def prepare(
         raise BuildError(diagnostics)
     progress("model", 0, 0)
     count = write.default_workers() if workers is None else workers
-    return Ready(site_dir, fingerprint, caches, project, data, tuple(diagnostics), count)
+    return Ready(site_dir, looked.fingerprint, caches, project, data, tuple(diagnostics), count)
 
 
 def site_data(project: Project, caches: Caches | None = None) -> tuple[SiteData, list[Diagnostic]]:

@@ -188,7 +188,7 @@ def test_the_preview_sends_the_old_url_to_the_new_page(project: Path) -> None:
     """`scholarsite serve` after the edit: the old URL is the redirect page, not the 404 page."""
     preview = server.Preview(project)
     write_seed(project, FIXED)
-    preview.rebuild(["seeds/ada.txt"])
+    preview.rebuild([str(project / "seeds/ada.txt")])
     app = server.PreviewApp(preview, "/")
     status, _, body = call(app, "/" + OLD_PAGE.removesuffix("index.html"))
     assert (
@@ -309,7 +309,7 @@ def test_the_warm_preview_follows_retitles_as_a_clean_build_does(
     preview.rebuild()
     for step, title in enumerate((FIXED, FIXED_AGAIN)):
         write_seed(project, title)
-        preview.rebuild(["seeds/ada.txt"])
+        preview.rebuild([str(project / "seeds/ada.txt")])
         assert preview.problems == []
         clean = clean_build(project, tmp_path / f"clean-{step}")
         assert (clean / LINEAGE_FILE).read_bytes() == (project / LINEAGE_FILE).read_bytes()

@@ -517,7 +517,7 @@ def test_the_page_the_browser_shows_is_rebuilt_and_reloaded_before_the_rest(tmp_
     written: list[set[str]] = []
     seen = preview.done
     preview.done = lambda warnings: (written.append(pages_with(project, "<!-- edited -->")), seen(warnings))
-    preview.rebuild({"templates/base.html"})
+    preview.rebuild({str(project / "templates/base.html")})
     assert len(reloads) == 3 and preview.problems == []
     assert written[0] == {opened.relative_to(project / "site").as_posix()}  # that page alone, first
     assert len(written[1]) == len(list((project / "site").rglob("*.html")))

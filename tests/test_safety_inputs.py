@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from scholarsite.inputs.config import NONE_GIVEN
-from scholarsite.inputs.freshness import fingerprint_of
+from scholarsite.inputs.freshness import inputs_today
 
 from .conftest import ROOT, make_project
 
@@ -114,12 +114,12 @@ def test_the_fingerprint_never_opens_a_pipe(project: Path) -> None:
     os.mkfifo(project / "site.yaml")
     os.mkfifo(project / "templates/extra.html")
     found: list[str] = []
-    worker = threading.Thread(target=lambda: found.append(fingerprint_of(project, NONE_GIVEN)), daemon=True)
+    worker = threading.Thread(target=lambda: found.append(inputs_today(project, NONE_GIVEN)[0]), daemon=True)
     worker.start()
     worker.join(timeout=30)
     assert found, "the fingerprint blocked on a pipe"
     (project / "site.yaml").unlink()
-    assert fingerprint_of(project, NONE_GIVEN) != found[0]  # the pipe counted as an input
+    assert inputs_today(project, NONE_GIVEN)[0] != found[0]  # the pipe counted as an input
 
 
 # Bounded YAML --------------------------------------------------------------------------------

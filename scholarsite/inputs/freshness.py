@@ -12,8 +12,11 @@ import json
 import os
 import stat
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
+from typing import Protocol
 
 from scholarsite import theme
 from scholarsite.errors import Diagnostic, Severity
@@ -29,32 +32,72 @@ INPUTS = (  # everything a build reads (visible files only, so static/'s one hid
     *("seeds", "content", "templates", "assets", "static", "static/.well-known"),
     *("site.yaml", "sources.yaml"),
 )
+
+
+class Watched(Protocol):
+    """The inputs as a process that builds again knows them (`inputs.watched.WatchedInputs`)."""
+
+    def look(self, state: BuildState) -> InputFiles: ...
+
+
 LAST_BUILD_FILE = CACHE_FOLDER / "last-build.json"
 STAMP_SETTLED = 2_000_000_000  # ns: a stamp younger than this is not trusted next time
 
 
-def inputs_fingerprint(root: Path, *settings: str, state: BuildState | None = None) -> str:
-    """A digest of everything a build reads (and of the code reading it).
+@dataclass(frozen=True)
+class InputFiles:
+    """Every file a build reads, as one look saw it, by project path in the fingerprint's
+    order: what the fingerprint counts for it (`counted`), and the sha256 of the bytes of
+    those that are regular files inside the project (`regular`: a seed among them is taken
+    from the parse cache by it, unread)."""
 
-    Equal fingerprints mean equal outputs, so a build whose inputs are unchanged since the
-    last one into the same site can stop after checking that the site is intact. With `state`,
-    a file whose stamp (size, mtime, inode) is the one recorded with its digest is not read.
-    """
-    summary = hashlib.sha256("\0".join([code_version(), *settings]).encode())
+    counted: dict[str, bytes]
+    regular: dict[str, bytes]
+
+    def recorded(self, name: str) -> bytes | None:
+        """The sha256 of the regular file at project path `name` when the look saw it, or None."""
+        return self.regular.get(name)
+
+
+def input_files(root: Path, state: BuildState | None = None) -> InputFiles:
+    """Every file a build reads, listed and digested. With `state`, a file whose stamp (size,
+    mtime, inode) is the one recorded with its digest is not read."""
     digests = FileDigests(root, state.input_digests() if state else {})
+    counted: dict[str, bytes] = {}
     for name in INPUTS:
         path = root / name
         files = visible_files(path) if path.is_dir() else [path] if present(path) else []  # a pipe too
         for file in files:
-            summary.update(digests.name_of(file).encode() + b"\0")
-            summary.update(digests.of(file))
+            counted[digests.name_of(file)] = digests.of(file)
     if state is not None and digests.seen != digests.known:
         state.save_input_digests(digests.seen)
-    for folder in (theme.TEMPLATES, theme.ASSETS):  # the built-in theme, which projects build on
-        for file in visible_files(folder):
-            summary.update(f"theme/{folder.name}/{file.relative_to(folder).as_posix()}".encode() + b"\0")
-            summary.update(hashlib.sha256(file.read_bytes()).digest())
+    return InputFiles(counted, digests.regular)
+
+
+def fingerprint_from(files: InputFiles, *settings: str) -> str:
+    """A digest of everything a build reads (and of the code reading it).
+
+    Equal fingerprints mean equal outputs, so a build whose inputs are unchanged since the
+    last one into the same site can stop after checking that the site is intact.
+    """
+    summary = hashlib.sha256("\0".join([code_version(), *settings]).encode())
+    for name, digest in files.counted.items():
+        summary.update(name.encode() + b"\0")
+        summary.update(digest)
+    summary.update(theme_digests())
     return summary.hexdigest()
+
+
+@cache
+def theme_digests() -> bytes:
+    """What a fingerprint counts of the built-in theme, which projects build on (read once a
+    process, as `code_version` reads the code)."""
+    parts = []
+    for folder in (theme.TEMPLATES, theme.ASSETS):
+        for file in visible_files(folder):
+            parts.append(f"theme/{folder.name}/{file.relative_to(folder).as_posix()}".encode() + b"\0")
+            parts.append(hashlib.sha256(file.read_bytes()).digest())
+    return b"".join(parts)
 
 
 class FileDigests:
@@ -70,6 +113,7 @@ class FileDigests:
         self.prefix = os.path.join(root, "")  # the project's path as files under it start
         self.known = known
         self.seen: dict[str, tuple[Stamp, bytes]] = {}
+        self.regular: dict[str, bytes] = {}  # the sha256 of each regular file inside the project
         self.now = time.time_ns()
         self.folders: dict[Path, bool] = {}
 
@@ -83,19 +127,8 @@ class FileDigests:
         digest = self.digest_at(name, stamp) or fingerprint_digest(file, self.root)
         if self.now - status.st_mtime_ns > STAMP_SETTLED:
             self.seen[name] = (stamp, digest)
+        self.regular[name] = digest
         return digest
-
-    def recorded(self, file: Path) -> bytes | None:
-        """The sha256 of `file`'s bytes, unread, when it is a regular file (not a link) in a
-        folder inside the project whose stamp is the one recorded with that digest; else None."""
-        try:
-            status = os.lstat(file)
-        except OSError:
-            return None
-        if not stat.S_ISREG(status.st_mode) or not self.inside(file.parent):
-            return None
-        name = self.name_of(file)
-        return self.digest_at(name, (status.st_size, status.st_mtime_ns, status.st_ino))
 
     def name_of(self, file: Path) -> str:
         """The project path of a file under the project (`relative_to`, without pathlib's cost
@@ -150,20 +183,32 @@ def latest_possible_year() -> int:
     return datetime.date.today().year + 1
 
 
-def recorded_digests(root: Path, state: BuildState) -> Callable[[Path], bytes | None]:
-    """The digests of the project's files whose stamps the last fingerprint recorded, unread
-    (`FileDigests.recorded`): what a build need not read to know a file is the one it parsed."""
-    return FileDigests(root, state.input_digests()).recorded
-
-
-def fingerprint_of(root: Path, overrides: Overrides, state: BuildState | None = None) -> str:
-    """The fingerprint of a project's inputs today, with the settings given over site.yaml's
-    (`state`: the build state a build has open already; else the project's, opened here)."""
+def inputs_today(
+    root: Path, overrides: Overrides, state: BuildState | None = None, watched: Watched | None = None
+) -> tuple[str, InputFiles]:
+    """The fingerprint of a project's inputs today, with the settings given over site.yaml's,
+    and the files it counts (`state`: the build state a build has open already, else the
+    project's, opened here; `watched`: the inputs as a process that builds again knows them,
+    else they are all looked at)."""
     own = state is None
     state = BuildState(root / STATE_FILE) if state is None else state
     try:
+        files = watched.look(state) if watched else input_files(root, state)
         settings = (str(latest_possible_year()), overrides.base_url, str(overrides.portable))
-        return inputs_fingerprint(root, *settings, state=state)
+        return fingerprint_from(files, *settings), files
     finally:
         if own:
             state.close()
+
+
+def owner_of(name: str) -> str | None:
+    """The entry of INPUTS that the project path `name` is or is under (the deepest), or None."""
+    found = [entry for entry in INPUTS if name == entry or name.startswith(entry + "/")]
+    return max(found, key=len, default=None)
+
+
+def fingerprint_order(name: str) -> tuple[int, list[str]]:
+    """Where a fingerprint counts the file at project path `name` (`input_files`' order): by
+    its entry of INPUTS, then by its path's parts, as `visible_files` sorts them."""
+    owner = owner_of(name) or ""
+    return INPUTS.index(owner) if owner else len(INPUTS), name.split("/")

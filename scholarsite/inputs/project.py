@@ -44,7 +44,7 @@ def load_project(
     root: Path,
     cache: ParseCache | None = None,
     overrides: Overrides = NONE_GIVEN,
-    recorded: Callable[[Path], bytes | None] = lambda path: None,
+    recorded: Callable[[str], bytes | None] = lambda name: None,
     keep_sources: bool = False,
 ) -> Project:
     """Read site.yaml (with the settings given over it), seeds/, content/, templates/,
@@ -52,9 +52,10 @@ def load_project(
 
     Seeds go through `cache` (by default the project's `.scholarsite-cache/`), so unchanged
     seeds are not parsed again; the caller decides whether to save it. A seed whose digest
-    `recorded` knows from its stamp (`freshness.recorded_digests`) and whose parse the cache
-    holds is not even read. With `keep_sources` (a build that keeps its caches), sources.yaml's
-    entries go through their cache (`inputs.sources_cache`), read and written at once.
+    `recorded` knows by its project path (the look's, `freshness.InputFiles.recorded`) and
+    whose parse the cache holds is not even read. With `keep_sources` (a build that keeps its
+    caches), sources.yaml's entries go through their cache (`inputs.sources_cache`), read and
+    written at once.
     """
     diagnostics: list[Diagnostic] = []
     try:
@@ -70,7 +71,7 @@ def load_project(
         root / "seeds",
         "seeds",
         lambda data, shown: cache.parse(data, shown, year),
-        lambda path, shown: cache.reused(recorded(path), shown, year),
+        lambda shown: cache.reused(recorded(shown), shown, year),
     )
     diagnostics += notes + [d for parse in parses for d in parse.diagnostics]
     content, author_pages, problems = read_pages(root / "content", "content", config.unsafe_html)

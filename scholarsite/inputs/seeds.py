@@ -439,18 +439,23 @@ def size_problem(size: int, path: str) -> Diagnostic | None:
 
 def is_seed_file(path: Path) -> bool:
     """Seeds are visible `.txt` files."""
-    return path.suffix == SEED_SUFFIX and not path.name.startswith(".")
+    return is_seed_name(path.name)
+
+
+def is_seed_name(name: str) -> bool:
+    """Whether a file so named is a seed: visible, `.txt` (as `Path.suffix` finds it)."""
+    return not name.startswith(".") and name.endswith(SEED_SUFFIX) and len(name) > len(SEED_SUFFIX)
 
 
 def read_seeds(
     seed_dir: Path,
     display_dir: str,
     parse: Callable[[bytes, str], SeedParse],
-    reused: Callable[[Path, str], SeedParse | None] = lambda path, shown: None,
+    reused: Callable[[str], SeedParse | None] = lambda shown: None,
 ) -> tuple[list[SeedParse], list[Diagnostic]]:
     """Parse every seed in `seed_dir` (sorted by name) with `parse(bytes, shown path)`, or
-    take the parse `reused(path, shown path)` knows without reading the file (the files a
-    build finds unchanged); a note for each file skipped (the example `new` wrote too), an
+    take the parse `reused(shown path)` knows without reading the file (the files a build
+    finds unchanged); a note for each file skipped (the example `new` wrote too), an
     error for each refused (see `files.read_input`)."""
     parses: list[SeedParse] = []
     skipped: list[Diagnostic] = []
@@ -459,14 +464,14 @@ def read_seeds(
     with os.scandir(seed_dir) as listing:  # entries know if they are folders: no stat each
         entries = sorted(listing, key=lambda entry: entry.name)
     for entry in entries:
-        path = seed_dir / entry.name
         shown = f"{display_dir}/{entry.name}"
-        if not is_seed_file(path) or entry.is_dir(follow_symlinks=False):
+        if not is_seed_name(entry.name) or entry.is_dir(follow_symlinks=False):
             skipped.append(note(shown, 0, "skipped: not a seed file (seeds are visible .txt files)"))
             continue
-        if path.name != EXAMPLE_NAME and (known := reused(path, shown)) is not None:
+        if entry.name != EXAMPLE_NAME and (known := reused(shown)) is not None:
             parses.append(known)
             continue
+        path = seed_dir / entry.name
         try:
             data = read_input(path, seed_dir.parent, shown, size_problem)
         except BuildError as exc:

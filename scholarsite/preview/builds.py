@@ -21,6 +21,7 @@ from typing import NamedTuple
 from scholarsite import pipeline, write
 from scholarsite.errors import BuildError, Diagnostic, Severity, printable
 from scholarsite.inputs.config import Overrides
+from scholarsite.inputs.watched import WatchedInputs
 from scholarsite.lifetime import die_with_parent
 from scholarsite.model.warm import WarmModel
 
@@ -62,10 +63,22 @@ class LocalBuilds:
         self.overrides = overrides
         self.caches = pipeline.Caches.of(root)
         self.caches.model = WarmModel()  # each save merges what it changed into the last model
+        self.caches.inputs = WatchedInputs(root)  # ... and the files saved are the ones looked at
 
-    def build(self, shown: Shown, opened: str | None = None) -> Outcome:
-        """One build, the page at site path `opened` (the one the browser shows) first.
-        Nothing escapes: a failure of any kind is an outcome with problems."""
+    def build(self, shown: Shown, opened: str | None = None, changed: Iterable[str] | None = None) -> Outcome:
+        """One build, the page at site path `opened` (the one the browser shows) first, of the
+        inputs as they are after the watcher's `changed` paths (None: not known, every input
+        file is looked at). A change the watcher missed, found once the build is done, is
+        built at once. Nothing escapes: a failure of any kind is an outcome with problems."""
+        assert self.caches.inputs is not None
+        self.caches.inputs.saw(changed)
+        outcome = self.attempt(shown, opened)
+        while not outcome.problems and self.caches.inputs.verify(self.caches.state):
+            outcome = self.attempt(shown, opened)
+        return outcome
+
+    def attempt(self, shown: Shown, opened: str | None) -> Outcome:
+        """One build of the inputs as the watcher says they are (see `build`)."""
 
         def pages_in_place(_: write.SyncReport, found: Iterable[Diagnostic]) -> None:
             shown(warnings_of(found))
@@ -91,7 +104,7 @@ class LocalBuilds:
 
 def serve_builds(connection: Connection, parent: int, root: Path, overrides: Overrides) -> None:
     """The build process: one build per request (the site path of the page to build first, or
-    ""), until the preview sends None or closes the connection."""
+    "", and the paths changed, or None), until the preview sends None or closes the connection."""
     die_with_parent(parent)
     os.nice(BUILD_NICENESS)  # the browser's reload and the web server come first (children too)
     builds = LocalBuilds(root, overrides)
@@ -102,7 +115,8 @@ def serve_builds(connection: Connection, parent: int, root: Path, overrides: Ove
             return
         if request is None:
             return
-        outcome = builds.build(lambda warnings: connection.send(("shown", warnings)), request or None)
+        opened, changed = request
+        outcome = builds.build(lambda warnings: connection.send(("shown", warnings)), opened or None, changed)
         connection.send(("done", outcome))
 
 
@@ -123,11 +137,11 @@ class BuildProcess:
         self.process.start()
         theirs.close()
 
-    def build(self, shown: Shown, opened: str | None = None) -> Outcome:
+    def build(self, shown: Shown, opened: str | None = None, changed: Iterable[str] | None = None) -> Outcome:
         """One build in the build process (see `LocalBuilds.build`); if that process dies, the
-        problem, and a new one for the next build."""
+        problem, and a new one for the next build (which looks at every input file)."""
         try:
-            self.connection.send(opened or "")
+            self.connection.send((opened or "", None if changed is None else sorted(changed)))
             while True:
                 kind, value = self.connection.recv()
                 if kind == "shown":

@@ -110,8 +110,9 @@ class Preview:
         self.reload = reload
         self.lock = threading.Lock()  # one build at a time
 
-    def rebuild(self, changed: Iterable[str] = ()) -> None:
-        """Build; reload browsers once the pages are in place; print what happened.
+    def rebuild(self, changed: Iterable[str] | None = None) -> None:
+        """Build the inputs as they are after the watcher's `changed` paths (None: not known);
+        reload browsers once the pages are in place; print what happened.
 
         Nothing escapes: whatever fails shows as the error page until a build succeeds, so the
         watcher thread (and with it the preview) lives on.
@@ -120,7 +121,7 @@ class Preview:
             if changed:
                 print(f"rebuilding after {len(set(changed))} change(s)…", flush=True)
             self.announced = False
-            outcome = self.builds.build(self.done, self.opened)
+            outcome = self.builds.build(self.done, self.opened, changed)
             if outcome.problems:
                 self.fail(outcome.problems)
             else:

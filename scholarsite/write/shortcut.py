@@ -14,7 +14,7 @@ from pathlib import Path
 from scholarsite import write
 from scholarsite.errors import BuildError, Diagnostic, fails
 from scholarsite.inputs.config import Overrides
-from scholarsite.inputs.freshness import fingerprint_of, read_last_build
+from scholarsite.inputs.freshness import InputFiles, Watched, inputs_today, read_last_build
 from scholarsite.inputs.state import BuildState
 from scholarsite.write import ownership
 from scholarsite.write.report import BuildResult
@@ -24,24 +24,32 @@ LastBuild = tuple[write.SyncReport, tuple[Diagnostic, ...]]  # its report and di
 
 @dataclass(frozen=True)
 class Look:
-    """What the shortcut found: the inputs' fingerprint, and the last build's report and
-    diagnostics when there is nothing to do (None: a build is needed)."""
+    """What the shortcut found: the inputs' fingerprint and files, and the last build's report
+    and diagnostics when there is nothing to do (None: a build is needed)."""
 
     fingerprint: str
+    files: InputFiles
     unchanged: LastBuild | None
 
 
-def look(root: Path, site_dir: Path, overrides: Overrides, state: BuildState | None = None) -> Look:
+def look(
+    root: Path,
+    site_dir: Path,
+    overrides: Overrides,
+    state: BuildState | None = None,
+    watched: Watched | None = None,
+) -> Look:
     """Whether the project at `root` needs building into `site_dir` with the settings given
     (an output folder the build may not use is refused first, `ownership.claim`); `state`: the
-    build state open already (a second connection to it waits on the first's locks)."""
+    build state open already (a second connection to it waits on the first's locks);
+    `watched`: the inputs as a process that builds again knows them."""
     ownership.claim(site_dir, root)
-    fingerprint = fingerprint_of(root, overrides, state)
+    fingerprint, files = inputs_today(root, overrides, state, watched)
     diagnostics = read_last_build(root, site_dir, fingerprint)
     report = write.unchanged(site_dir, fingerprint) if diagnostics is not None else None
     if report is None or diagnostics is None:
-        return Look(fingerprint, None)
-    return Look(fingerprint, (report, tuple(diagnostics)))
+        return Look(fingerprint, files, None)
+    return Look(fingerprint, files, (report, tuple(diagnostics)))
 
 
 def skipped(
