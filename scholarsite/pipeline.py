@@ -30,6 +30,7 @@ from scholarsite.inputs.templates import FOLDER as TEMPLATES_FOLDER
 from scholarsite.inputs.watched import WatchedInputs
 from scholarsite.lifetime import collector_paused
 from scholarsite.model.checks import model_of
+from scholarsite.model.network import KeptNetwork
 from scholarsite.model.related import RelatedIndex, Row
 from scholarsite.model.warm import WarmModel
 from scholarsite.outputs.families.pages import opened_page
@@ -226,6 +227,7 @@ def site_data(project: Project, caches: Caches | None = None) -> tuple[SiteData,
         sources=project.sources.following(site.former_keys),
         static=project.static,
         related_index=caches.related_index(),
+        kept_network=caches.model.network if caches.model else KeptNetwork(),
     )
     return data, sorted(project.diagnostics + problems)
 

@@ -10,7 +10,9 @@ from typing import Any
 
 from scholarsite.inputs.records import Details
 from scholarsite.inputs.seeds import AuthorRecord, SeedRecord
+from scholarsite.model.communities import find_communities
 from scholarsite.model.model import Identities, Site, build_model, title_identity
+from scholarsite.model.network import KeptNetwork, Network, build_network, coauthor_pairs
 from scholarsite.model.warm import WarmModel
 
 NAMES = ["Ann Lee", "Bob Ray", "Cat Wu", "ann lee", "Dan Oz", "Eve Ng", "Fay Li"]
@@ -161,3 +163,53 @@ def test_the_change_log_gives_what_changed_since_any_earlier_build() -> None:
     assert gone >= {p.key for i, p in before.items() if i not in now}
     assert site.changes.since(site.changes.mark) == (set(), [])
     assert WarmModel().build(seeds.values(), PUBLISHED, Identities(), plain).changes.since(mark) is None
+    moved = site.changes.moved(mark)
+    assert moved is not None
+    out, put_in = moved
+    assert sorted(id(p) for p in out) == sorted(before.keys() - now.keys())
+    assert sorted(id(p) for p in put_in) == sorted(now.keys() - before.keys())
+
+
+def retitled(rng: random.Random, seeds: dict[str, AuthorRecord]) -> str:
+    """A record's title changed, nothing else (its authors' co-author pairs stay)."""
+    path = rng.choice(sorted(path for path, s in seeds.items() if s.records))
+    old = seeds[path]
+    at = rng.randrange(len(old.records))
+    changed = replace(old.records[at], title=f"Retitled {rng.randint(0, 10**6)}")
+    seeds[path] = replace(old, records=(*old.records[:at], changed, *old.records[at + 1 :]))
+    return f"retitle in {path}"
+
+
+def network_shape(network: Network) -> dict[str, Any]:
+    """What pages read of a network, authors by key."""
+    return {
+        "pairs": network.pairs,
+        "communities": [
+            (c.slug, c.name, [(a.key, a.name, a.slug) for a in c.members], c.pairs, c.colour)
+            for c in network.communities
+        ],
+        "of": {key: c.slug for key, c in network.community_of.items()},
+    }
+
+
+def test_a_kept_network_is_the_network_of_the_model_it_is_reused_for() -> None:
+    """After each edit the network a warm process keeps (reused when the papers moved count the
+    same co-author pairs and the authors are named the same, else made again) is the one made
+    from the whole model; retitles reuse it."""
+    rng = random.Random(1204)
+    reused = 0
+    for run in range(6):
+        seeds = {f"seeds/s{n}.txt": seed(rng, f"seeds/s{n}.txt") for n in range(8)}
+        warm, kept = WarmModel(), KeptNetwork()
+        for step in range(30):
+            change = (retitled if step % 2 else edited)(rng, seeds) if step else "first"
+            site = warm.build(seeds.values(), PUBLISHED, Identities(), plain)
+            pairs = coauthor_pairs(site)
+            whole = build_network(site, find_communities(pairs), pairs)
+            network = kept.reused(site)
+            reused += network is not None
+            if network is None:
+                network = build_network(site, find_communities(pairs), pairs)
+                kept.keep(network, site)
+            assert network_shape(network) == network_shape(whole), f"run {run}, step {step}: {change}"
+    assert reused >= 40

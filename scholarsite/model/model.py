@@ -165,6 +165,9 @@ class ChangeLog(Protocol):
     def since(self, mark: object) -> tuple[set[str], list[Paper]] | None:
         """The keys of the papers gone and the papers made since `mark`; None: unknown."""
 
+    def moved(self, mark: object) -> tuple[list[Paper], list[Paper]] | None:
+        """The papers taken out that were in at `mark`, and those put in that are still in; None: unknown."""
+
 
 @dataclass
 class Site:

@@ -16,11 +16,11 @@ co-author pairs (Louvain near-linear per level).
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 
 from scholarsite.model.identity import short_hash
-from scholarsite.model.model import Author, Site
+from scholarsite.model.model import MAX_TEAM, Author, Paper, Site
 
 COLOURS = 8  # colour classes of the stylesheet (`community-0` ... `community-7`)
 AVOIDED = 3  # a community's colour differs from those of the communities it shares most pairs with
@@ -128,6 +128,53 @@ class Network:
             if (n := self.shared(a, b))
         ]
         return Ego(author, shown, links, len(author.coauthors) - len(shown))
+
+
+def paper_pairs(paper: Paper) -> Iterator[Pair]:
+    """The co-author pairs a paper counts in (none when its team is over `MAX_TEAM`)."""
+    if len(paper.authors) <= MAX_TEAM:
+        keys = sorted(a.key for a in paper.authors)
+        yield from ((a, b) for i, a in enumerate(keys) for b in keys[i + 1 :] if a != b)
+
+
+def author_names(site: Site) -> list[tuple[str, str, str]]:
+    """Every author's key, name and slug: what a network shows of its members."""
+    return [(a.key, a.name, a.slug) for a in site.authors]
+
+
+@dataclass
+class KeptNetwork:
+    """The last co-author network a process that builds again made (`network`), of the model
+    at `seen`, with its authors' `names`: the next build's network when the papers taken out
+    and put in since count the same co-author pairs and the authors and their names are the
+    same (a retitled or rewritten paper, its authors unchanged): then it is that network,
+    whose members stand for authors of the same key, name, slug and co-authors."""
+
+    network: Network | None = None
+    seen: object = (
+        None  # the model's mark (`ChangeLog.mark`) when the network was made or last found the same
+    )
+    names: list[tuple[str, str, str]] = field(default_factory=list)
+
+    def reused(self, site: Site) -> Network | None:
+        """The kept network if it is `site`'s (see the class), else None."""
+        moved = site.changes.moved(self.seen) if site.changes is not None and self.network else None
+        if moved is None:
+            return None
+        gone, made = moved
+        if Counter(p for paper in gone for p in paper_pairs(paper)) != Counter(
+            p for paper in made for p in paper_pairs(paper)
+        ):
+            return None
+        if author_names(site) != self.names:
+            return None
+        self.seen = site.changes.mark if site.changes is not None else None
+        return self.network
+
+    def keep(self, network: Network, site: Site) -> None:
+        """Remember `network`, made of `site`."""
+        self.network, self.names = network, author_names(site)
+        self.seen = site.changes.mark if site.changes is not None else None
 
 
 def build_network(site: Site, groups: Iterable[list[str]], pairs: dict[Pair, int]) -> Network:

@@ -39,6 +39,7 @@ from scholarsite.model.model import (
     redirects_of,
     title_identity,
 )
+from scholarsite.model.network import KeptNetwork
 
 Group = tuple[int, str]  # (year, title identity): the records that merge into papers together
 WHOLE_ABOVE = 0.25  # a change to more than this share of the seeds is merged whole
@@ -79,16 +80,38 @@ class Changes:
     def since(self, mark: object) -> tuple[set[str], list[Paper]] | None:
         """The keys of the papers gone and the papers made (still in the model) since `mark`;
         None when `mark` is of another merge or older than the log: start from the whole model."""
-        if not isinstance(mark, Mark) or mark.origin is not self.origin or mark.updates < self.first:
+        if not self.follows(mark):
             return None
         gone_keys: set[str] = set()
         made: dict[int, Paper] = {}
-        for gone, new in self.steps[mark.updates - self.first :]:
+        for gone, new in self.steps_since(mark):
             for paper in gone:
                 made.pop(id(paper), None)
                 gone_keys.add(paper.key)
             made.update((id(paper), paper) for paper in new)
         return gone_keys, list(made.values())
+
+    def moved(self, mark: object) -> tuple[list[Paper], list[Paper]] | None:
+        """The papers taken out since `mark` that were in at `mark`, and those put in that are
+        still in (a paper put in and taken out again is in neither); None as for `since`."""
+        if not self.follows(mark):
+            return None
+        out: dict[int, Paper] = {}
+        made: dict[int, Paper] = {}  # the log holds every paper it names: their ids are theirs
+        for gone, new in self.steps_since(mark):
+            for paper in gone:
+                if made.pop(id(paper), None) is None:
+                    out[id(paper)] = paper
+            made.update((id(paper), paper) for paper in new)
+        return list(out.values()), list(made.values())
+
+    def follows(self, mark: object) -> bool:
+        """Whether the log goes back to `mark`."""
+        return isinstance(mark, Mark) and mark.origin is self.origin and mark.updates >= self.first
+
+    def steps_since(self, mark: Mark) -> list[tuple[list[Paper], list[Paper]]]:
+        """The updates after `mark` (which the log `follows`)."""
+        return self.steps[mark.updates - self.first :]
 
 
 def group_of(record: SeedRecord | Paper) -> Group:
@@ -252,6 +275,7 @@ class WarmModel:
     def __init__(self) -> None:
         self.last: Merged | None = None
         self.lineage = Followed()  # the last lineage made of this model (`model.lineage`)
+        self.network = KeptNetwork()  # ... and the last co-author network (`model.network`)
 
     def build(
         self,

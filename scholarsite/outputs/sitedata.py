@@ -25,7 +25,7 @@ from scholarsite.model import related, urls
 from scholarsite.model.cards import Cards, MadeOnDemand
 from scholarsite.model.impact_figures import ImpactFigures
 from scholarsite.model.model import Paper, Site
-from scholarsite.model.network import Network, build_network, coauthor_pairs
+from scholarsite.model.network import KeptNetwork, Network, build_network, coauthor_pairs
 from scholarsite.outputs import citations
 from scholarsite.outputs.templates import Templates
 
@@ -97,6 +97,7 @@ class SiteData:
     bibtex_made: dict[citations.CitationRecord, str] = field(default_factory=dict)
     static: dict[str, Hashed] = field(default_factory=dict)  # static/'s files, by site path
     related_index: related.RelatedIndex = field(default_factory=related.RelatedIndex)  # warm state
+    kept_network: KeptNetwork = field(default_factory=KeptNetwork)  # warm state too
 
     @cached_property
     def cards(self) -> Cards:
@@ -151,8 +152,11 @@ class SiteData:
 
     @cached_property
     def network(self) -> Network:
-        """The co-author network. Its communities (Louvain: seconds at 100,000 papers) are kept
-        in the memo by a digest of the co-author pairs and found again only when a pair changed."""
+        """The co-author network: the last build's when it is the same (`KeptNetwork`). Its
+        communities (Louvain: seconds at 100,000 papers) are kept in the memo by a digest of
+        the co-author pairs and found again only when a pair changed."""
+        if kept := self.kept_network.reused(self.site):
+            return kept
         pairs = coauthor_pairs(self.site)
 
         def compute(_: str) -> str:
@@ -161,7 +165,9 @@ class SiteData:
             return json.dumps(find_communities(pairs), ensure_ascii=False, separators=(",", ":"))
 
         groups = json.loads(self.memo.text("communities", compute, key_of(list(pairs.items()))))
-        return build_network(self.site, groups, pairs)
+        network = build_network(self.site, groups, pairs)
+        self.kept_network.keep(network, self.site)
+        return network
 
     @property
     def has_feeds(self) -> bool:
