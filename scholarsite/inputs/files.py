@@ -103,12 +103,17 @@ def read_by_build(root: Path, path: str) -> bool:
 def visible_files(folder: Path) -> Iterator[Path]:
     """Every file under `folder` except hidden ones, sorted; a symlinked folder is listed
     as an entry (for `refusal` to refuse), never walked into."""
+    yield from map(Path, visible_paths(str(folder)))
+
+
+def visible_paths(folder: str) -> list[str]:
+    """`visible_files` as paths in text (a collection's files without a `Path` each)."""
     found = []
     for current, folders, files in os.walk(folder):
         folders[:] = [name for name in folders if not hidden(name)]
-        linked = [name for name in folders if Path(current, name).is_symlink()]  # not walked
-        found += [Path(current, name) for name in files + linked if not hidden(name)]
-    yield from sorted(found, key=lambda path: path.parts)  # as paths sort, without their __lt__
+        linked = [name for name in folders if os.path.islink(os.path.join(current, name))]  # not walked
+        found += [os.path.join(current, name) for name in files + linked if not hidden(name)]
+    return sorted(found, key=lambda path: path.split(os.sep))  # as their `Path.parts` sort
 
 
 def read_files(

@@ -22,7 +22,7 @@ from scholarsite import theme
 from scholarsite.errors import Diagnostic, Severity
 from scholarsite.inputs.config import Overrides
 from scholarsite.inputs.digests import code_version
-from scholarsite.inputs.files import fingerprint_digest, present, visible_files
+from scholarsite.inputs.files import fingerprint_digest, present, visible_files, visible_paths
 from scholarsite.inputs.jsondata import loads
 from scholarsite.inputs.lineage_file import lineage_digest
 from scholarsite.inputs.state import STATE_FILE, BuildState, Stamp
@@ -66,7 +66,9 @@ def input_files(root: Path, state: BuildState | None = None) -> InputFiles:
     counted: dict[str, bytes] = {}
     for name in INPUTS:
         path = root / name
-        files = visible_files(path) if path.is_dir() else [path] if present(path) else []  # a pipe too
+        files = (
+            visible_paths(str(path)) if path.is_dir() else [str(path)] if present(path) else []
+        )  # a pipe too
         for file in files:
             counted[digests.name_of(file)] = digests.of(file)
     if state is not None and digests.seen != digests.known:
@@ -115,35 +117,34 @@ class FileDigests:
         self.seen: dict[str, tuple[Stamp, bytes]] = {}
         self.regular: dict[str, bytes] = {}  # the sha256 of each regular file inside the project
         self.now = time.time_ns()
-        self.folders: dict[Path, bool] = {}
+        self.folders: dict[str, bool] = {}
 
-    def of(self, file: Path) -> bytes:
-        """The digest of what a fingerprint hashes for `file`."""
+    def of(self, file: str) -> bytes:
+        """The digest of what a fingerprint hashes for the file at path `file`."""
         status = os.lstat(file)
-        if not stat.S_ISREG(status.st_mode) or not self.inside(file.parent):
-            return fingerprint_digest(file, self.root)
+        if not stat.S_ISREG(status.st_mode) or not self.inside(os.path.dirname(file)):
+            return fingerprint_digest(Path(file), self.root)
         name = self.name_of(file)
         stamp = (status.st_size, status.st_mtime_ns, status.st_ino)
-        digest = self.digest_at(name, stamp) or fingerprint_digest(file, self.root)
+        digest = self.digest_at(name, stamp) or fingerprint_digest(Path(file), self.root)
         if self.now - status.st_mtime_ns > STAMP_SETTLED:
             self.seen[name] = (stamp, digest)
         self.regular[name] = digest
         return digest
 
-    def name_of(self, file: Path) -> str:
+    def name_of(self, file: str) -> str:
         """The project path of a file under the project (`relative_to`, without pathlib's cost
         for each of a collection's files)."""
-        text = str(file)
-        if text.startswith(self.prefix):
-            return text[len(self.prefix) :]
-        return file.relative_to(self.root).as_posix()
+        if file.startswith(self.prefix):
+            return file[len(self.prefix) :]
+        return Path(file).relative_to(self.root).as_posix()
 
     def digest_at(self, name: str, stamp: Stamp) -> bytes | None:
         """The digest recorded for the file at project path `name` if it had `stamp`."""
         known = self.known.get(name)
         return known[1] if known and known[0] == stamp else None
 
-    def inside(self, folder: Path) -> bool:
+    def inside(self, folder: str) -> bool:
         """Whether a folder's real path is inside the project's."""
         if folder not in self.folders:
             real = os.path.realpath(folder)

@@ -82,7 +82,7 @@ def updated(files: InputFiles, root: Path, paths: set[str]) -> InputFiles | None
             return None
         if stat.S_ISDIR(status.st_mode):
             return None  # a folder made, or moved in with its files
-        counted[name] = digests.of(Path(path))
+        counted[name] = digests.of(path)
         regular.pop(name, None)
         regular.update(digests.regular)
         digests.regular.clear()
