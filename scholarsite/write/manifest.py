@@ -17,7 +17,7 @@ from pathlib import Path
 from scholarsite.inputs.jsondata import loads
 from scholarsite.outputs.registry import JOURNAL, MANIFEST, STAGING, STATS, TMP_PREFIX, check_path
 from scholarsite.write import repair
-from scholarsite.write.objecttext import object_text
+from scholarsite.write.objecttext import ObjectText
 from scholarsite.write.report import SyncReport
 from scholarsite.write.reread import parsed_once
 
@@ -61,10 +61,13 @@ def ancestors(path: str) -> Iterator[str]:
         index = path.find("/", index + 1)
 
 
+FILES_TEXT = ObjectText()  # the last manifest's files, for the next sync of this process
+
+
 def manifest_bytes(entries: dict[str, Entry], inputs: str) -> bytes:
     """Deterministic manifest content; `inputs` is the fingerprint of a complete build, or ""."""
     rest = json.dumps({"format": MANIFEST_FORMAT, "inputs": inputs}, separators=(",", ":"), sort_keys=True)
-    return f'{{"files":{object_text(entries)},{rest[1:]}\n'.encode("ascii")  # "files" sorts first
+    return f'{{"files":{FILES_TEXT(entries)},{rest[1:]}\n'.encode("ascii")  # "files" sorts first
 
 
 def read_manifest(root: str) -> tuple[dict[str, Entry], str]:

@@ -1,26 +1,44 @@
 """The JSON text of the site's bookkeeping (the manifest, the stats record), member by member.
 
 Both are objects of short arrays, one member a file of the site, rewritten by every sync though
-a save changes few of them: each member's text is remembered, so a sync after a change writes
-a manifest of 100,000 files by joining texts, not by encoding them all again.
+a save changes few of them: an `ObjectText` remembers the last object it wrote, member by
+member, so a sync after a change writes a manifest of 100,000 files by changing the texts of
+the members that changed and joining, not by encoding them all again.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from functools import lru_cache
 
-REMEMBERED_MEMBERS = 2**18  # a large site's files, in a process that builds again (the preview)
+Value = tuple[str | int, ...]
 
 
-@lru_cache(maxsize=REMEMBERED_MEMBERS)
-def member_text(name: str, value: tuple[str | int, ...]) -> str:
+def member_text(name: str, value: Value) -> str:
     """One member, `"name":[...]`, as `json.dumps` writes it without spaces."""
     return f"{json.dumps(name)}:{json.dumps(list(value), separators=(',', ':'))}"
 
 
-def object_text(members: Mapping[str, Iterable[str | int]]) -> str:
-    """`json.dumps(members, separators=(",", ":"), sort_keys=True)` for an object whose members
-    are arrays of strings and integers (names sorted: the text depends on the values alone)."""
-    return "{" + ",".join(member_text(name, tuple(members[name])) for name in sorted(members)) + "}"
+class ObjectText:
+    """`json.dumps(members, separators=(",", ":"), sort_keys=True)` for objects whose members
+    are arrays of strings and integers, the last one's members remembered (names sorted: the
+    text depends on the values alone, whatever was written before)."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, Value] = {}
+        self.texts: list[str] = []  # the members' texts, by name
+        self.place: dict[str, int] = {}  # name -> its text's place
+
+    def __call__(self, members: Mapping[str, Iterable[str | int]]) -> str:
+        values = {name: tuple(value) for name, value in members.items()}
+        if values.keys() != self.values.keys():
+            names = sorted(values)
+            self.place = {name: at for at, name in enumerate(names)}
+            self.texts = [member_text(name, values[name]) for name in names]
+        else:
+            before = self.values
+            for name, value in values.items():
+                if value != before[name]:
+                    self.texts[self.place[name]] = member_text(name, value)
+        self.values = values
+        return "{" + ",".join(self.texts) + "}"

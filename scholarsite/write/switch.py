@@ -168,7 +168,8 @@ class Sync:
             os.replace(temporary, os.path.join(self.root, JOURNAL))  # the commit
             replay(self.root)
         written(os.path.join(self.root, MANIFEST), parse_manifest, (final, inputs))
-        repair.remember(self.root, final, staged)
+        if self.only is None:  # a few pages (the preview's first): the next sync records them
+            repair.remember(self.root, final, staged)
         unchanged = sorted(new_paths - set(staged))
         foreign = sorted(p for p in unowned if self.scope(p))
         removed = tuple(early + late)
