@@ -11,7 +11,7 @@ from typing import Any
 from scholarsite.inputs.records import Details
 from scholarsite.inputs.seeds import AuthorRecord, SeedRecord
 from scholarsite.model.communities import find_communities
-from scholarsite.model.model import Identities, Site, build_model, title_identity
+from scholarsite.model.model import Identities, Site, build_model, page_paths, title_identity
 from scholarsite.model.network import KeptNetwork, Network, build_network, coauthor_pairs
 from scholarsite.model.warm import WarmModel
 
@@ -120,6 +120,7 @@ def test_merging_by_the_change_gives_the_whole_merge() -> None:
             updated = warm.build(seeds.values(), PUBLISHED, identities, plain)
             whole = build_model(seeds.values(), PUBLISHED, identities, plain)
             assert shape(updated) == shape(whole), f"run {run}, step {step}: {change}"
+            assert set(updated.pages) == page_paths(whole.papers), f"run {run}, step {step}: {change}"
 
 
 def test_a_small_change_is_merged_by_the_change_not_whole() -> None:

@@ -125,12 +125,26 @@ def read_lineage(root: Path) -> tuple[dict[str, Lineage], list[Diagnostic]]:
     if not present(path):
         return {}, []
     try:
-        text, problems = decode(read_input(path, root, LINEAGE_FILE), LINEAGE_FILE)
+        data = read_input(path, root, LINEAGE_FILE)
     except BuildError as exc:
         return {}, list(exc.diagnostics)
+    return lineage_of_bytes(data)
+
+
+LAST_READ: list[tuple[bytes, dict[str, Lineage], list[Diagnostic]]] = []  # of this process
+
+
+def lineage_of_bytes(data: bytes) -> tuple[dict[str, Lineage], list[Diagnostic]]:
+    """The papers a lineage file's bytes remember, and problems. The same bytes as the last
+    read of this process (a process that builds again reads what it wrote) give the same
+    objects: never change them."""
+    if LAST_READ and LAST_READ[0][0] == data:
+        return LAST_READ[0][1], list(LAST_READ[0][2])
+    text, problems = decode(data, LINEAGE_FILE)
     if text is None:
         return {}, problems
     found, more = parse_lineage(text, LINEAGE_FILE)
+    LAST_READ[:] = [(data, found, problems + more)]
     return found, problems + more
 
 
@@ -141,11 +155,13 @@ def dump_lineage(papers: dict[str, Lineage]) -> str:
 
 def save_lineage(root: Path, papers: dict[str, Lineage], read: dict[str, Lineage] | None = None) -> None:
     """Write the lineage file when its text changed (a build with no change writes nothing); not
-    even made when `papers` are those `read` from the file there is."""
+    even made when `papers` are those `read` from the file there is. The next read of what was
+    written gives `papers` (sorted), not a parse of the text."""
     path = root / LINEAGE_FILE
     if papers == read and present(path):
         return
     text = dump_lineage(papers).encode("utf-8")
+    LAST_READ[:] = [(text, dict(sorted(papers.items())), [])]
     try:
         if path.read_bytes() == text:
             return

@@ -4,6 +4,7 @@ files claimed twice or not at all, reserved page names, sources.yaml entries of 
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterator, Mapping
 from functools import partial
 
 from scholarsite.errors import Diagnostic, error, note, warning
@@ -37,17 +38,40 @@ def model_of(
     merge = warm.build if warm is not None else build_model
     build = partial(merge, authors, identities=identities, plain_title=plain)
     followed = warm.lineage if warm is not None else None
-    site = with_lineage(build, project.sources, project.lineage, positions(authors), followed)
+    site = with_lineage(build, project.sources, project.lineage, RecordPlaces(authors), followed)
     author_pages, unmatched = match_author_pages(site, project.author_pages)
     problems += unmatched + abstract_notes(site.papers) + claim_problems(project) + slug_clashes(site)
     problems += reserved_page_problems(project.pages)
     return site, author_pages, problems + source_problems(site, project.sources.following(site.former_keys))
 
 
-def positions(authors: list[AuthorRecord]) -> dict[tuple[str, int], int]:
+class RecordPlaces(Mapping[tuple[str, int], int]):
     """The place of each record in its seed file, counted from the end (1 for the last: a seed
-    lists the newest first, so a paper added keeps the others' places), by (path, line)."""
-    return {(r.path, r.line): place for a in authors for place, r in enumerate(reversed(a.records), start=1)}
+    lists the newest first, so a paper added keeps the others' places), by (path, line); a
+    seed's places found when first asked for (a model merged by the change asks of a few)."""
+
+    def __init__(self, authors: list[AuthorRecord]):
+        self.seeds = {author.path: author for author in authors}
+        self.found: dict[str, dict[int, int]] = {}
+
+    def places(self, path: str) -> dict[int, int]:
+        """The places of the records of the seed at `path`, by line."""
+        if path not in self.found:
+            records = self.seeds[path].records if path in self.seeds else ()
+            self.found[path] = {r.line: place for place, r in enumerate(reversed(records), start=1)}
+        return self.found[path]
+
+    def __getitem__(self, key: tuple[str, int]) -> int:
+        return self.places(key[0])[key[1]]
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, tuple) and len(key) == 2 and key[1] in self.places(key[0])
+
+    def __iter__(self) -> Iterator[tuple[str, int]]:
+        return ((path, line) for path in self.seeds for line in self.places(path))
+
+    def __len__(self) -> int:
+        return sum(len(self.places(path)) for path in self.seeds)
 
 
 def identities_of(author_pages: list[Page]) -> tuple[Identities, list[Diagnostic]]:

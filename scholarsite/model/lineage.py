@@ -26,7 +26,7 @@ from __future__ import annotations
 import datetime
 import weakref
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from scholarsite.inputs.lineage_file import MAX_ANCHORS, MAX_FORMER, Lineage, is_anchor
@@ -34,7 +34,7 @@ from scholarsite.inputs.sources import SourceEntry, Sources
 from scholarsite.model import urls
 from scholarsite.model.cards import published_dates
 from scholarsite.model.identity import short_hash
-from scholarsite.model.model import Paper, Site
+from scholarsite.model.model import Paper, Site, page_paths
 
 LEVELS = (("arxiv", "doi"), ("abstract",), ("seed",))  # anchors tried in turn, strongest first
 Anchors = tuple[str, ...]  # sorted
@@ -78,7 +78,7 @@ def with_lineage(
     last = followed.last if followed is not None else None
     if last is None or not by_change(site, sources, before, positions, dates, last):
         site = whole_lineage(build, site, sources, before, positions, dates)
-    site.moved_papers = former_pages(site.lineage, site.papers)
+    site.moved_papers = former_pages(site.lineage, site.papers, site.pages)
     site.legacy_pages = {path: p for path, p in site.legacy_pages.items() if path not in site.moved_papers}
     if followed is not None:
         changes = site.changes
@@ -284,10 +284,13 @@ def former_keys(lineage: Mapping[str, Lineage], keys: Iterable[str]) -> dict[str
     }
 
 
-def former_pages(lineage: Mapping[str, Lineage], papers: Iterable[Paper]) -> dict[str, Paper]:
-    """Each page a paper had that is no paper's page now, with the paper, by path (sorted)."""
+def former_pages(
+    lineage: Mapping[str, Lineage], papers: Iterable[Paper], pages: Collection[str] = ()
+) -> dict[str, Paper]:
+    """Each page a paper had that is no paper's page now (`pages`: every paper's page path,
+    found when not given), with the paper, by path (sorted)."""
     papers = list(papers)
-    pages = {urls.paper(paper.year, paper.slug) for paper in papers}
+    pages = pages or page_paths(papers)
     found: dict[str, Paper] = {}
     having = [paper for paper in papers if (line := lineage.get(paper.key)) and line.former]
     for paper in sorted(having, key=lambda paper: paper.key):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import ClassVar, Protocol, TypeVar
@@ -183,6 +183,7 @@ class Site:
     former_keys: dict[str, str] = field(default_factory=dict)  # a key papers had -> its key now
     lineage: dict[str, Lineage] = field(default_factory=dict)  # what lineage.txt keeps, by key
     changes: ChangeLog | None = None  # how a warm model got here (`model.warm`): None when made whole
+    pages: Collection[str] = ()  # every paper's page path, when a warm model keeps them (else found)
 
     @property
     def record_count(self) -> int:
@@ -389,10 +390,15 @@ def author_counts(papers: list[Paper]) -> list[tuple[Author, int]]:
     return ranked(Counter(a for p in papers for a in p.authors), lambda a: a.key)
 
 
-def legacy_pages(papers: list[Paper]) -> dict[str, Paper]:
+def page_paths(papers: Iterable[Paper]) -> set[str]:
+    """The page path of each paper."""
+    return {urls.paper(p.year, p.slug) for p in papers}
+
+
+def legacy_pages(papers: list[Paper], pages: Collection[str] = ()) -> dict[str, Paper]:
     """The page of each paper under the slug rule before, where it is not the paper's page now
-    nor another paper's, by its path."""
-    pages = {urls.paper(p.year, p.slug) for p in papers}
+    nor another paper's (`pages`: every paper's page path, found when not given), by its path."""
+    pages = pages or page_paths(papers)
     before = {urls.paper(p.year, p.legacy_slug): p for p in papers if p.moved}
     return {path: paper for path, paper in sorted(before.items()) if path not in pages}
 

@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import bisect
 import datetime
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from scholarsite.inputs.seeds import AuthorRecord, SeedRecord
+from scholarsite.model import urls
 from scholarsite.model.lineage import Followed
 from scholarsite.model.model import (
     Author,
@@ -135,6 +137,7 @@ class Merged:
     published: Mapping[str, datetime.date]
     identities: Identities
     changes: Changes
+    pages: Counter[str]  # the page path of each paper (as many as papers there)
 
     @classmethod
     def of(
@@ -160,18 +163,20 @@ class Merged:
             published=published,
             identities=identities,
             changes=Changes(),
+            pages=Counter(page_of(paper) for paper in site.papers),
         )
 
     def site(self, records: list[AuthorRecord]) -> Site:
         """The model as `build_model` returns it (lists of its own: a reader may sort them)."""
         return Site(
             redirects=redirects_of(records, self.identities, {a.slug for a in self.authors.values()}),
-            legacy_pages=legacy_pages(self.papers),
+            legacy_pages=legacy_pages(self.papers, self.pages),
             authors=sorted(self.authors.values(), key=lambda a: a.key),
             papers=list(self.papers),
             subjects=sorted(self.subjects.values(), key=lambda s: s.code),
             years=sorted(self.years.values(), key=lambda y: -y.year),
             changes=self.changes,
+            pages=self.pages,
         )
 
     def update(
@@ -240,6 +245,11 @@ class Merged:
         touched_subjects = {s.code for p in (*gone, *made) for s in p.subjects}
         touched_years = {p.year for p in (*gone, *made)}
         self.papers = inserted([p for p in self.papers if id(p) not in gone_ids], made, order)
+        self.pages.update(page_of(paper) for paper in made)
+        self.pages.subtract(page_of(paper) for paper in gone)
+        for page in {page_of(paper) for paper in gone}:
+            if self.pages[page] <= 0:
+                del self.pages[page]
         for code in touched_subjects:
             subject = self.subjects[code]
             kept = [p for p in subject.papers if id(p) not in gone_ids]
@@ -254,6 +264,11 @@ class Merged:
         self.years = {year: y for year, y in self.years.items() if y.papers}
         for author in authors:  # every author of `made` is one of them
             fill_author_views(author, order)
+
+
+def page_of(paper: Paper) -> str:
+    """A paper's page path."""
+    return urls.paper(paper.year, paper.slug)
 
 
 def inserted(papers: list[Paper], new: list[Paper], order: PaperOrder) -> list[Paper]:
