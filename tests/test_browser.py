@@ -118,6 +118,35 @@ def test_preview_reloads_on_edit_shows_errors_and_recovers(preview, page) -> Non
     assert "Reloaded" not in page.locator("body").inner_text()
 
 
+def test_preview_shows_a_saved_page_in_place_and_reloads_for_a_stylesheet(preview, page) -> None:
+    """A build that changed only pages: the open page's new body is put in place (the document
+    is the same, scrolled where it was, its scripts run again on the new body); a stylesheet
+    saved: the page reloads."""
+    project, url = preview
+    seed = project / "seeds/000_428d720ed8b996c5.txt"
+    page.set_viewport_size({"width": 800, "height": 400})
+    page.goto(url + "authors/ziheng-jiang/")
+    page.wait_for_selector("details.abstract")  # site.js made the rows' abstract toggles
+    page.evaluate("() => { window.sameDocument = true; window.scrollTo(0, 600); }")
+    original = seed.read_text(encoding="utf-8")
+    seed.write_text(
+        original.replace("Mesh-Attention: A New", "Mesh-Attention In Place: A New"), encoding="utf-8"
+    )
+    page.wait_for_function(
+        "() => document.body.innerText.includes('Mesh-Attention In Place')", timeout=30_000
+    )
+    assert page.evaluate("() => window.sameDocument === true && window.scrollY > 0")
+    assert page.locator("details.abstract").count() > 0  # site.js ran again on the new body
+    assert page.locator("script[src$='site.js']").count() == 1
+
+    style = project / "assets/style.css"
+    style.write_text(
+        style.read_text(encoding="utf-8") + "\nh1 { letter-spacing: 0.01em; }\n", encoding="utf-8"
+    )
+    page.wait_for_function("() => window.sameDocument === undefined", timeout=30_000)  # reloaded
+    assert page.locator("h1").inner_text() == "Ziheng Jiang"
+
+
 SHARD_QUERIES: list[tuple[str | None, dict[str, str]]] = [
     ("federated", {}),
     ("photonic lattice", {}),

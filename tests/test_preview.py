@@ -222,7 +222,7 @@ def build_raising(exc: Exception) -> Callable[..., object]:
 
 def build_succeeding(root: Path, **options: Any) -> object:
     """A stand-in for the preview's build that succeeds without warnings."""
-    options["shown"](None, ())
+    options["shown"](write.SyncReport(("index.html",), (), (), (), ("index.html",)), ())
     return types.SimpleNamespace(summary=lambda: "1 written, 0 unchanged, 0 removed in 0.01 s")
 
 
@@ -516,7 +516,7 @@ def test_the_page_the_browser_shows_is_rebuilt_and_reloaded_before_the_rest(tmp_
     base.write_text(base.read_text().replace("<main ", "<!-- edited -->\n<main ", 1))  # every page
     written: list[set[str]] = []
     seen = preview.done
-    preview.done = lambda warnings: (written.append(pages_with(project, "<!-- edited -->")), seen(warnings))
+    preview.done = lambda *shown: (written.append(pages_with(project, "<!-- edited -->")), seen(*shown))
     preview.rebuild({str(project / "templates/base.html")})
     assert len(reloads) == 3 and preview.problems == []
     assert written[0] == {opened.relative_to(project / "site").as_posix()}  # that page alone, first

@@ -26,7 +26,13 @@ from scholarsite.lifetime import die_with_parent
 from scholarsite.model.warm import WarmModel
 
 BUILD_NICENESS = 10  # the build process yields the cores to the browser showing its first page
-Shown = Callable[[list[str]], None]  # the pages are in place; the build's warnings
+Shown = Callable[
+    [list[str], bool], None
+]  # pages are in place: the build's warnings, and whether only pages changed
+SUBRESOURCES = (  # files pages load besides themselves: a browser showing a page reloads when one changed
+    *(".css", ".js", ".mjs", ".wasm", ".svg", ".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif", ".ico"),
+    *(".woff", ".woff2", ".ttf", ".otf"),
+)
 
 REPORT_BUG = (
     "this is a bug in scholarsite, not a problem in your project; please report it, with the "
@@ -80,8 +86,9 @@ class LocalBuilds:
     def attempt(self, shown: Shown, opened: str | None) -> Outcome:
         """One build of the inputs as the watcher says they are (see `build`)."""
 
-        def pages_in_place(_: write.SyncReport, found: Iterable[Diagnostic]) -> None:
-            shown(warnings_of(found))
+        def pages_in_place(report: write.SyncReport, found: Iterable[Diagnostic]) -> None:
+            changed = (*report.written, *report.removed)
+            shown(warnings_of(found), not any(path.endswith(SUBRESOURCES) for path in changed))
 
         try:
             result = pipeline.build(
@@ -116,7 +123,7 @@ def serve_builds(connection: Connection, parent: int, root: Path, overrides: Ove
         if request is None:
             return
         opened, changed = request
-        outcome = builds.build(lambda warnings: connection.send(("shown", warnings)), opened or None, changed)
+        outcome = builds.build(lambda *shown: connection.send(("shown", shown)), opened or None, changed)
         connection.send(("done", outcome))
 
 
@@ -145,7 +152,7 @@ class BuildProcess:
             while True:
                 kind, value = self.connection.recv()
                 if kind == "shown":
-                    shown(value)
+                    shown(*value)
                 else:
                     return value
         except (EOFError, OSError):

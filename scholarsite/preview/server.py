@@ -33,7 +33,7 @@ from typing import Any, NamedTuple
 from urllib.parse import quote
 
 from livereload import Server
-from livereload.handlers import ForceReloadHandler, LiveReloadHandler, LiveReloadJSHandler
+from livereload.handlers import ForceReloadHandler, LiveReloadHandler
 from livereload.watcher import Watcher
 from tornado import httputil, web
 from tornado.escape import url_unescape
@@ -54,10 +54,12 @@ MAX_TARGET = 8 * 1024  # a longer request target (path and query) is 414 URI Too
 MAX_HEAD = 1024 * 1024  # tornado reads a request head up to this size (its default, 64 KiB, would
 # drop a 100 KB request line without an answer); a longer head closes the connection
 HEAD_END = b"</head>"
-# livereload's script, from this server (a file, not livereload's inline loader, which the
+# The preview's live script (`live.js`, a file from this server, not an inline loader, which the
 # pages' Content-Security-Policy `script-src 'self'` refuses): it opens the websocket that
-# tells the page to reload.
+# tells the page to show a build's pages, in place (IN_PLACE) or by a reload.
 LIVE_SCRIPT = '<script src="/livereload.js?port={port}" defer></script>'
+LIVE_JS = (Path(__file__).parent / "live.js").read_bytes()
+IN_PLACE = "pages"  # the reload path of a build that changed only pages (live.js knows it)
 NOT_HERE = (
     "error: cannot listen on {host}:{port}: not an address of this machine ({reason})\n    hint: check --host"
 )
@@ -84,10 +86,14 @@ class ReloadSignal(Watcher):
         """Nothing to poll."""
         return None, None
 
-    def send(self) -> None:
+    def send(self, path: str = "*") -> None:
         """Tell every open page to reload (safe to call from any thread)."""
         if self.loop is not None:
-            self.loop.add_callback(LiveReloadHandler.reload_waiters, "*")
+            self.loop.add_callback(LiveReloadHandler.reload_waiters, path)
+
+    def send_pages(self) -> None:
+        """Tell every open page that only pages changed: it puts its new body in place (`live.js`)."""
+        self.send(IN_PLACE)
 
 
 class Preview:
@@ -96,9 +102,10 @@ class Preview:
     def __init__(
         self,
         root: Path,
-        reload: Callable[[], None] = lambda: None,
+        reload: Callable[[], None] = lambda: None,  # browsers reload the page they show
         overrides: Overrides = NONE_GIVEN,
         builds: LocalBuilds | BuildProcess | None = None,
+        refresh: Callable[[], None] | None = None,  # ... or put its new body in place (else reload)
     ):
         self.root = root
         self.site_dir = root / "site"
@@ -108,6 +115,7 @@ class Preview:
         self.opened: str | None = None  # the site path of the page last served: rebuilt first
         self.builds = builds or LocalBuilds(root, overrides)
         self.reload = reload
+        self.refresh = refresh or reload
         self.lock = threading.Lock()  # one build at a time
 
     def rebuild(self, changed: Iterable[str] | None = None) -> None:
@@ -131,13 +139,14 @@ class Preview:
         """Whether the site of the last (successful) build has been deleted meanwhile."""
         return not self.problems and not (self.site_dir / write.MANIFEST).is_file()
 
-    def done(self, warnings: list[str]) -> None:
-        """Pages of a build are in place: show its warnings (once a build), and reload browsers."""
-        self.problems = []
+    def done(self, warnings: list[str], pages_only: bool = False) -> None:
+        """Pages of a build are in place: show its warnings (once a build), and have browsers
+        show them (in place when only pages changed, and the last build did not fail)."""
+        failed, self.problems = bool(self.problems), []
         if warnings and not self.announced:
             print("\n".join(warnings), flush=True)
         self.warnings, self.announced = warnings, True
-        self.reload()
+        (self.refresh if pages_only and not failed else self.reload)()
 
     def fail(self, problems: list[str]) -> None:
         """Remember, print and show the problems of a failed build."""
@@ -286,6 +295,15 @@ def request_path(request: httputil.HTTPServerRequest) -> str:
     return url_unescape(request.path, encoding=None, plus=False).decode("utf-8", "replace")
 
 
+class LiveScriptHandler(web.RequestHandler):
+    """The live script (`live.js`)."""
+
+    def get(self) -> None:
+        self.set_header("Content-Type", "application/javascript; charset=utf-8")
+        self.set_header("Cache-Control", "no-store")
+        self.finish(LIVE_JS)
+
+
 class SiteHandler(web.RequestHandler):
     """The site over HTTP: GET; HEAD, which is GET's status and headers without its body; any
     other method is 405 with `Allow: GET, HEAD`; a request target over MAX_TARGET is 414."""
@@ -368,7 +386,7 @@ class PreviewServer(Server):
             [
                 (r"/livereload", LiveReloadHandler),
                 (r"/forcereload", ForceReloadHandler),
-                (r"/livereload.js", LiveReloadJSHandler),
+                (r"/livereload.js", LiveScriptHandler),
                 (r".*", SiteHandler, {"site": self.site, "port": self.sockets[0].getsockname()[1]}),
             ]
         )
@@ -411,7 +429,7 @@ def run(root: Path, host: str, port: int, base_path: str, open_browser: bool, ov
     reload = ReloadSignal()
     builds = BuildProcess(root, overrides)
     try:
-        preview = Preview(root, reload.send, overrides, builds)
+        preview = Preview(root, reload.send, overrides, builds, reload.send_pages)
         return serve(preview, reload, (host, port), normalise_base_path(base_path), open_browser)
     finally:
         builds.close()
