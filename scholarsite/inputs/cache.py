@@ -158,6 +158,9 @@ class ParseCache:
         self.dirty: set[int] = set()  # shards whose entries changed
         self.entries: dict[Key, SeedParse] = self.load()
         self.used: set[Key] = set()
+        self.recent: dict[
+            str, tuple[bytes, int, Key]
+        ] = {}  # path -> the digest and year last reused, its key
 
     @property
     def on_disk(self) -> bool:
@@ -184,8 +187,16 @@ class ParseCache:
 
     def reused(self, digest: bytes | None, path: str, latest_year: int) -> SeedParse | None:
         """The parse of the seed at `path` whose bytes have the sha256 `digest`, if the cache
-        has it (the file need not be read); else None."""
-        key = (path, digest.hex(), latest_year, code_version()) if digest else None
+        has it (the file need not be read); else None. A process that builds again asks for
+        the same again: its key is remembered by path."""
+        if digest is None:
+            return None
+        recent = self.recent.get(path)
+        if recent is not None and recent[0] == digest and recent[1] == latest_year:
+            key = recent[2]
+        else:
+            key = (path, digest.hex(), latest_year, code_version())
+            self.recent[path] = (digest, latest_year, key)
         if key not in self.entries:
             return None
         self.used.add(key)

@@ -32,7 +32,6 @@ from scholarsite.model.model import (
     Subject,
     Year,
     attach,
-    author_counts,
     build_model,
     fill_author_views,
     legacy_pages,
@@ -44,6 +43,7 @@ from scholarsite.model.model import (
 from scholarsite.model.network import KeptNetwork
 
 Group = tuple[int, str]  # (year, title identity): the records that merge into papers together
+Tally = tuple[str, object]  # ("subject", code) or ("year", year): whose author counts
 WHOLE_ABOVE = 0.25  # a change to more than this share of the seeds is merged whole
 LOGGED_UPDATES = 32  # updates a derived value can be behind and still follow them (not start again)
 
@@ -138,6 +138,7 @@ class Merged:
     identities: Identities
     changes: Changes
     pages: Counter[str]  # the page path of each paper (as many as papers there)
+    tallies: dict[Tally, Counter[str]]  # papers by author key, of each subject and year
 
     @classmethod
     def of(
@@ -164,6 +165,10 @@ class Merged:
             identities=identities,
             changes=Changes(),
             pages=Counter(page_of(paper) for paper in site.papers),
+            tallies={
+                **{("subject", s.code): tally_of(s.papers) for s in site.subjects},
+                **{("year", y.year): tally_of(y.papers) for y in site.years},
+            },
         )
 
     def site(self, records: list[AuthorRecord]) -> Site:
@@ -258,12 +263,37 @@ class Merged:
             entry = self.years.setdefault(year, Year(year))
             kept = [p for p in entry.papers if id(p) not in gone_ids]
             entry.papers = inserted(kept, [p for p in made if p.year == year], order)
-        for group in (*(self.subjects[c] for c in touched_subjects), *(self.years[y] for y in touched_years)):
-            group.author_counts = author_counts(group.papers)
+        for code in touched_subjects:
+            self.subjects[code].author_counts = self.counted(
+                ("subject", code),
+                [p for p in made if code in {s.code for s in p.subjects}],
+                [p for p in gone if code in {s.code for s in p.subjects}],
+            )
+        for year in touched_years:
+            self.years[year].author_counts = self.counted(
+                ("year", year), [p for p in made if p.year == year], [p for p in gone if p.year == year]
+            )
         self.subjects = {code: s for code, s in self.subjects.items() if s.papers}
         self.years = {year: y for year, y in self.years.items() if y.papers}
         for author in authors:  # every author of `made` is one of them
             fill_author_views(author, order)
+
+    def counted(self, tally: Tally, made: list[Paper], gone: list[Paper]) -> list[tuple[Author, int]]:
+        """The author counts of a subject or year (`author_counts` of its papers) after
+        `made` were put in and `gone` taken out: its tally changed by theirs."""
+        counts = self.tallies.setdefault(tally, Counter())
+        counts.update(tally_of(made))
+        counts.subtract(tally_of(gone))
+        for key in [key for key, n in counts.items() if n <= 0]:
+            del counts[key]
+        return sorted(
+            ((self.authors[key], n) for key, n in counts.items()), key=lambda item: (-item[1], item[0].key)
+        )
+
+
+def tally_of(papers: Iterable[Paper]) -> Counter[str]:
+    """How many of `papers` each author lists, by author key."""
+    return Counter(a.key for p in papers for a in p.authors)
 
 
 def page_of(paper: Paper) -> str:

@@ -22,23 +22,23 @@ def member_text(name: str, value: Value) -> str:
 class ObjectText:
     """`json.dumps(members, separators=(",", ":"), sort_keys=True)` for objects whose members
     are arrays of strings and integers, the last one's members remembered (names sorted: the
-    text depends on the values alone, whatever was written before)."""
+    text depends on the values alone, whatever was written before). A value is never changed
+    in place once given (the manifest's are tuples; the stats record's lists are replaced)."""
 
     def __init__(self) -> None:
-        self.values: dict[str, Value] = {}
+        self.values: dict[str, Iterable[str | int]] = {}
         self.texts: list[str] = []  # the members' texts, by name
         self.place: dict[str, int] = {}  # name -> its text's place
 
     def __call__(self, members: Mapping[str, Iterable[str | int]]) -> str:
-        values = {name: tuple(value) for name, value in members.items()}
-        if values.keys() != self.values.keys():
-            names = sorted(values)
+        before = self.values
+        if members.keys() != before.keys():
+            names = sorted(members)
             self.place = {name: at for at, name in enumerate(names)}
-            self.texts = [member_text(name, values[name]) for name in names]
+            self.texts = [member_text(name, tuple(members[name])) for name in names]
         else:
-            before = self.values
-            for name, value in values.items():
-                if value != before[name]:
-                    self.texts[self.place[name]] = member_text(name, value)
-        self.values = values
+            for name, value in members.items():
+                if value is not (old := before[name]) and tuple(value) != tuple(old):
+                    self.texts[self.place[name]] = member_text(name, tuple(value))
+        self.values = dict(members)
         return "{" + ",".join(self.texts) + "}"

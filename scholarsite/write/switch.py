@@ -104,8 +104,7 @@ class Sync:
         """Finish a killed build's switch, plan, produce into the staging folder, then switch."""
         replay(self.root)
         everything, self.recorded = read_manifest(self.root)
-        previous = {p: e for p, e in everything.items() if self.scope(p)}
-        outside = {p: e for p, e in everything.items() if not self.scope(p)}
+        previous, outside = self.split(everything)
         shutil.rmtree(self.stage, ignore_errors=True)  # a killed build's leftovers
         disk = (look_at(self.root, self.only) if self.only is not None else None) or scan(self.root)
         bad = repair.damaged(self.root, previous, disk.files)  # made again, as if missing
@@ -131,6 +130,17 @@ class Sync:
         finally:
             if not os.path.exists(os.path.join(self.root, JOURNAL)):
                 shutil.rmtree(self.stage, ignore_errors=True)
+
+    def split(self, entries: dict[str, Entry]) -> tuple[dict[str, Entry], dict[str, Entry]]:
+        """The manifest's entries in the scope, and the others (a few known paths: taken out
+        of a copy, not every path asked about)."""
+        if self.only is not None:
+            inside, outside = {path: entries[path] for path in self.only if path in entries}, dict(entries)
+            for path in inside:
+                del outside[path]
+            return inside, outside
+        inside = {path: entry for path, entry in entries.items() if self.scope(path)}
+        return inside, {path: entry for path, entry in entries.items() if path not in inside}
 
     def switch(
         self,
