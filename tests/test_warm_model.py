@@ -196,7 +196,7 @@ def network_shape(network: Network) -> dict[str, Any]:
 def test_a_kept_network_is_the_network_of_the_model_it_is_reused_for() -> None:
     """After each edit the network a warm process keeps (reused when the papers moved count the
     same co-author pairs and the authors are named the same, else made again) is the one made
-    from the whole model; retitles reuse it."""
+    from the whole model; retitles reuse it (and the model, its counts kept, is the whole's)."""
     rng = random.Random(1204)
     reused = 0
     for run in range(6):
@@ -205,6 +205,7 @@ def test_a_kept_network_is_the_network_of_the_model_it_is_reused_for() -> None:
         for step in range(30):
             change = (retitled if step % 2 else edited)(rng, seeds) if step else "first"
             site = warm.build(seeds.values(), PUBLISHED, Identities(), plain)
+            assert shape(site) == shape(build_model(seeds.values(), PUBLISHED, Identities(), plain)), change
             pairs = coauthor_pairs(site)
             whole = build_network(site, find_communities(pairs), pairs)
             network = kept.reused(site)

@@ -264,31 +264,42 @@ class Merged:
             kept = [p for p in entry.papers if id(p) not in gone_ids]
             entry.papers = inserted(kept, [p for p in made if p.year == year], order)
         for code in touched_subjects:
-            self.subjects[code].author_counts = self.counted(
+            subject = self.subjects[code]
+            subject.author_counts = self.counted(
                 ("subject", code),
+                subject.author_counts,
                 [p for p in made if code in {s.code for s in p.subjects}],
                 [p for p in gone if code in {s.code for s in p.subjects}],
             )
         for year in touched_years:
-            self.years[year].author_counts = self.counted(
-                ("year", year), [p for p in made if p.year == year], [p for p in gone if p.year == year]
+            entry = self.years[year]
+            entry.author_counts = self.counted(
+                ("year", year),
+                entry.author_counts,
+                [p for p in made if p.year == year],
+                [p for p in gone if p.year == year],
             )
         self.subjects = {code: s for code, s in self.subjects.items() if s.papers}
         self.years = {year: y for year, y in self.years.items() if y.papers}
         for author in authors:  # every author of `made` is one of them
             fill_author_views(author, order)
 
-    def counted(self, tally: Tally, made: list[Paper], gone: list[Paper]) -> list[tuple[Author, int]]:
+    def counted(
+        self, tally: Tally, before: list[tuple[Author, int]], made: list[Paper], gone: list[Paper]
+    ) -> list[tuple[Author, int]]:
         """The author counts of a subject or year (`author_counts` of its papers) after
-        `made` were put in and `gone` taken out: its tally changed by theirs."""
+        `made` were put in and `gone` taken out: its tally changed by theirs (`before`, its
+        counts until now, in the same order when the tally is the same: a paper retitled)."""
         counts = self.tallies.setdefault(tally, Counter())
-        counts.update(tally_of(made))
-        counts.subtract(tally_of(gone))
+        added, taken = tally_of(made), tally_of(gone)
+        if added == taken:
+            return [(self.authors[author.key], n) for author, n in before]
+        counts.update(added)
+        counts.subtract(taken)
         for key in [key for key, n in counts.items() if n <= 0]:
             del counts[key]
-        return sorted(
-            ((self.authors[key], n) for key, n in counts.items()), key=lambda item: (-item[1], item[0].key)
-        )
+        ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+        return [(self.authors[key], n) for key, n in ranked]
 
 
 def tally_of(papers: Iterable[Paper]) -> Counter[str]:
