@@ -124,6 +124,8 @@ def test_preview_shows_a_saved_page_in_place_and_reloads_for_a_stylesheet(previe
     saved: the page reloads."""
     project, url = preview
     seed = project / "seeds/000_428d720ed8b996c5.txt"
+    said: list[str] = []
+    page.on("console", lambda message: said.append(message.text))
     page.set_viewport_size({"width": 800, "height": 400})
     page.goto(url + "authors/ziheng-jiang/")
     page.wait_for_selector("details.abstract")  # site.js made the rows' abstract toggles
@@ -138,6 +140,7 @@ def test_preview_shows_a_saved_page_in_place_and_reloads_for_a_stylesheet(previe
     assert page.evaluate("() => window.sameDocument === true && window.scrollY > 0")
     assert page.locator("details.abstract").count() > 0  # site.js ran again on the new body
     assert page.locator("script[src$='site.js']").count() == 1
+    assert not [text for text in said if "Content Security Policy" in text]
 
     style = project / "assets/style.css"
     style.write_text(

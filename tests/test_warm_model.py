@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import datetime
 import random
+import sys
 from dataclasses import replace
 from typing import Any
+
+import pytest
 
 from scholarsite.inputs.records import Details
 from scholarsite.inputs.seeds import AuthorRecord, SeedRecord
@@ -24,6 +27,11 @@ PUBLISHED = {"2024/on topic 1": datetime.date(2024, 5, 1), "2023/on topic 2": da
 
 def plain(text: str) -> str:
     return text.strip()
+
+
+def shown(text: str) -> str:
+    """A title as shown, TeX rendered (its slug differs from its source's: a legacy page)."""
+    return text.strip().replace("$\\mathcal{O}(n)$", "O(n)")
 
 
 def record(rng: random.Random, path: str, line: int) -> SeedRecord:
@@ -121,6 +129,26 @@ def test_merging_by_the_change_gives_the_whole_merge() -> None:
             whole = build_model(seeds.values(), PUBLISHED, identities, plain)
             assert shape(updated) == shape(whole), f"run {run}, step {step}: {change}"
             assert set(updated.pages) == page_paths(whole.papers), f"run {run}, step {step}: {change}"
+            assert updated.by_key == {p.key: p for p in updated.papers}, f"run {run}, step {step}: {change}"
+
+
+def test_legacy_pages_follow_the_change(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Titles in TeX, whose pages under the slug rule before are legacy pages: the warm model's
+    (found among the papers that moved, against the pages it keeps) are the whole merge's."""
+    monkeypatch.setattr(sys.modules[__name__], "TITLES", [*TITLES, "Sort in $\\mathcal{O}(n)$", "Graphs in $\\mathcal{O}(n)$"])
+    rng = random.Random(1205)
+    legacy = 0
+    for run in range(6):
+        seeds = {f"seeds/s{n}.txt": seed(rng, f"seeds/s{n}.txt") for n in range(8)}
+        warm = WarmModel()
+        warm.build(seeds.values(), PUBLISHED, Identities(), shown)
+        for step in range(40):
+            change = edited(rng, seeds)
+            updated = warm.build(seeds.values(), PUBLISHED, Identities(), shown)
+            whole = build_model(seeds.values(), PUBLISHED, Identities(), shown)
+            assert shape(updated) == shape(whole), f"run {run}, step {step}: {change}"
+            legacy += len(whole.legacy_pages)
+    assert legacy > 0
 
 
 def test_a_small_change_is_merged_by_the_change_not_whole() -> None:

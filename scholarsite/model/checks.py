@@ -155,7 +155,9 @@ def slug_clashes(site: Site) -> list[Diagnostic]:
     claim keep the name's slug, which the page gave to the seeds it claimed."""
     first: dict[str, str] = {}
     problems = []
-    for author in sorted(site.authors, key=lambda a: not a.key.endswith("#page")):  # claimed first
+    claimed = [author for author in site.authors if author.key.endswith("#page")]
+    others = [author for author in site.authors if not author.key.endswith("#page")]
+    for author in (*claimed, *others):  # claimed first
         other = first.setdefault(author.slug, author.seed_paths[0])
         if other != author.seed_paths[0]:
             problems.append(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable
 
 from scholarsite.errors import Diagnostic, note
@@ -22,11 +23,18 @@ def others(paper: Paper) -> list[AbstractVersion]:
     return [version for version in paper.versions if version is not shown]
 
 
+NOTED: weakref.WeakKeyDictionary[Paper, Diagnostic] = weakref.WeakKeyDictionary()
+
+
 def abstract_notes(papers: Iterable[Paper]) -> list[Diagnostic]:
-    """A note per paper with more than one abstract, at the record whose abstract is shown."""
+    """A note per paper with more than one abstract, at the record whose abstract is shown
+    (remembered while the paper lives: a paper is never changed once made)."""
     notes = []
     for paper in papers:
         if len(paper.versions) < 2:
+            continue
+        if (known := NOTED.get(paper)) is not None:
+            notes.append(known)
             continue
         shown = shown_version(paper.versions).where
         elsewhere = ", ".join(place(version.where) for version in others(paper))
@@ -34,5 +42,5 @@ def abstract_notes(papers: Iterable[Paper]) -> list[Diagnostic]:
             f"'{shorten(paper.title)}' ({paper.year}) has another abstract in {elsewhere}; "
             "this record's is shown"
         )
-        notes.append(note(shown.path, shown.line, message, RULE))
+        notes.append(NOTED.setdefault(paper, note(shown.path, shown.line, message, RULE)))
     return notes

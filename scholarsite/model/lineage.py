@@ -78,7 +78,7 @@ def with_lineage(
     last = followed.last if followed is not None else None
     if last is None or not by_change(site, sources, before, positions, dates, last):
         site = whole_lineage(build, site, sources, before, positions, dates)
-    site.moved_papers = former_pages(site.lineage, site.papers, site.pages)
+    site.moved_papers = former_pages(site.lineage, site.papers, site.pages, site.by_key)
     site.legacy_pages = {path: p for path, p in site.legacy_pages.items() if path not in site.moved_papers}
     if followed is not None:
         changes = site.changes
@@ -285,16 +285,20 @@ def former_keys(lineage: Mapping[str, Lineage], keys: Iterable[str]) -> dict[str
 
 
 def former_pages(
-    lineage: Mapping[str, Lineage], papers: Iterable[Paper], pages: Collection[str] = ()
+    lineage: Mapping[str, Lineage],
+    papers: Iterable[Paper],
+    pages: Collection[str] = (),
+    by_key: Mapping[str, Paper] | None = None,
 ) -> dict[str, Paper]:
-    """Each page a paper had that is no paper's page now (`pages`: every paper's page path,
-    found when not given), with the paper, by path (sorted)."""
+    """Each page a paper had that is no paper's page now (`pages`, `by_key`: every paper's page
+    path and every paper by key, found when not given), with the paper, by path (sorted)."""
     papers = list(papers)
     pages = pages or page_paths(papers)
+    by_key = by_key or {paper.key: paper for paper in papers}
     found: dict[str, Paper] = {}
-    having = [paper for paper in papers if (line := lineage.get(paper.key)) and line.former]
-    for paper in sorted(having, key=lambda paper: paper.key):
-        for _, path in lineage[paper.key].former:
+    for line in sorted((line for line in lineage.values() if line.former), key=lambda line: line.key):
+        paper = by_key.get(line.key)
+        for _, path in line.former if paper is not None else ():
             if path not in pages:
                 found.setdefault(path, paper)
     return dict(sorted(found.items()))

@@ -184,6 +184,7 @@ class Site:
     lineage: dict[str, Lineage] = field(default_factory=dict)  # what lineage.txt keeps, by key
     changes: ChangeLog | None = None  # how a warm model got here (`model.warm`): None when made whole
     pages: Collection[str] = ()  # every paper's page path, when a warm model keeps them (else found)
+    by_key: Mapping[str, Paper] = field(default_factory=dict)  # every paper by key, likewise
 
     @property
     def record_count(self) -> int:
@@ -397,7 +398,8 @@ def page_paths(papers: Iterable[Paper]) -> set[str]:
 
 def legacy_pages(papers: list[Paper], pages: Collection[str] = ()) -> dict[str, Paper]:
     """The page of each paper under the slug rule before, where it is not the paper's page now
-    nor another paper's (`pages`: every paper's page path, found when not given), by its path."""
+    nor another paper's (`pages`: every paper's page path, found from `papers` when not given;
+    then `papers` may be only those that moved), by its path."""
     pages = pages or page_paths(papers)
     before = {urls.paper(p.year, p.legacy_slug): p for p in papers if p.moved}
     return {path: paper for path, paper in sorted(before.items()) if path not in pages}

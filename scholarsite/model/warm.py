@@ -138,6 +138,8 @@ class Merged:
     identities: Identities
     changes: Changes
     pages: Counter[str]  # the page path of each paper (as many as papers there)
+    moved: list[Paper]  # the papers whose page under the slug rule before is not theirs now, in order
+    by_key: dict[str, Paper]
     tallies: dict[Tally, Counter[str]]  # papers by author key, of each subject and year
 
     @classmethod
@@ -165,6 +167,8 @@ class Merged:
             identities=identities,
             changes=Changes(),
             pages=Counter(page_of(paper) for paper in site.papers),
+            moved=[paper for paper in site.papers if paper.moved],
+            by_key={paper.key: paper for paper in site.papers},
             tallies={
                 **{("subject", s.code): tally_of(s.papers) for s in site.subjects},
                 **{("year", y.year): tally_of(y.papers) for y in site.years},
@@ -175,13 +179,14 @@ class Merged:
         """The model as `build_model` returns it (lists of its own: a reader may sort them)."""
         return Site(
             redirects=redirects_of(records, self.identities, {a.slug for a in self.authors.values()}),
-            legacy_pages=legacy_pages(self.papers, self.pages),
+            legacy_pages=legacy_pages(self.moved, self.pages),
             authors=sorted(self.authors.values(), key=lambda a: a.key),
             papers=list(self.papers),
             subjects=sorted(self.subjects.values(), key=lambda s: s.code),
             years=sorted(self.years.values(), key=lambda y: -y.year),
             changes=self.changes,
             pages=self.pages,
+            by_key=self.by_key,
         )
 
     def update(
@@ -251,6 +256,13 @@ class Merged:
         touched_years = {p.year for p in (*gone, *made)}
         self.papers = inserted([p for p in self.papers if id(p) not in gone_ids], made, order)
         self.pages.update(page_of(paper) for paper in made)
+        self.moved = inserted(
+            [p for p in self.moved if id(p) not in gone_ids], [p for p in made if p.moved], order
+        )
+        for paper in gone:
+            if self.by_key.get(paper.key) is paper:
+                del self.by_key[paper.key]
+        self.by_key.update((paper.key, paper) for paper in made)
         self.pages.subtract(page_of(paper) for paper in gone)
         for page in {page_of(paper) for paper in gone}:
             if self.pages[page] <= 0:

@@ -21,6 +21,7 @@
   function rerun(body) {
     // Scripts put in a page by the parser of another document do not run: make them anew, in order.
     body.querySelectorAll("script").forEach(function (old) {
+      if (old.type && old.type !== "text/javascript" && old.type !== "module") return; // data: left as parsed
       var fresh = document.createElement("script");
       Array.prototype.forEach.call(old.attributes, function (attribute) {
         fresh.setAttribute(attribute.name, attribute.value);
