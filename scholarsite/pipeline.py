@@ -198,7 +198,7 @@ def prepare(
     ownership.claim(site_dir, root)
     progress("read", 0, 0)
     caches = caches or Caches.of(root)
-    recorded = looked.files.recorded
+    recorded = looked.files.regular
     project = load_project(root, caches.parses, overrides, recorded, keep_sources=caches.parses.on_disk)
     data, diagnostics = site_data(project, caches)
     if fails(diagnostics, strict):

@@ -442,6 +442,6 @@ def test_recorded_seeds_are_not_read_again(project: Path, monkeypatch: pytest.Mo
 
     monkeypatch.setattr(seeds_module, "read_input", reading)
     caches = pipeline.Caches.of(project)
-    fast = load_project(project, caches.parses, NONE_GIVEN, looked.files.recorded)
+    fast = load_project(project, caches.parses, NONE_GIVEN, looked.files.regular)
     assert read == [edited.name]
     assert fast.seeds == load_project(project).seeds and fast.diagnostics == load_project(project).diagnostics

@@ -135,7 +135,9 @@ def test_merging_by_the_change_gives_the_whole_merge() -> None:
 def test_legacy_pages_follow_the_change(monkeypatch: pytest.MonkeyPatch) -> None:
     """Titles in TeX, whose pages under the slug rule before are legacy pages: the warm model's
     (found among the papers that moved, against the pages it keeps) are the whole merge's."""
-    monkeypatch.setattr(sys.modules[__name__], "TITLES", [*TITLES, "Sort in $\\mathcal{O}(n)$", "Graphs in $\\mathcal{O}(n)$"])
+    monkeypatch.setattr(
+        sys.modules[__name__], "TITLES", [*TITLES, "Sort in $\\mathcal{O}(n)$", "Graphs in $\\mathcal{O}(n)$"]
+    )
     rng = random.Random(1205)
     legacy = 0
     for run in range(6):

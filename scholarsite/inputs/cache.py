@@ -14,6 +14,7 @@ not validate is thrown away whole, with a note, and rebuilt.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -185,22 +186,28 @@ class ParseCache:
             return {}
         return entries
 
-    def reused(self, digest: bytes | None, path: str, latest_year: int) -> SeedParse | None:
-        """The parse of the seed at `path` whose bytes have the sha256 `digest`, if the cache
-        has it (the file need not be read); else None. A process that builds again asks for
-        the same again: its key is remembered by path."""
-        if digest is None:
-            return None
-        recent = self.recent.get(path)
-        if recent is not None and recent[0] == digest and recent[1] == latest_year:
-            key = recent[2]
-        else:
-            key = (path, digest.hex(), latest_year, code_version())
-            self.recent[path] = (digest, latest_year, key)
-        if key not in self.entries:
-            return None
-        self.used.add(key)
-        return self.entries[key]
+    def reused(
+        self, paths: list[str], digests: Mapping[str, bytes], latest_year: int
+    ) -> dict[str, SeedParse]:
+        """The parses the cache has of the seeds at `paths` whose bytes have the sha256
+        `digests` knows (the files need not be read), by path. A process that builds again
+        asks for the same again: each path's key is remembered."""
+        found: dict[str, SeedParse] = {}
+        recent, entries, version = self.recent, self.entries, code_version()
+        for path in paths:
+            digest = digests.get(path)
+            if digest is None:
+                continue
+            last = recent.get(path)
+            if last is not None and last[0] == digest and last[1] == latest_year:
+                key = last[2]
+            else:
+                key = (path, digest.hex(), latest_year, version)
+                recent[path] = (digest, latest_year, key)
+            if (parse := entries.get(key)) is not None:
+                self.used.add(key)
+                found[path] = parse
+        return found
 
     def parse(self, data: bytes, path: str, latest_year: int) -> SeedParse:
         """The parse of a seed's bytes, from the cache when the same bytes were parsed before."""

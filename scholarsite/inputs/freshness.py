@@ -54,10 +54,6 @@ class InputFiles:
     counted: dict[str, bytes]
     regular: dict[str, bytes]
 
-    def recorded(self, name: str) -> bytes | None:
-        """The sha256 of the regular file at project path `name` when the look saw it, or None."""
-        return self.regular.get(name)
-
 
 def input_files(root: Path, state: BuildState | None = None) -> InputFiles:
     """Every file a build reads, listed and digested. With `state`, a file whose stamp (size,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,7 +44,7 @@ def load_project(
     root: Path,
     cache: ParseCache | None = None,
     overrides: Overrides = NONE_GIVEN,
-    recorded: Callable[[str], bytes | None] = lambda name: None,
+    recorded: Mapping[str, bytes] | None = None,
     keep_sources: bool = False,
 ) -> Project:
     """Read site.yaml (with the settings given over it), seeds/, content/, templates/,
@@ -52,7 +52,7 @@ def load_project(
 
     Seeds go through `cache` (by default the project's `.scholarsite-cache/`), so unchanged
     seeds are not parsed again; the caller decides whether to save it. A seed whose digest
-    `recorded` knows by its project path (the look's, `freshness.InputFiles.recorded`) and
+    `recorded` knows by its project path (the look's, `freshness.InputFiles.regular`) and
     whose parse the cache holds is not even read. With `keep_sources` (a build that keeps its
     caches), sources.yaml's entries go through their cache (`inputs.sources_cache`), read and
     written at once.
@@ -71,7 +71,7 @@ def load_project(
         root / "seeds",
         "seeds",
         lambda data, shown: cache.parse(data, shown, year),
-        lambda shown: cache.reused(recorded(shown), shown, year),
+        lambda shown: cache.reused(shown, recorded or {}, year),
     )
     diagnostics += notes + [d for parse in parses for d in parse.diagnostics]
     content, author_pages, problems = read_pages(root / "content", "content", config.unsafe_html)

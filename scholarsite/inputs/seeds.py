@@ -18,7 +18,7 @@ A seed is a sequence of blocks separated by blank lines::
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
 
@@ -451,25 +451,30 @@ def read_seeds(
     seed_dir: Path,
     display_dir: str,
     parse: Callable[[bytes, str], SeedParse],
-    reused: Callable[[str], SeedParse | None] = lambda shown: None,
+    reused: Callable[[list[str]], Mapping[str, SeedParse]] = lambda shown: {},
 ) -> tuple[list[SeedParse], list[Diagnostic]]:
     """Parse every seed in `seed_dir` (sorted by name) with `parse(bytes, shown path)`, or
-    take the parse `reused(shown path)` knows without reading the file (the files a build
-    finds unchanged); a note for each file skipped (the example `new` wrote too), an
-    error for each refused (see `files.read_input`)."""
+    take the parses `reused(shown paths)` knows without reading the files (the files a build
+    finds unchanged); a note for each file skipped (the example `new` wrote too), an error for
+    each refused (see `files.read_input`)."""
     parses: list[SeedParse] = []
     skipped: list[Diagnostic] = []
     if not seed_dir.is_dir():
         return [], [error(display_dir, 0, "the seeds folder does not exist", NO_SEEDS_HINT)]
     with os.scandir(seed_dir) as listing:  # entries know if they are folders: no stat each
         entries = sorted(listing, key=lambda entry: entry.name)
+    seeds = [
+        entry for entry in entries if is_seed_name(entry.name) and not entry.is_dir(follow_symlinks=False)
+    ]
+    known = reused([f"{display_dir}/{entry.name}" for entry in seeds if entry.name != EXAMPLE_NAME])
+    seed_names = {entry.name for entry in seeds}
     for entry in entries:
         shown = f"{display_dir}/{entry.name}"
-        if not is_seed_name(entry.name) or entry.is_dir(follow_symlinks=False):
+        if entry.name not in seed_names:
             skipped.append(note(shown, 0, "skipped: not a seed file (seeds are visible .txt files)"))
             continue
-        if entry.name != EXAMPLE_NAME and (known := reused(shown)) is not None:
-            parses.append(known)
+        if (found := known.get(shown)) is not None:
+            parses.append(found)
             continue
         path = seed_dir / entry.name
         try:

@@ -152,7 +152,8 @@ class Cards:
         self.site = site
         self.subjects = MadeOnDemand({s.code: s for s in site.subjects}, digested(self.subject_card))
         self.authors = MadeOnDemand({a.key: a for a in site.authors}, digested(self.author_card))
-        self.papers = MadeOnDemand({p.key: p for p in site.papers}, digested(self.paper_card))
+        by_key = site.by_key or {p.key: p for p in site.papers}  # a warm model keeps it
+        self.papers = MadeOnDemand(dict(by_key), digested(self.paper_card))
 
     @cached_property
     def by_spelling(self) -> dict[str, Author]:

@@ -95,6 +95,8 @@ def identities_of(author_pages: list[Page]) -> tuple[Identities, list[Diagnostic
 
 def claim_problems(project: Project) -> list[Diagnostic]:
     """An author page claiming a seed file that is not among the accepted seeds."""
+    if not any(page.meta.get("seeds") for page in project.author_pages):
+        return []  # nothing claimed: the seeds need not be listed
     known = {parse.author.path for parse in project.seeds if parse.author is not None}
     return [
         error(
@@ -112,7 +114,7 @@ def claim_problems(project: Project) -> list[Diagnostic]:
 def source_problems(site: Site, sources: Sources) -> list[Diagnostic]:
     """A warning per sources.yaml entry whose key is no paper's any more (the paper's title or
     year changed, or its seed went), a note per paper whose source is ambiguous."""
-    keys = {paper.key for paper in site.papers}
+    keys = site.by_key.keys() or {paper.key for paper in site.papers}  # a warm model keeps them
     stale = [
         warning(
             SOURCES_FILE,
