@@ -26,6 +26,7 @@ from scholarsite import pipeline
 from scholarsite.inputs import seeds as seeds_module
 from scholarsite.inputs.config import NONE_GIVEN
 from scholarsite.inputs.project import load_project
+from scholarsite.inputs.state import BuildState
 from scholarsite.model import lineage, urls
 from scholarsite.outputs.families import exports, pages
 from scholarsite.outputs.registry import Output
@@ -419,6 +420,27 @@ def test_a_preview_build_with_a_page_open_equals_a_clean_build(project: Path, tm
         clean_build(project, clean)
         assert site_files(project / "site") == site_files(clean), f"step {step}: {change}"
         shutil.rmtree(clean)
+
+
+def test_the_state_keeps_exactly_the_digests_saved_last(tmp_path: Path) -> None:
+    """Saving input digests writes only the rows that differ from those read; what is read back
+    is what was saved, whatever was there."""
+    state = BuildState(tmp_path / "state.sqlite")
+    first = {
+        "seeds/a.txt": ((1, 2, 3), b"a"),
+        "seeds/b.txt": ((4, 5, 6), b"b"),
+        "site.yaml": ((7, 8, 9), b"y"),
+    }
+    state.save_input_digests(first, state.input_digests())
+    second = {
+        "seeds/a.txt": ((1, 2, 3), b"a"),
+        "seeds/b.txt": ((4, 5, 7), b"B"),
+        "seeds/c.txt": ((0, 0, 1), b"c"),
+    }
+    state.save_input_digests(second, state.input_digests())
+    assert state.input_digests() == second
+    state.close()
+    assert BuildState(tmp_path / "state.sqlite").input_digests() == second
 
 
 def test_recorded_seeds_are_not_read_again(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -68,7 +68,7 @@ def input_files(root: Path, state: BuildState | None = None) -> InputFiles:
         for file in files:
             counted[digests.name_of(file)] = digests.of(file)
     if state is not None and digests.seen != digests.known:
-        state.save_input_digests(digests.seen)
+        state.save_input_digests(digests.seen, digests.known)
     return InputFiles(counted, digests.regular)
 
 

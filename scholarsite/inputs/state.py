@@ -80,13 +80,21 @@ class BuildState:
         rows = self.db.execute("SELECT path, size, mtime, inode, digest FROM inputs")
         return {path: ((size, mtime, inode), digest) for path, size, mtime, inode, digest in rows}
 
-    def save_input_digests(self, digests: dict[str, tuple[Stamp, bytes]]) -> None:
-        """Replace the input files' digests."""
+    def save_input_digests(
+        self, digests: dict[str, tuple[Stamp, bytes]], known: dict[str, tuple[Stamp, bytes]]
+    ) -> None:
+        """Replace the input files' digests, `known` (what `input_digests` gave): only the rows
+        that differ are written."""
         with self.kept():
-            self.db.execute("DELETE FROM inputs")
+            gone = sorted(known.keys() - digests.keys())
+            self.db.executemany("DELETE FROM inputs WHERE path = ?", ((path,) for path in gone))
             self.db.executemany(
-                "INSERT INTO inputs VALUES (?, ?, ?, ?, ?)",
-                ((path, *stamp, digest) for path, (stamp, digest) in sorted(digests.items())),
+                "INSERT OR REPLACE INTO inputs VALUES (?, ?, ?, ?, ?)",
+                (
+                    (path, *stamp, digest)
+                    for path, (stamp, digest) in sorted(digests.items())
+                    if known.get(path) != (stamp, digest)
+                ),
             )
 
     def related_rows(self) -> Iterator[RelatedColumns]:
