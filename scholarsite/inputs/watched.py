@@ -82,10 +82,9 @@ def updated(files: InputFiles, root: Path, paths: set[str]) -> InputFiles | None
             return None
         if stat.S_ISDIR(status.st_mode):
             return None  # a folder made, or moved in with its files
-        counted[name] = digests.of(path)
         regular.pop(name, None)
-        regular.update(digests.regular)
-        digests.regular.clear()
+        counted[name] = digests.of(path)  # a regular file's digest is in `digests.regular` too
+    regular.update(digests.regular)
     if counted.keys() != files.counted.keys():
         counted = dict(sorted(counted.items(), key=lambda item: fingerprint_order(item[0])))
     return InputFiles(counted, regular)

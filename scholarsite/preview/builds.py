@@ -26,9 +26,8 @@ from scholarsite.lifetime import die_with_parent
 from scholarsite.model.warm import WarmModel
 
 BUILD_NICENESS = 10  # the build process yields the cores to the browser showing its first page
-Shown = Callable[
-    [list[str], bool], None
-]  # pages are in place: the build's warnings, and whether only pages changed
+# Pages are in place: the build's warnings, and whether only pages changed (not what they load).
+Shown = Callable[[list[str], bool], None]
 SUBRESOURCES = (  # files pages load besides themselves: a browser showing a page reloads when one changed
     *(".css", ".js", ".mjs", ".wasm", ".svg", ".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif", ".ico"),
     *(".woff", ".woff2", ".ttf", ".otf"),
@@ -69,17 +68,16 @@ class LocalBuilds:
         self.overrides = overrides
         self.caches = pipeline.Caches.of(root)
         self.caches.model = WarmModel()  # each save merges what it changed into the last model
-        self.caches.inputs = WatchedInputs(root)  # ... and the files saved are the ones looked at
+        self.inputs = self.caches.inputs = WatchedInputs(root)  # ... and only the files saved are looked at
 
     def build(self, shown: Shown, opened: str | None = None, changed: Iterable[str] | None = None) -> Outcome:
         """One build, the page at site path `opened` (the one the browser shows) first, of the
         inputs as they are after the watcher's `changed` paths (None: not known, every input
         file is looked at). A change the watcher missed, found once the build is done, is
         built at once. Nothing escapes: a failure of any kind is an outcome with problems."""
-        assert self.caches.inputs is not None
-        self.caches.inputs.saw(changed)
+        self.inputs.saw(changed)
         outcome = self.attempt(shown, opened)
-        while not outcome.problems and self.caches.inputs.verify(self.caches.state):
+        while not outcome.problems and self.inputs.verify(self.caches.state):
             outcome = self.attempt(shown, opened)
         return outcome
 
