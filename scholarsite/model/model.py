@@ -391,9 +391,14 @@ def author_counts(papers: list[Paper]) -> list[tuple[Author, int]]:
     return ranked(Counter(a for p in papers for a in p.authors), lambda a: a.key)
 
 
+def page_of(paper: Paper) -> str:
+    """A paper's page path."""
+    return urls.paper(paper.year, paper.slug)
+
+
 def page_paths(papers: Iterable[Paper]) -> set[str]:
     """The page path of each paper."""
-    return {urls.paper(p.year, p.slug) for p in papers}
+    return {page_of(p) for p in papers}
 
 
 def legacy_pages(papers: list[Paper], pages: Collection[str] = ()) -> dict[str, Paper]:

@@ -137,6 +137,11 @@ def paper_pairs(paper: Paper) -> Iterator[Pair]:
         yield from ((a, b) for i, a in enumerate(keys) for b in keys[i + 1 :] if a != b)
 
 
+def pairs_counted(papers: Iterable[Paper]) -> Counter[Pair]:
+    """How many of `papers` count in each co-author pair."""
+    return Counter(pair for paper in papers for pair in paper_pairs(paper))
+
+
 def author_names(site: Site) -> list[tuple[str, str, str]]:
     """Every author's key, name and slug: what a network shows of its members."""
     return [(a.key, a.name, a.slug) for a in site.authors]
@@ -151,9 +156,7 @@ class KeptNetwork:
     whose members stand for authors of the same key, name, slug and co-authors."""
 
     network: Network | None = None
-    seen: object = (
-        None  # the model's mark (`ChangeLog.mark`) when the network was made or last found the same
-    )
+    seen: object = None  # the model's mark (`ChangeLog.mark`) when made or last found the same
     names: list[tuple[str, str, str]] = field(default_factory=list)
 
     def reused(self, site: Site) -> Network | None:
@@ -162,11 +165,7 @@ class KeptNetwork:
         if moved is None:
             return None
         gone, made = moved
-        if Counter(p for paper in gone for p in paper_pairs(paper)) != Counter(
-            p for paper in made for p in paper_pairs(paper)
-        ):
-            return None
-        if author_names(site) != self.names:
+        if pairs_counted(gone) != pairs_counted(made) or author_names(site) != self.names:
             return None
         self.seen = site.changes.mark if site.changes is not None else None
         return self.network

@@ -20,7 +20,6 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from scholarsite.inputs.seeds import AuthorRecord, SeedRecord
-from scholarsite.model import urls
 from scholarsite.model.lineage import Followed
 from scholarsite.model.model import (
     Author,
@@ -36,6 +35,7 @@ from scholarsite.model.model import (
     fill_author_views,
     legacy_pages,
     merge_authors,
+    page_of,
     paper_order,
     redirects_of,
     title_identity,
@@ -255,18 +255,7 @@ class Merged:
         touched_subjects = {s.code for p in (*gone, *made) for s in p.subjects}
         touched_years = {p.year for p in (*gone, *made)}
         self.papers = inserted([p for p in self.papers if id(p) not in gone_ids], made, order)
-        self.pages.update(page_of(paper) for paper in made)
-        self.moved = inserted(
-            [p for p in self.moved if id(p) not in gone_ids], [p for p in made if p.moved], order
-        )
-        for paper in gone:
-            if self.by_key.get(paper.key) is paper:
-                del self.by_key[paper.key]
-        self.by_key.update((paper.key, paper) for paper in made)
-        self.pages.subtract(page_of(paper) for paper in gone)
-        for page in {page_of(paper) for paper in gone}:
-            if self.pages[page] <= 0:
-                del self.pages[page]
+        self.reindex(gone, made, gone_ids, order)
         for code in touched_subjects:
             subject = self.subjects[code]
             kept = [p for p in subject.papers if id(p) not in gone_ids]
@@ -296,6 +285,21 @@ class Merged:
         for author in authors:  # every author of `made` is one of them
             fill_author_views(author, order)
 
+    def reindex(self, gone: list[Paper], made: list[Paper], gone_ids: set[int], order: PaperOrder) -> None:
+        """The papers' page paths, the papers that moved and the papers by key, after `gone`
+        were taken out and `made` put in."""
+        self.pages.update(page_of(paper) for paper in made)
+        self.pages.subtract(page_of(paper) for paper in gone)
+        for page in {page_of(paper) for paper in gone}:
+            if self.pages[page] <= 0:
+                del self.pages[page]
+        kept = [p for p in self.moved if id(p) not in gone_ids]
+        self.moved = inserted(kept, [p for p in made if p.moved], order)
+        for paper in gone:
+            if self.by_key.get(paper.key) is paper:
+                del self.by_key[paper.key]
+        self.by_key.update((paper.key, paper) for paper in made)
+
     def counted(
         self, tally: Tally, before: list[tuple[Author, int]], made: list[Paper], gone: list[Paper]
     ) -> list[tuple[Author, int]]:
@@ -317,11 +321,6 @@ class Merged:
 def tally_of(papers: Iterable[Paper]) -> Counter[str]:
     """How many of `papers` each author lists, by author key."""
     return Counter(a.key for p in papers for a in p.authors)
-
-
-def page_of(paper: Paper) -> str:
-    """A paper's page path."""
-    return urls.paper(paper.year, paper.slug)
 
 
 def inserted(papers: list[Paper], new: list[Paper], order: PaperOrder) -> list[Paper]:
