@@ -25,6 +25,7 @@ from scholarsite.inputs.watched import WatchedInputs
 from scholarsite.lifetime import die_with_parent
 from scholarsite.model.warm import WarmModel
 
+MISSED_ROUNDS = 3  # builds after one when files changed that the watcher did not name
 BUILD_NICENESS = 10  # the build process yields the cores to the browser showing its first page
 # Pages are in place: the build's warnings, and whether only pages changed (not what they load).
 Shown = Callable[[list[str], bool], None]
@@ -77,7 +78,9 @@ class LocalBuilds:
         built at once. Nothing escapes: a failure of any kind is an outcome with problems."""
         self.inputs.saw(changed)
         outcome = self.attempt(shown, opened)
-        while not outcome.problems and self.inputs.verify(self.caches.state):
+        for _ in range(MISSED_ROUNDS):  # a file changed all the time is left to the watcher
+            if outcome.problems or not self.inputs.verify(self.caches.state):
+                break
             outcome = self.attempt(shown, opened)
         return outcome
 
