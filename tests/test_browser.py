@@ -129,6 +129,7 @@ def test_preview_shows_a_saved_page_in_place_and_reloads_for_a_stylesheet(previe
     page.set_viewport_size({"width": 800, "height": 400})
     page.goto(url + "authors/ziheng-jiang/")
     page.wait_for_selector("details.abstract")  # site.js made the rows' abstract toggles
+    page.wait_for_function("() => window.scholarsiteLive === true", timeout=30_000)  # connected
     page.evaluate("() => { window.sameDocument = true; window.scrollTo(0, 600); }")
     original = seed.read_text(encoding="utf-8")
     seed.write_text(

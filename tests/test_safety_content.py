@@ -257,7 +257,7 @@ def test_the_preview_still_reloads_under_the_policy(csp_preview, browser) -> Non
     page = browser.new_page()
     try:
         page.goto(base + "about/")
-        page.wait_for_function("() => window.LiveReload !== undefined", timeout=30_000)
+        page.wait_for_function("() => window.scholarsiteLive === true", timeout=30_000)  # connected
         about = project / "content/about.md"
         edited = about.read_text(encoding="utf-8") + "\nReloaded under the policy.\n"
         about.write_text(edited, encoding="utf-8")

@@ -57,6 +57,7 @@
     socket.onopen = function () {
       socket.send(JSON.stringify({ command: "hello", protocols: ["http://livereload.com/protocols/official-7"] }));
       socket.send(JSON.stringify({ command: "info", url: location.href, plugins: {} }));
+      window.scholarsiteLive = true; // connected: a save is shown from now on
     };
     socket.onmessage = function (event) {
       var message = JSON.parse(event.data);
@@ -65,6 +66,7 @@
       else location.reload();
     };
     socket.onclose = function () {
+      window.scholarsiteLive = false;
       setTimeout(connect, 1000); // the preview restarted: reconnect
     };
   }
