@@ -159,9 +159,7 @@ class ParseCache:
         self.dirty: set[int] = set()  # shards whose entries changed
         self.entries: dict[Key, SeedParse] = self.load()
         self.used: set[Key] = set()
-        self.recent: dict[
-            str, tuple[bytes, int, Key]
-        ] = {}  # path -> the digest and year last reused, its key
+        self.recent: dict[str, tuple[bytes, int, Key]] = {}  # path -> digest, year and key last asked
 
     @property
     def on_disk(self) -> bool:

@@ -33,13 +33,6 @@ INPUTS = (  # everything a build reads (visible files only, so static/'s one hid
     *("site.yaml", "sources.yaml"),
 )
 
-
-class Watched(Protocol):
-    """The inputs as a process that builds again knows them (`inputs.watched.WatchedInputs`)."""
-
-    def look(self, state: BuildState) -> InputFiles: ...
-
-
 LAST_BUILD_FILE = CACHE_FOLDER / "last-build.json"
 STAMP_SETTLED = 2_000_000_000  # ns: a stamp younger than this is not trusted next time
 
@@ -55,6 +48,12 @@ class InputFiles:
     regular: dict[str, bytes]
 
 
+class Watched(Protocol):
+    """The inputs as a process that builds again knows them (`inputs.watched.WatchedInputs`)."""
+
+    def look(self, state: BuildState) -> InputFiles: ...
+
+
 def input_files(root: Path, state: BuildState | None = None) -> InputFiles:
     """Every file a build reads, listed and digested. With `state`, a file whose stamp (size,
     mtime, inode) is the one recorded with its digest is not read."""
@@ -62,9 +61,8 @@ def input_files(root: Path, state: BuildState | None = None) -> InputFiles:
     counted: dict[str, bytes] = {}
     for name in INPUTS:
         path = root / name
-        files = (
-            visible_paths(str(path)) if path.is_dir() else [str(path)] if present(path) else []
-        )  # a pipe too
+        alone = [str(path)] if present(path) else []  # a file, or a pipe: counted too
+        files = visible_paths(str(path)) if path.is_dir() else alone
         for file in files:
             counted[digests.name_of(file)] = digests.of(file)
     if state is not None and digests.seen != digests.known:

@@ -152,8 +152,7 @@ class Cards:
         self.site = site
         self.subjects = MadeOnDemand({s.code: s for s in site.subjects}, digested(self.subject_card))
         self.authors = MadeOnDemand({a.key: a for a in site.authors}, digested(self.author_card))
-        by_key = site.by_key or {p.key: p for p in site.papers}  # a warm model keeps it
-        self.papers = MadeOnDemand(dict(by_key), digested(self.paper_card))
+        self.papers = MadeOnDemand(dict(site.by_key), digested(self.paper_card))
 
     @cached_property
     def by_spelling(self) -> dict[str, Author]:

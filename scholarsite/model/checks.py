@@ -114,7 +114,7 @@ def claim_problems(project: Project) -> list[Diagnostic]:
 def source_problems(site: Site, sources: Sources) -> list[Diagnostic]:
     """A warning per sources.yaml entry whose key is no paper's any more (the paper's title or
     year changed, or its seed went), a note per paper whose source is ambiguous."""
-    keys = site.by_key.keys() or {paper.key for paper in site.papers}  # a warm model keeps them
+    keys = site.by_key.keys()
     stale = [
         warning(
             SOURCES_FILE,

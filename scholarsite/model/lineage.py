@@ -26,7 +26,7 @@ from __future__ import annotations
 import datetime
 import weakref
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from scholarsite.inputs.lineage_file import MAX_ANCHORS, MAX_FORMER, Lineage, is_anchor
@@ -34,7 +34,7 @@ from scholarsite.inputs.sources import SourceEntry, Sources
 from scholarsite.model import urls
 from scholarsite.model.cards import published_dates
 from scholarsite.model.identity import short_hash
-from scholarsite.model.model import Paper, Site, page_paths
+from scholarsite.model.model import Paper, Site
 
 LEVELS = (("arxiv", "doi"), ("abstract",), ("seed",))  # anchors tried in turn, strongest first
 Anchors = tuple[str, ...]  # sorted
@@ -78,7 +78,7 @@ def with_lineage(
     last = followed.last if followed is not None else None
     if last is None or not by_change(site, sources, before, positions, dates, last):
         site = whole_lineage(build, site, sources, before, positions, dates)
-    site.moved_papers = former_pages(site.lineage, site.papers, site.pages, site.by_key)
+    site.moved_papers = former_pages(site.lineage, site)
     site.legacy_pages = {path: p for path, p in site.legacy_pages.items() if path not in site.moved_papers}
     if followed is not None:
         changes = site.changes
@@ -284,21 +284,13 @@ def former_keys(lineage: Mapping[str, Lineage], keys: Iterable[str]) -> dict[str
     }
 
 
-def former_pages(
-    lineage: Mapping[str, Lineage],
-    papers: Iterable[Paper],
-    pages: Collection[str] = (),
-    by_key: Mapping[str, Paper] | None = None,
-) -> dict[str, Paper]:
-    """Each page a paper had that is no paper's page now (`pages`, `by_key`: every paper's page
-    path and every paper by key, found when not given), with the paper, by path (sorted)."""
-    papers = list(papers)
-    pages = pages or page_paths(papers)
-    by_key = by_key or {paper.key: paper for paper in papers}
+def former_pages(lineage: Mapping[str, Lineage], site: Site) -> dict[str, Paper]:
+    """Each page a paper of `site` had that is no paper's page now, with the paper, by path
+    (sorted)."""
     found: dict[str, Paper] = {}
     for line in sorted((line for line in lineage.values() if line.former), key=lambda line: line.key):
-        paper = by_key.get(line.key)
+        paper = site.by_key.get(line.key)
         for _, path in line.former if paper is not None else ():
-            if path not in pages:
+            if path not in site.pages:
                 found.setdefault(path, paper)
     return dict(sorted(found.items()))

@@ -177,14 +177,14 @@ class Site:
     papers: list[Paper]
     subjects: list[Subject]
     years: list[Year]
+    pages: Collection[str]  # every paper's page path
+    by_key: Mapping[str, Paper]  # every paper by key
     redirects: dict[str, str] = field(default_factory=dict)  # alias slug -> the author's slug
     moved_papers: dict[str, Paper] = field(default_factory=dict)  # page path lineage.txt kept -> paper
     legacy_pages: dict[str, Paper] = field(default_factory=dict)  # page path under the rule before -> paper
     former_keys: dict[str, str] = field(default_factory=dict)  # a key papers had -> its key now
     lineage: dict[str, Lineage] = field(default_factory=dict)  # what lineage.txt keeps, by key
     changes: ChangeLog | None = None  # how a warm model got here (`model.warm`): None when made whole
-    pages: Collection[str] = ()  # every paper's page path, when a warm model keeps them (else found)
-    by_key: Mapping[str, Paper] = field(default_factory=dict)  # every paper by key, likewise
 
     @property
     def record_count(self) -> int:
@@ -401,11 +401,10 @@ def page_paths(papers: Iterable[Paper]) -> set[str]:
     return {page_of(p) for p in papers}
 
 
-def legacy_pages(papers: list[Paper], pages: Collection[str] = ()) -> dict[str, Paper]:
+def legacy_pages(papers: list[Paper], pages: Collection[str]) -> dict[str, Paper]:
     """The page of each paper under the slug rule before, where it is not the paper's page now
-    nor another paper's (`pages`: every paper's page path, found from `papers` when not given;
-    then `papers` may be only those that moved), by its path."""
-    pages = pages or page_paths(papers)
+    nor another paper's (`pages`: every paper's page path; `papers` may be only those that
+    moved), by its path."""
     before = {urls.paper(p.year, p.legacy_slug): p for p in papers if p.moved}
     return {path: paper for path, paper in sorted(before.items()) if path not in pages}
 
@@ -454,11 +453,14 @@ def build_model(
         fill_author_views(author, order)
     for group in (*subjects.values(), *years.values()):
         group.author_counts = author_counts(group.papers)
+    pages = page_paths(ordered_papers)
     return Site(
         redirects=redirects_of(records, identities, {a.slug for a in authors}),
-        legacy_pages=legacy_pages(ordered_papers),
+        legacy_pages=legacy_pages(ordered_papers, pages),
         authors=sorted(authors, key=lambda a: a.key),
         papers=ordered_papers,
         subjects=sorted(subjects.values(), key=lambda s: s.code),
         years=sorted(years.values(), key=lambda y: -y.year),
+        pages=pages,
+        by_key={paper.key: paper for paper in ordered_papers},
     )

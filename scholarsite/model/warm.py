@@ -138,7 +138,7 @@ class Merged:
     identities: Identities
     changes: Changes
     pages: Counter[str]  # the page path of each paper (as many as papers there)
-    moved: list[Paper]  # the papers whose page under the slug rule before is not theirs now, in order
+    with_legacy: list[Paper]  # the papers whose page under the slug rule before is not theirs now, in order
     by_key: dict[str, Paper]
     tallies: dict[Tally, Counter[str]]  # papers by author key, of each subject and year
 
@@ -167,8 +167,8 @@ class Merged:
             identities=identities,
             changes=Changes(),
             pages=Counter(page_of(paper) for paper in site.papers),
-            moved=[paper for paper in site.papers if paper.moved],
-            by_key={paper.key: paper for paper in site.papers},
+            with_legacy=[paper for paper in site.papers if paper.moved],
+            by_key=dict(site.by_key),
             tallies={
                 **{("subject", s.code): tally_of(s.papers) for s in site.subjects},
                 **{("year", y.year): tally_of(y.papers) for y in site.years},
@@ -179,7 +179,7 @@ class Merged:
         """The model as `build_model` returns it (lists of its own: a reader may sort them)."""
         return Site(
             redirects=redirects_of(records, self.identities, {a.slug for a in self.authors.values()}),
-            legacy_pages=legacy_pages(self.moved, self.pages),
+            legacy_pages=legacy_pages(self.with_legacy, self.pages),
             authors=sorted(self.authors.values(), key=lambda a: a.key),
             papers=list(self.papers),
             subjects=sorted(self.subjects.values(), key=lambda s: s.code),
@@ -286,15 +286,15 @@ class Merged:
             fill_author_views(author, order)
 
     def reindex(self, gone: list[Paper], made: list[Paper], gone_ids: set[int], order: PaperOrder) -> None:
-        """The papers' page paths, the papers that moved and the papers by key, after `gone`
+        """The papers' page paths, the papers with a legacy page and the papers by key, after `gone`
         were taken out and `made` put in."""
         self.pages.update(page_of(paper) for paper in made)
         self.pages.subtract(page_of(paper) for paper in gone)
         for page in {page_of(paper) for paper in gone}:
             if self.pages[page] <= 0:
                 del self.pages[page]
-        kept = [p for p in self.moved if id(p) not in gone_ids]
-        self.moved = inserted(kept, [p for p in made if p.moved], order)
+        kept = [p for p in self.with_legacy if id(p) not in gone_ids]
+        self.with_legacy = inserted(kept, [p for p in made if p.moved], order)
         for paper in gone:
             if self.by_key.get(paper.key) is paper:
                 del self.by_key[paper.key]
