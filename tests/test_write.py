@@ -28,6 +28,7 @@ from scholarsite.write import (
     produce,
     switch,
 )
+from scholarsite.write.manifest import UNRECORDED, read_manifest
 from scholarsite.write.objecttext import ObjectText
 
 REPO = Path(__file__).resolve().parents[1]
@@ -501,9 +502,32 @@ def test_a_sync_of_known_paths_decides_as_a_scoped_sync_of_the_whole_listing(
             outcome: object = (report.written, report.unchanged, report.removed)
         except ForeignFileConflict as exc:
             outcome = exc.path
-        files = {p: v[1] for p, v in snapshot(site).items() if p != write.STATS}  # stats: inodes
-        outcomes.append((outcome, files))
+        files = {p: v[1] for p, v in snapshot(site).items() if p not in (write.STATS, MANIFEST)}  # stats: inodes
+        outcomes.append((outcome, files, read_manifest(str(site))))  # as this process's next sync reads it
     assert outcomes[0] == outcomes[1]
+
+
+def test_pages_written_in_place_are_recorded_by_the_next_sync_or_made_again_after_a_crash(
+    tmp_path: Path,
+) -> None:
+    """The preview's first page is written over in place and its manifest entry left to the
+    next sync of the process: that sync records it without writing it again. A process ended
+    before then leaves the page's bytes unlike the manifest's: the site is not taken as
+    intact, and the next build makes the page again."""
+    changed = {**OUTPUTS, PAGE: b"<h1>TVM, retitled</h1>"}
+    for crash in (False, True):
+        site = tmp_path / f"crash-{crash}"
+        sync(OUTPUTS, site, inputs="before")
+        manifest = (site / MANIFEST).read_bytes()
+        assert sync({PAGE: changed[PAGE]}, site, only={PAGE}).written == (PAGE,)
+        assert (site / MANIFEST).read_bytes() == manifest and site_files(site) == changed
+        assert write.unchanged(site, "before") is None  # in this process: a page not recorded
+        if crash:
+            UNRECORDED.clear()
+            assert write.unchanged(site, "before") is None  # in the next: a page damaged
+        report = sync(changed, site, inputs="after")
+        assert report.written == ((PAGE,) if crash else ())
+        assert site_files(site) == changed and write.unchanged(site, "after") is not None
 
 
 def test_a_page_damaged_after_a_sync_of_known_paths_is_written_again(tmp_path: Path) -> None:

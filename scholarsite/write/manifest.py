@@ -62,6 +62,7 @@ def ancestors(path: str) -> Iterator[str]:
 
 
 FILES_TEXT = ObjectText()  # the last manifest's files, for the next sync of this process
+UNRECORDED: dict[str, dict[str, Entry]] = {}  # by site folder: files written in place, not yet in its manifest
 
 
 def manifest_bytes(entries: dict[str, Entry], inputs: str) -> bytes:
@@ -80,7 +81,25 @@ def read_manifest(root: str) -> tuple[dict[str, Entry], str]:
         entries, inputs = parsed_once(os.path.join(root, MANIFEST), parse_manifest)
     except FileNotFoundError:
         return {}, ""
+    if pending := unrecorded(root):  # not a complete build's site until a sync records them
+        return {**entries, **pending}, ""
     return dict(entries), inputs
+
+
+def owned_entries(root: str, paths: Iterable[str]) -> dict[str, Entry]:
+    """The manifest's entries for a few `paths` (those it owns), without copying the rest."""
+    try:
+        entries = parsed_once(os.path.join(root, MANIFEST), parse_manifest)[0]
+    except FileNotFoundError:
+        return {}
+    pending = unrecorded(root)
+    return {path: pending.get(path) or entries[path] for path in paths if path in pending or path in entries}
+
+
+def unrecorded(root: str) -> dict[str, Entry]:
+    """The files this process wrote in place into the site at `root` since its manifest was
+    last written (`Sync.in_place`): their (key, sha256), which the manifest does not hold yet."""
+    return UNRECORDED.get(os.path.realpath(root), {}) if UNRECORDED else {}
 
 
 def parse_manifest(raw: bytes) -> tuple[dict[str, Entry], str]:

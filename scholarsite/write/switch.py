@@ -25,12 +25,14 @@ from scholarsite.write.manifest import (
     MANIFEST,
     STAGING,
     TMP_PREFIX,
+    UNRECORDED,
     Disk,
     Entry,
     ForeignFileConflict,
     ancestors,
     look_at,
     manifest_bytes,
+    owned_entries,
     parse_manifest,
     read_manifest,
     scan,
@@ -103,6 +105,8 @@ class Sync:
     def run(self, items: Iterable[Produced], workers: int, progress: Progress) -> SyncReport:
         """Finish a killed build's switch, plan, produce into the staging folder, then switch."""
         replay(self.root)
+        if self.only is not None and (report := self.in_place(list(items))) is not None:
+            return report
         everything, self.recorded = read_manifest(self.root)
         previous, outside = self.split(everything)
         shutil.rmtree(self.stage, ignore_errors=True)  # a killed build's leftovers
@@ -130,6 +134,37 @@ class Sync:
         finally:
             if not os.path.exists(os.path.join(self.root, JOURNAL)):
                 shutil.rmtree(self.stage, ignore_errors=True)
+
+    def in_place(self, items: list[Produced]) -> SyncReport | None:
+        """The few `only` pages written over where they are, each by a rename of its own, when
+        every one is a page the manifest owns and a regular file in site/ (None otherwise: a
+        whole sync decides). Their entries wait in `UNRECORDED` for the next sync of this
+        process to write the manifest; a process ended before then leaves files that do not
+        match the manifest, which the next build finds and makes again (`repair.damaged`)."""
+        assert self.only is not None
+        owned = owned_entries(self.root, self.only)
+        disk = look_at(self.root, self.only)
+        pages = [item for item in items if isinstance(item, Output)]
+        if disk is None or len(pages) != len(items) or not {item.path for item in pages} <= disk.files.keys() & owned.keys():
+            return None
+        intact = owned.keys() - repair.damaged(self.root, owned, disk.files)
+        plan = plan_of(pages, owned, Disk(dict.fromkeys(intact, False)))
+        shutil.rmtree(self.stage, ignore_errors=True)
+        try:
+            job = Job(self.stage, plan.todo, {path: owned[path] for path in intact}, self.mode)
+            done, problems = produce_all(job, 1, lambda done, total: None)
+            if problems:
+                raise BuildError(distinct(problems))
+            staged = sorted(path for path, _, changed in done if changed)
+            for path in staged:
+                move_into_place(os.path.join(self.stage, path), os.path.join(self.root, path))
+        except OSError as exc:
+            raise BuildError([write_failure(exc, "site/ is unchanged but for the pages written")]) from None
+        finally:
+            shutil.rmtree(self.stage, ignore_errors=True)
+        UNRECORDED.setdefault(self.root, {}).update({path: (plan.keys[path], sha) for path, sha, _ in done})
+        unchanged = tuple(sorted(plan.keys.keys() - set(staged)))
+        return SyncReport(tuple(staged), unchanged, (), (), tuple(sorted(path for path, _, _ in done)))
 
     def split(self, entries: dict[str, Entry]) -> tuple[dict[str, Entry], dict[str, Entry]]:
         """The manifest's entries in the scope, and the others (a few known paths: taken out
@@ -178,6 +213,7 @@ class Sync:
             os.replace(temporary, os.path.join(self.root, JOURNAL))  # the commit
             replay(self.root)
         written(os.path.join(self.root, MANIFEST), parse_manifest, (final, inputs))
+        UNRECORDED.pop(self.root, None)  # `final` holds them
         if self.only is None:  # a few pages (the preview's first): the next sync records them
             repair.remember(self.root, final, staged)
         unchanged = sorted(new_paths - set(staged))
