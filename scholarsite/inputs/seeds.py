@@ -17,7 +17,7 @@ A seed is a sequence of blocks separated by blank lines::
 
 from __future__ import annotations
 
-import os
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -26,6 +26,7 @@ from scholarsite.errors import BuildError, Diagnostic, Severity, error, note, wa
 from scholarsite.inputs import taxonomy
 from scholarsite.inputs.example import EXAMPLE_NAME, EXAMPLE_NOTE, is_example
 from scholarsite.inputs.files import read_input
+from scholarsite.inputs.listing import Name, sorted_names
 from scholarsite.inputs.records import NO_DETAILS, AuthorRecord, Details, SeedParse, SeedRecord
 from scholarsite.inputs.seeddetails import is_details, parse_details
 from scholarsite.inputs.seedlines import (
@@ -457,26 +458,18 @@ def read_seeds(
     take the parses `reused(shown paths)` knows without reading the files (the files a build
     finds unchanged); a note for each file skipped (the example `new` wrote too), an error for
     each refused (see `files.read_input`)."""
-    parses: list[SeedParse] = []
-    skipped: list[Diagnostic] = []
     if not seed_dir.is_dir():
         return [], [error(display_dir, 0, "the seeds folder does not exist", NO_SEEDS_HINT)]
-    with os.scandir(seed_dir) as listing:  # entries know if they are folders: no stat each
-        entries = sorted(listing, key=lambda entry: entry.name)
-    seeds = [
-        entry for entry in entries if is_seed_name(entry.name) and not entry.is_dir(follow_symlinks=False)
-    ]
-    known = reused([f"{display_dir}/{entry.name}" for entry in seeds if entry.name != EXAMPLE_NAME])
-    seed_names = {entry.name for entry in seeds}
-    for entry in entries:
-        shown = f"{display_dir}/{entry.name}"
-        if entry.name not in seed_names:
-            skipped.append(note(shown, 0, "skipped: not a seed file (seeds are visible .txt files)"))
-            continue
+    seeds, skipped = seed_names(sorted_names(seed_dir), display_dir)
+    skipped = list(skipped)
+    example = f"{display_dir}/{EXAMPLE_NAME}"
+    known = reused([shown for shown in seeds if shown != example])
+    parses: list[SeedParse] = []
+    for shown in seeds:
         if (found := known.get(shown)) is not None:
             parses.append(found)
             continue
-        path = seed_dir / entry.name
+        path = seed_dir / shown[len(display_dir) + 1 :]
         try:
             data = read_input(path, seed_dir.parent, shown, size_problem)
         except BuildError as exc:
@@ -487,3 +480,17 @@ def read_seeds(
             continue
         parses.append(parse(data, shown))
     return parses, skipped
+
+
+@functools.lru_cache(maxsize=2)
+def seed_names(names: tuple[Name, ...], display_dir: str) -> tuple[tuple[str, ...], tuple[Diagnostic, ...]]:
+    """The shown paths of the seeds among a folder's `names`, and a note for each other name
+    (remembered: a preview lists the same names again and again)."""
+    seeds, skipped = [], []
+    for name, is_dir in names:
+        shown = f"{display_dir}/{name}"
+        if is_dir or not is_seed_name(name):
+            skipped.append(note(shown, 0, "skipped: not a seed file (seeds are visible .txt files)"))
+        else:
+            seeds.append(shown)
+    return tuple(seeds), tuple(skipped)
