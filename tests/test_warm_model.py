@@ -116,6 +116,16 @@ def shape(site: Site) -> dict[str, Any]:
     }
 
 
+def linked(site: Site) -> bool:
+    """Whether the authors and papers every part of the model names are the site's own (not
+    former objects of the same key)."""
+    authors = {id(a) for a in site.authors}
+    papers = {id(p) for p in site.papers}
+    counted = [a for group in (*site.subjects, *site.years) for a, _ in group.author_counts]
+    listed = [p for group in (*site.subjects, *site.years, *site.authors) for p in group.papers]
+    return all(id(a) in authors for a in counted) and all(id(p) in papers for p in listed)
+
+
 def test_merging_by_the_change_gives_the_whole_merge() -> None:
     rng = random.Random(1203)
     identities = Identities(aliases={"dan oz": "eve-ng"})
@@ -128,6 +138,7 @@ def test_merging_by_the_change_gives_the_whole_merge() -> None:
             updated = warm.build(seeds.values(), PUBLISHED, identities, plain)
             whole = build_model(seeds.values(), PUBLISHED, identities, plain)
             assert shape(updated) == shape(whole), f"run {run}, step {step}: {change}"
+            assert linked(updated), f"run {run}, step {step}: {change}"
             assert set(updated.pages) == page_paths(whole.papers), f"run {run}, step {step}: {change}"
             assert updated.by_key == {p.key: p for p in updated.papers}, f"run {run}, step {step}: {change}"
 

@@ -154,25 +154,24 @@ def match_author_pages(site: Site, content: list[Page]) -> tuple[dict[str, Page]
 
 def slug_clashes(site: Site) -> list[Diagnostic]:
     """Two people at one URL: an author page's `seeds:` split a name, and the seeds it did not
-    claim keep the name's slug, which the page gave to the seeds it claimed."""
-    first: dict[str, str] = {}
-    problems = []
-    claimed = [author for author in site.authors if author.key.endswith("#page")]
-    others = [author for author in site.authors if not author.key.endswith("#page")]
-    for author in (*claimed, *others):  # claimed first
-        other = first.setdefault(author.slug, author.seed_paths[0])
-        if other != author.seed_paths[0]:
-            problems.append(
-                error(
-                    author.seed_paths[0],
-                    0,
-                    f"'{author.name}' would have the page authors/{author.slug}/, which content/authors/"
-                    f"{author.slug}.md gives to {other}",
-                    f"if this is the same person, add this file to that page's `seeds:`; if not, "
-                    f"give it a page of its own (content/authors/{author.slug}-2.md with `seeds:`)",
-                )
-            )
-    return problems
+    claim keep the name's slug, which the page gave to the seeds it claimed. (Slugs of names
+    are unique per name, `identity.slug_for`, and a page's slug is one person: only a page's
+    slug can clash.)"""
+    claimed = {author.slug: author.seed_paths[0] for author in site.authors if author.key.endswith("#page")}
+    if not claimed:
+        return []
+    return [
+        error(
+            author.seed_paths[0],
+            0,
+            f"'{author.name}' would have the page authors/{author.slug}/, which content/authors/"
+            f"{author.slug}.md gives to {claimed[author.slug]}",
+            f"if this is the same person, add this file to that page's `seeds:`; if not, "
+            f"give it a page of its own (content/authors/{author.slug}-2.md with `seeds:`)",
+        )
+        for author in site.authors
+        if author.slug in claimed and not author.key.endswith("#page")
+    ]
 
 
 def reserved_page_problems(content: list[Page]) -> list[Diagnostic]:

@@ -30,9 +30,7 @@ def abstract_notes(papers: Iterable[Paper]) -> list[Diagnostic]:
     """A note per paper with more than one abstract, at the record whose abstract is shown
     (remembered while the paper lives: a paper is never changed once made)."""
     notes = []
-    for paper in papers:
-        if len(paper.versions) < 2:
-            continue
+    for paper in [paper for paper in papers if len(paper.versions) > 1]:
         if (known := NOTED.get(paper)) is not None:
             notes.append(known)
             continue

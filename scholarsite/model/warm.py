@@ -16,7 +16,7 @@ from __future__ import annotations
 import bisect
 import datetime
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 
 from scholarsite.inputs.seeds import AuthorRecord, SeedRecord
@@ -177,8 +177,9 @@ class Merged:
 
     def site(self, records: list[AuthorRecord]) -> Site:
         """The model as `build_model` returns it (lists of its own: a reader may sort them)."""
+        slugs = {a.slug for a in self.authors.values()} if self.identities.aliases else set()
         return Site(
-            redirects=redirects_of(records, self.identities, {a.slug for a in self.authors.values()}),
+            redirects=redirects_of(records, self.identities, slugs),
             legacy_pages=legacy_pages(self.with_legacy, self.pages),
             authors=sorted(self.authors.values(), key=lambda a: a.key),
             papers=list(self.papers),
@@ -239,7 +240,8 @@ class Merged:
                     attach(paper, record, author, self.subjects)
         for group, papers in index.variants.items():
             self.groups[group] = papers
-        self.replace_papers(gone, made, {*kept_members.values(), *(a for a, _ in fresh_authors.values())})
+        touched = {*kept_members.values(), *(a for a, _ in fresh_authors.values())}
+        self.replace_papers(gone, made, touched, fresh_authors.keys())
         self.changes.add(gone, made)
 
     def records_of(self, author: Author) -> Iterable[SeedRecord]:
@@ -247,22 +249,25 @@ class Merged:
         for path in author.seed_paths:
             yield from self.records[path].records
 
-    def replace_papers(self, gone: list[Paper], made: list[Paper], authors: set[Author]) -> None:
+    def replace_papers(
+        self, gone: list[Paper], made: list[Paper], authors: set[Author], fresh: Collection[str]
+    ) -> None:
         """Put `made` where `gone` were in the site's order, its subjects' and years'; count
-        again the authors, subjects and years they are part of."""
+        again the authors, subjects and years they are part of (`fresh`: the keys of the
+        authors made again)."""
         order = paper_order(self.published)
         gone_ids = {id(paper) for paper in gone}
         touched_subjects = {s.code for p in (*gone, *made) for s in p.subjects}
         touched_years = {p.year for p in (*gone, *made)}
-        self.papers = inserted([p for p in self.papers if id(p) not in gone_ids], made, order)
+        self.papers = inserted(removed(self.papers, gone, order), made, order)
         self.reindex(gone, made, gone_ids, order)
         for code in touched_subjects:
             subject = self.subjects[code]
-            kept = [p for p in subject.papers if id(p) not in gone_ids]
+            kept = removed(list(subject.papers), [p for p in gone if subject in p.subjects], order)
             subject.papers = inserted(kept, [p for p in made if subject in p.subjects], order)
         for year in touched_years:
             entry = self.years.setdefault(year, Year(year))
-            kept = [p for p in entry.papers if id(p) not in gone_ids]
+            kept = removed(list(entry.papers), [p for p in gone if p.year == year], order)
             entry.papers = inserted(kept, [p for p in made if p.year == year], order)
         for code in touched_subjects:
             subject = self.subjects[code]
@@ -271,6 +276,7 @@ class Merged:
                 subject.author_counts,
                 [p for p in made if code in {s.code for s in p.subjects}],
                 [p for p in gone if code in {s.code for s in p.subjects}],
+                fresh,
             )
         for year in touched_years:
             entry = self.years[year]
@@ -279,6 +285,7 @@ class Merged:
                 entry.author_counts,
                 [p for p in made if p.year == year],
                 [p for p in gone if p.year == year],
+                fresh,
             )
         self.subjects = {code: s for code, s in self.subjects.items() if s.papers}
         self.years = {year: y for year, y in self.years.items() if y.papers}
@@ -301,15 +308,26 @@ class Merged:
         self.by_key.update((paper.key, paper) for paper in made)
 
     def counted(
-        self, tally: Tally, before: list[tuple[Author, int]], made: list[Paper], gone: list[Paper]
+        self,
+        tally: Tally,
+        before: list[tuple[Author, int]],
+        made: list[Paper],
+        gone: list[Paper],
+        fresh: Collection[str],
     ) -> list[tuple[Author, int]]:
         """The author counts of a subject or year (`author_counts` of its papers) after
         `made` were put in and `gone` taken out: its tally changed by theirs (`before`, its
-        counts until now, in the same order when the tally is the same: a paper retitled)."""
+        counts until now, in the same order when the tally is the same, a paper retitled:
+        then only the authors made again, `fresh` by key, are put in their former places)."""
         counts = self.tallies.setdefault(tally, Counter())
         added, taken = tally_of(made), tally_of(gone)
         if added == taken:
-            return [(self.authors[author.key], n) for author, n in before]
+            now = list(before)
+            for key in fresh:
+                if count := counts.get(key):
+                    at = bisect.bisect_left(now, (-count, key), key=lambda item: (-item[1], item[0].key))
+                    now[at] = (self.authors[key], count)
+            return now
         counts.update(added)
         counts.subtract(taken)
         for key in [key for key, n in counts.items() if n <= 0]:
@@ -321,6 +339,16 @@ class Merged:
 def tally_of(papers: Iterable[Paper]) -> Counter[str]:
     """How many of `papers` each author lists, by author key."""
     return Counter(a.key for p in papers for a in p.authors)
+
+
+def removed(papers: list[Paper], gone: list[Paper], order: PaperOrder) -> list[Paper]:
+    """`papers` (in `order`, each key once) without `gone`, each found by bisection."""
+    for paper in gone:
+        at = bisect.bisect_left(papers, order(paper), key=order)
+        if at == len(papers) or papers[at] is not paper:
+            raise ValueError(f"{paper.key!r} is not where its order puts it")
+        del papers[at]
+    return papers
 
 
 def inserted(papers: list[Paper], new: list[Paper], order: PaperOrder) -> list[Paper]:
@@ -370,4 +398,5 @@ class WarmModel:
 
 def changed_paths(before: dict[str, AuthorRecord], now: dict[str, AuthorRecord]) -> list[str]:
     """The seeds new, gone or changed."""
-    return [path for path in before.keys() | now.keys() if not same(before.get(path), now.get(path))]
+    changed = [path for path, record in now.items() if before.get(path) is not record]
+    return [path for path in [*changed, *(before.keys() - now.keys())] if not same(before.get(path), now.get(path))]
