@@ -26,7 +26,7 @@ from __future__ import annotations
 import datetime
 import weakref
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from scholarsite.inputs.lineage_file import MAX_ANCHORS, MAX_FORMER, Lineage, is_anchor
@@ -134,8 +134,11 @@ def by_change(
     if len(matches({key: identified[key] for key in made_keys - before.keys()}, gone)) != len(gone):
         return False  # a paper gone and not continued: any paper could take it in
     around = {key: before[key] for key in (gone_keys | made_keys) & before.keys()}
-    lineage = updated(around, made, identified)
-    lineage = {**{k: v for k, v in before.items() if k not in gone_keys}, **lineage}
+    changed = updated(around, made, identified)
+    lineage = dict(before)
+    for key in gone_keys:
+        lineage.pop(key, None)
+    lineage.update(changed)
     keys = lineage.keys()
     former = former_keys(lineage, keys)
     moved_to = {key for old, key in former.items() ^ last.former.items()} & keys  # an entry may follow
@@ -273,9 +276,8 @@ def unchanged(line: Lineage | None, path: str, anchors: Anchors) -> bool:
     )
 
 
-def former_keys(lineage: Mapping[str, Lineage], keys: Iterable[str]) -> dict[str, str]:
+def former_keys(lineage: Mapping[str, Lineage], keys: Collection[str]) -> dict[str, str]:
     """Old key -> the key of the paper that had it, for old keys no paper of `keys` has now."""
-    keys = set(keys)
     return {
         old: line.key
         for line in sorted((line for line in lineage.values() if line.former), key=lambda line: line.key)

@@ -142,22 +142,25 @@ def pairs_counted(papers: Iterable[Paper]) -> Counter[Pair]:
     return Counter(pair for paper in papers for pair in paper_pairs(paper))
 
 
-def author_names(site: Site) -> list[tuple[str, str, str]]:
-    """Every author's key, name and slug: what a network shows of its members."""
-    return [(a.key, a.name, a.slug) for a in site.authors]
+def same_people(now: list[Author], before: list[Author]) -> bool:
+    """Whether two lists of authors name the same people alike, one by one: key, name and
+    slug, what a network shows of its members (an author object never changes them)."""
+    return len(now) == len(before) and all(
+        a is b or (a.key, a.name, a.slug) == (b.key, b.name, b.slug) for a, b in zip(now, before)
+    )
 
 
 @dataclass
 class KeptNetwork:
     """The last co-author network a process that builds again made (`network`), of the model
-    at `seen`, with its authors' `names`: the next build's network when the papers taken out
+    at `seen`, with its `authors`: the next build's network when the papers taken out
     and put in since count the same co-author pairs and the authors and their names are the
     same (a retitled or rewritten paper, its authors unchanged): then it is that network,
     whose members stand for authors of the same key, name, slug and co-authors."""
 
     network: Network | None = None
     seen: object = None  # the model's mark (`ChangeLog.mark`) when made or last found the same
-    names: list[tuple[str, str, str]] = field(default_factory=list)
+    authors: list[Author] = field(default_factory=list)
 
     def reused(self, site: Site) -> Network | None:
         """The kept network if it is `site`'s (see the class), else None."""
@@ -165,14 +168,14 @@ class KeptNetwork:
         if moved is None:
             return None
         gone, made = moved
-        if pairs_counted(gone) != pairs_counted(made) or author_names(site) != self.names:
+        if pairs_counted(gone) != pairs_counted(made) or not same_people(site.authors, self.authors):
             return None
         self.seen = site.changes.mark if site.changes is not None else None
         return self.network
 
     def keep(self, network: Network, site: Site) -> None:
         """Remember `network`, made of `site`."""
-        self.network, self.names = network, author_names(site)
+        self.network, self.authors = network, list(site.authors)
         self.seen = site.changes.mark if site.changes is not None else None
 
 
