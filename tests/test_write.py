@@ -502,7 +502,9 @@ def test_a_sync_of_known_paths_decides_as_a_scoped_sync_of_the_whole_listing(
             outcome: object = (report.written, report.unchanged, report.removed)
         except ForeignFileConflict as exc:
             outcome = exc.path
-        files = {p: v[1] for p, v in snapshot(site).items() if p not in (write.STATS, MANIFEST)}  # stats: inodes
+        files = {
+            p: v[1] for p, v in snapshot(site).items() if p not in (write.STATS, MANIFEST)
+        }  # stats: inodes
         outcomes.append((outcome, files, read_manifest(str(site))))  # as this process's next sync reads it
     assert outcomes[0] == outcomes[1]
 

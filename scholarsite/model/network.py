@@ -146,7 +146,7 @@ def same_people(now: list[Author], before: list[Author]) -> bool:
     """Whether two lists of authors name the same people alike, one by one: key, name and
     slug, what a network shows of its members (an author object never changes them)."""
     return len(now) == len(before) and all(
-        a is b or (a.key, a.name, a.slug) == (b.key, b.name, b.slug) for a, b in zip(now, before)
+        a is b or (a.key, a.name, a.slug) == (b.key, b.name, b.slug) for a, b in zip(now, before, strict=True)
     )
 
 

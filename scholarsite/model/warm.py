@@ -18,6 +18,7 @@ import datetime
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from scholarsite.inputs.seeds import AuthorRecord, SeedRecord
 from scholarsite.model.lineage import Followed
@@ -42,6 +43,7 @@ from scholarsite.model.model import (
 )
 from scholarsite.model.network import KeptNetwork
 
+Item = TypeVar("Item")
 Group = tuple[int, str]  # (year, title identity): the records that merge into papers together
 Tally = tuple[str, object]  # ("subject", code) or ("year", year): whose author counts
 WHOLE_ABOVE = 0.25  # a change to more than this share of the seeds is merged whole
@@ -130,6 +132,7 @@ class Merged:
     records: dict[str, AuthorRecord]
     keys: dict[str, str]  # seed path -> author key
     authors: dict[str, Author]  # by key
+    ordered_authors: list[Author]  # the site's order: by key
     groups: dict[Group, list[Paper]]
     papers: list[Paper]  # in the site's order
     subjects: dict[str, Subject]  # by code
@@ -159,6 +162,7 @@ class Merged:
             records={record.path: record for record in records},
             keys={path: author.key for author in site.authors for path in author.seed_paths},
             authors={author.key: author for author in site.authors},
+            ordered_authors=site.authors,
             groups=groups,
             papers=site.papers,
             subjects={subject.code: subject for subject in site.subjects},
@@ -181,7 +185,7 @@ class Merged:
         return Site(
             redirects=redirects_of(records, self.identities, slugs),
             legacy_pages=legacy_pages(self.with_legacy, self.pages),
-            authors=sorted(self.authors.values(), key=lambda a: a.key),
+            authors=list(self.ordered_authors),
             papers=list(self.papers),
             subjects=sorted(self.subjects.values(), key=lambda s: s.code),
             years=sorted(self.years.values(), key=lambda y: -y.year),
@@ -205,6 +209,8 @@ class Merged:
         touched_seeds = [now[path] for path, key in self.keys.items() if key in touched_keys]
         fresh_authors = {a.key: (a, list(own)) for a, own in merge_authors(touched_seeds, self.identities)}
         self.authors.update({key: author for key, (author, _) in fresh_authors.items()})
+        removed(self.ordered_authors, gone_authors, author_key)
+        inserted(self.ordered_authors, (author for author, _ in fresh_authors.values()), author_key)
         groups = {group_of(paper) for author in gone_authors for paper in author.papers}
         groups |= {group_of(record) for _, own in fresh_authors.values() for record in own}
         self.merge_groups(groups, fresh_authors, plain_title)
@@ -341,21 +347,26 @@ def tally_of(papers: Iterable[Paper]) -> Counter[str]:
     return Counter(a.key for p in papers for a in p.authors)
 
 
-def removed(papers: list[Paper], gone: list[Paper], order: PaperOrder) -> list[Paper]:
-    """`papers` (in `order`, each key once) without `gone`, each found by bisection."""
-    for paper in gone:
-        at = bisect.bisect_left(papers, order(paper), key=order)
-        if at == len(papers) or papers[at] is not paper:
-            raise ValueError(f"{paper.key!r} is not where its order puts it")
-        del papers[at]
-    return papers
+def removed(items: list[Item], gone: Iterable[Item], order: Callable[[Item], Any]) -> list[Item]:
+    """`items` (in `order`, no two alike) without `gone`, each found by bisection."""
+    for item in gone:
+        at = bisect.bisect_left(items, order(item), key=order)
+        if at == len(items) or items[at] is not item:
+            raise ValueError(f"{item!r} is not where its order puts it")
+        del items[at]
+    return items
 
 
-def inserted(papers: list[Paper], new: list[Paper], order: PaperOrder) -> list[Paper]:
-    """`papers` (in `order`) with `new` put in their places."""
-    for paper in new:
-        bisect.insort(papers, paper, key=order)
-    return papers
+def inserted(items: list[Item], new: Iterable[Item], order: Callable[[Item], Any]) -> list[Item]:
+    """`items` (in `order`) with `new` put in their places."""
+    for item in new:
+        bisect.insort(items, item, key=order)
+    return items
+
+
+def author_key(author: Author) -> str:
+    """The order of a site's authors."""
+    return author.key
 
 
 def same(a: AuthorRecord | None, b: AuthorRecord | None) -> bool:
@@ -398,5 +409,8 @@ class WarmModel:
 
 def changed_paths(before: dict[str, AuthorRecord], now: dict[str, AuthorRecord]) -> list[str]:
     """The seeds new, gone or changed."""
-    changed = [path for path, record in now.items() if before.get(path) is not record]
-    return [path for path in [*changed, *(before.keys() - now.keys())] if not same(before.get(path), now.get(path))]
+    maybe = [
+        *(path for path, record in now.items() if before.get(path) is not record),
+        *(before.keys() - now.keys()),
+    ]
+    return [path for path in maybe if not same(before.get(path), now.get(path))]

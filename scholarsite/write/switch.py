@@ -145,7 +145,11 @@ class Sync:
         owned = owned_entries(self.root, self.only)
         disk = look_at(self.root, self.only)
         pages = [item for item in items if isinstance(item, Output)]
-        if disk is None or len(pages) != len(items) or not {item.path for item in pages} <= disk.files.keys() & owned.keys():
+        if (
+            disk is None
+            or len(pages) != len(items)
+            or not {item.path for item in pages} <= disk.files.keys() & owned.keys()
+        ):
             return None
         intact = owned.keys() - repair.damaged(self.root, owned, disk.files)
         plan = plan_of(pages, owned, Disk(dict.fromkeys(intact, False)))
