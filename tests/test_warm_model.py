@@ -113,6 +113,7 @@ def shape(site: Site) -> dict[str, Any]:
         ],
         "redirects": site.redirects,
         "legacy": {path: p.key for path, p in site.legacy_pages.items()},
+        "contested": [p.key for p in site.contested],
     }
 
 

@@ -40,7 +40,9 @@ def model_of(
     followed = warm.lineage if warm is not None else None
     site = with_lineage(build, project.sources, project.lineage, RecordPlaces(authors), followed)
     author_pages, unmatched = match_author_pages(site, project.author_pages)
-    problems += unmatched + abstract_notes(site.papers) + claim_problems(project) + slug_clashes(site)
+    problems += (
+        unmatched + abstract_notes(site.contested) + claim_problems(project) + slug_clashes(site, identities)
+    )
     problems += reserved_page_problems(project.pages)
     return site, author_pages, problems + source_problems(site, project.sources.following(site.former_keys))
 
@@ -152,11 +154,13 @@ def match_author_pages(site: Site, content: list[Page]) -> tuple[dict[str, Page]
     return matched, problems
 
 
-def slug_clashes(site: Site) -> list[Diagnostic]:
+def slug_clashes(site: Site, identities: Identities) -> list[Diagnostic]:
     """Two people at one URL: an author page's `seeds:` split a name, and the seeds it did not
     claim keep the name's slug, which the page gave to the seeds it claimed. (Slugs of names
     are unique per name, `identity.slug_for`, and a page's slug is one person: only a page's
     slug can clash.)"""
+    if not (identities.claims or identities.aliases):
+        return []  # no page decides a slug
     claimed = {author.slug: author.seed_paths[0] for author in site.authors if author.key.endswith("#page")}
     if not claimed:
         return []

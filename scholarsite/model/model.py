@@ -179,6 +179,7 @@ class Site:
     years: list[Year]
     pages: Collection[str]  # every paper's page path
     by_key: Mapping[str, Paper]  # every paper by key
+    contested: list[Paper] = field(default_factory=list)  # papers given several abstracts, in order
     redirects: dict[str, str] = field(default_factory=dict)  # alias slug -> the author's slug
     moved_papers: dict[str, Paper] = field(default_factory=dict)  # page path lineage.txt kept -> paper
     legacy_pages: dict[str, Paper] = field(default_factory=dict)  # page path under the rule before -> paper
@@ -463,4 +464,5 @@ def build_model(
         years=sorted(years.values(), key=lambda y: -y.year),
         pages=pages,
         by_key={paper.key: paper for paper in ordered_papers},
+        contested=[paper for paper in ordered_papers if len(paper.versions) > 1],
     )

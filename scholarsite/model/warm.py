@@ -142,6 +142,7 @@ class Merged:
     changes: Changes
     pages: Counter[str]  # the page path of each paper (as many as papers there)
     with_legacy: list[Paper]  # the papers whose page under the slug rule before is not theirs now, in order
+    contested: list[Paper]  # the papers given several abstracts, in order
     by_key: dict[str, Paper]
     tallies: dict[Tally, Counter[str]]  # papers by author key, of each subject and year
 
@@ -172,6 +173,7 @@ class Merged:
             changes=Changes(),
             pages=Counter(page_of(paper) for paper in site.papers),
             with_legacy=[paper for paper in site.papers if paper.moved],
+            contested=site.contested,
             by_key=dict(site.by_key),
             tallies={
                 **{("subject", s.code): tally_of(s.papers) for s in site.subjects},
@@ -192,6 +194,7 @@ class Merged:
             changes=self.changes,
             pages=self.pages,
             by_key=self.by_key,
+            contested=list(self.contested),
         )
 
     def update(
@@ -262,11 +265,10 @@ class Merged:
         again the authors, subjects and years they are part of (`fresh`: the keys of the
         authors made again)."""
         order = paper_order(self.published)
-        gone_ids = {id(paper) for paper in gone}
         touched_subjects = {s.code for p in (*gone, *made) for s in p.subjects}
         touched_years = {p.year for p in (*gone, *made)}
         self.papers = inserted(removed(self.papers, gone, order), made, order)
-        self.reindex(gone, made, gone_ids, order)
+        self.reindex(gone, made, order)
         for code in touched_subjects:
             subject = self.subjects[code]
             kept = removed(list(subject.papers), [p for p in gone if subject in p.subjects], order)
@@ -298,16 +300,19 @@ class Merged:
         for author in authors:  # every author of `made` is one of them
             fill_author_views(author, order)
 
-    def reindex(self, gone: list[Paper], made: list[Paper], gone_ids: set[int], order: PaperOrder) -> None:
-        """The papers' page paths, the papers with a legacy page and the papers by key, after `gone`
+    def reindex(self, gone: list[Paper], made: list[Paper], order: PaperOrder) -> None:
+        """The papers' page paths, the papers with a legacy page or several abstracts and the
+        papers by key, after `gone`
         were taken out and `made` put in."""
         self.pages.update(page_of(paper) for paper in made)
         self.pages.subtract(page_of(paper) for paper in gone)
         for page in {page_of(paper) for paper in gone}:
             if self.pages[page] <= 0:
                 del self.pages[page]
-        kept = [p for p in self.with_legacy if id(p) not in gone_ids]
-        self.with_legacy = inserted(kept, [p for p in made if p.moved], order)
+        removed(self.with_legacy, [p for p in gone if p.moved], order)
+        inserted(self.with_legacy, [p for p in made if p.moved], order)
+        removed(self.contested, [p for p in gone if len(p.versions) > 1], order)
+        inserted(self.contested, [p for p in made if len(p.versions) > 1], order)
         for paper in gone:
             if self.by_key.get(paper.key) is paper:
                 del self.by_key[paper.key]
