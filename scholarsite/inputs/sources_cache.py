@@ -62,7 +62,9 @@ from scholarsite.inputs.sources import (
     sources_bytes,
     sources_of,
 )
+from scholarsite.inputs.sources_signed import keep_signed, signed_sources
 from scholarsite.inputs.store import CACHE_FOLDER, write_atomically
+from scholarsite.inputs.userkey import user_key
 from scholarsite.lifetime import collector_paused
 
 SOURCES_CACHE = CACHE_FOLDER / "sources.json"
@@ -104,20 +106,33 @@ class Refused(ValueError):
     """A cache whose columns do not check."""
 
 
-def read_sources_kept(root: Path, file: Path) -> tuple[Sources, list[Diagnostic]]:
+def read_sources_kept(root: Path, file: Path, known: bytes | None = None) -> tuple[Sources, list[Diagnostic]]:
     """`sources.read_sources` through the cache in `file`: its entries when they are those of
-    the file's bytes, else the file read (and kept when it has no problem)."""
+    the file's bytes, else the file read (and kept when it has no problem). When this user has
+    a key (`inputs.userkey`), the cache is the signed one beside `file` (`inputs.sources_signed`),
+    and with `known`, the sha256 of the file as the build's look found it, a cache of those
+    bytes is loaded without reading the file."""
+    key = user_key()
+    signed = file.with_suffix(".signed")
+    if key is not None and known is not None:
+        with collector_paused():  # the entries live on: the collector's passes are wasted
+            kept = signed_sources(signed, known.hex(), key)
+        if kept is not None:
+            return kept, []
     data, problems = sources_bytes(root)
     if data is None:
         return Sources(), problems
     digest = hashlib.sha256(data).hexdigest()
-    with collector_paused():  # the entries live on: the collector's passes are wasted
-        kept = kept_sources(file, digest)
+    with collector_paused():
+        kept = kept_sources(file, digest) if key is None else signed_sources(signed, digest, key)
     if kept is not None:
         return kept, []
     sources, problems = sources_of(data)
     if not problems and sources.entries:
-        keep_sources(file, digest, sources)
+        if key is None:
+            keep_sources(file, digest, sources)
+        else:
+            keep_signed(signed, digest, sources, key)
     return sources, problems
 
 
