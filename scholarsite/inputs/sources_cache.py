@@ -1,5 +1,7 @@
 """The entries of `sources.yaml` kept between builds, so that a build whose sources.yaml did not
-change reads them from JSON (`.scholarsite-cache/sources.json`) instead of YAML.
+change reads them from a cache instead of YAML: signed, loaded unchecked, when the user has a
+key (`inputs.sources_signed`, `inputs.userkey`); else from JSON (`.scholarsite-cache/sources.json`),
+checked again, as this module keeps them.
 
 The cache holds the sha256 of the file's bytes, the code's version, the paper keys and the line
 of each, and the entries by column: one list a field (`status`, `title`... and the OpenAlex
