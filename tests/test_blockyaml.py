@@ -254,6 +254,7 @@ def test_it_leaves_what_it_does_not_take() -> None:
         "  k:\n    a: 1\n  k:\n    a: 2\n",  # a key given twice
         "  k:\n    title: 'open\n  j: x'\n",  # a quote going on at column 2
         "  k:\n    a: x\r\n",
+        "  k:\n    t: x\n    a:  v    b: c\n",  # YAML refuses the value (main read it as `b: c`)
         "  k:\n  !\nx: ",  # read alone, YAML reads these as it does not in the file
         "  k:\n  !\n    x: ",
     ):
