@@ -218,3 +218,15 @@ def test_without_a_key_the_json_cache_is_kept(tmp_path: Path, monkeypatch: pytes
     read, problems = read_sources_kept(root, root / SOURCES_CACHE)
     assert not problems and read.entries == ENTRIES
     assert (root / SOURCES_CACHE).is_file() and not (root / SIGNED).exists()
+
+
+def test_no_key_is_made_for_a_project_without_sources(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(userkey, "key_folder", lambda: tmp_path / "user")
+    (tmp_path / "project").mkdir()
+    read, problems = read_sources_kept(tmp_path / "project", tmp_path / "project" / SOURCES_CACHE)
+    assert not read.entries and not problems and not (tmp_path / "user").exists()
+    root = project_with(tmp_path / "project", ENTRIES)
+    assert read_sources_kept(root, root / SOURCES_CACHE)[0].entries == ENTRIES
+    assert (tmp_path / "user" / userkey.KEY_FILE).is_file() and (root / SIGNED).is_file()

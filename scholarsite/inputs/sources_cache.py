@@ -114,18 +114,15 @@ def read_sources_kept(root: Path, file: Path, known: bytes | None = None) -> tup
     a key (`inputs.userkey`), the cache is the signed one beside `file` (`inputs.sources_signed`),
     and with `known`, the sha256 of the file as the build's look found it, a cache of those
     bytes is loaded without reading the file."""
-    key = user_key()
     signed = file.with_suffix(".signed")
-    if key is not None and known is not None:
-        with collector_paused():  # the entries live on: the collector's passes are wasted
-            kept = signed_sources(signed, known.hex(), key)
-        if kept is not None:
-            return kept, []
+    if known is not None and (kept := signed_kept(signed, known.hex())) is not None:
+        return kept, []
     data, problems = sources_bytes(root)
     if data is None:
         return Sources(), problems
     digest = hashlib.sha256(data).hexdigest()
-    with collector_paused():
+    key = user_key()  # made only for a project with a sources.yaml
+    with collector_paused():  # the entries live on: the collector's passes are wasted
         kept = kept_sources(file, digest) if key is None else signed_sources(signed, digest, key)
     if kept is not None:
         return kept, []
@@ -136,6 +133,16 @@ def read_sources_kept(root: Path, file: Path, known: bytes | None = None) -> tup
         else:
             keep_signed(signed, digest, sources, key)
     return sources, problems
+
+
+def signed_kept(file: Path, digest: str) -> Sources | None:
+    """The entries in the signed cache `file` for the sources.yaml of sha256 `digest`, if this
+    user has a key and they are there."""
+    key = user_key()
+    if key is None:
+        return None
+    with collector_paused():
+        return signed_sources(file, digest, key)
 
 
 def kept_sources(file: Path, digest: str) -> Sources | None:

@@ -59,7 +59,7 @@ def signed_sources(file: Path, digest: str, key: bytes) -> Sources | None:
             dict(zip(keys, map(entry_from, rows), strict=True)),
             dict(zip(keys, lines, strict=True)),
         )
-    except (OSError, ValueError, TypeError, EOFError):  # a cache of an older layout, say
+    except (OSError, ValueError, TypeError, EOFError, KeyError):  # a cache of another layout, say
         return None
 
 
