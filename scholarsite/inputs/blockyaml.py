@@ -322,8 +322,8 @@ def items_at(indent: int) -> re.Pattern[str]:
 
 def mapping_at(text: str, indent: int) -> dict[Any, Any]:
     """The block mapping whose lines are `text`, at column `indent`: each value a scalar on
-    its line (most are read here), a plain one going on over the lines under it, `- ` items
-    of one-line scalars, or a mapping at column `indent + 2`; Unsupported for anything else."""
+    its line (most are read here), a scalar going on over the lines under it, `- ` items of
+    one-line scalars, or a mapping at column `indent + 2`; Unsupported for anything else."""
     found: dict[Any, Any] = {}
     lines = 0  # the lines read: each key's matched from the start of a line, whole lines
     for name, quoted_text, other_text, items, under in items_at(indent).findall(text):
