@@ -1,13 +1,15 @@
 """Benchmark reading and writing `sources.yaml` at collection size.
 
 Usage: python benchmarks/bench_sources.py [--papers N] [--shape full|lean] [--repeats R]
-       [--skip-python] [--skip-yaml] [--collector-paused]
+       [--skip-python] [--skip-yaml] [--collector-paused] [--no-key]
 Writes a sources.yaml of N entries as link-sources writes them (`full`: arXiv metadata with
 six authors, an OpenAlex part with counts per year and twenty references; `lean`: status,
 title, checked date and arXiv id), then times: writing it (`dump_sources`, libyaml's dumper),
 reading it as a build without a cache does (`read_sources`: the quick block reader), as a build
 does when the file did not change since the last (`read_sources_kept`: the entries from
-`.scholarsite-cache/sources.json`, checked again), reading it as YAML (libyaml's composer, what
+`.scholarsite-cache/sources.signed`, signed by a key made for the run, or with `--no-key` from
+`sources.json`, checked again; then as a build passes the look's digest of the file, which is
+not read then), reading it as YAML (libyaml's composer, what
 every read cost before the quick reader) and through the checking Python loader alone. With
 `--collector-paused`, every read runs with Python's cyclic collector off, as in a build (the
 readers pause it themselves since issue 28's second pass). Prints the median wall and CPU
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import hashlib
 import os
 import statistics
 import tempfile
@@ -27,7 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from scholarsite.inputs import yamlmap
+from scholarsite.inputs import sources_cache, userkey, yamlmap
 from scholarsite.inputs.openalex_part import Impact
 from scholarsite.inputs.sources import SOURCES_FILE, SourceEntry, carefully_parsed, dump_sources, read_sources
 from scholarsite.inputs.sources_cache import SOURCES_CACHE, read_sources_kept
@@ -104,6 +107,7 @@ def main() -> None:
     parser.add_argument("--skip-python", action="store_true", help="do not time the Python loader")
     parser.add_argument("--skip-yaml", action="store_true", help="do not time the libyaml reading")
     parser.add_argument("--collector-paused", action="store_true", help="read with the collector off")
+    parser.add_argument("--no-key", action="store_true", help="as a user without a key (the JSON cache)")
     args = parser.parse_args()
     global PAUSED
     PAUSED = args.collector_paused
@@ -113,6 +117,8 @@ def main() -> None:
     }
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
+        key = None if args.no_key else userkey.key_in(root / "user-cache")  # not the user's own
+        sources_cache.user_key = lambda: key
         wall, cpu, text = timed(lambda: dump_sources(entries), 1)
         (root / SOURCES_FILE).write_text(text, encoding="utf-8")
         size = len(text.encode()) / 2**20
@@ -126,6 +132,11 @@ def main() -> None:
         wall, cpu, (kept, _) = timed(lambda: read_sources_kept(root, root / SOURCES_CACHE), args.repeats)
         assert kept == read
         print(f"  read (read_sources_kept, unchanged file): {wall:.2f} s wall, {cpu:.2f} s CPU {runs}")
+        known = hashlib.sha256((root / SOURCES_FILE).read_bytes()).digest()
+        cached = root / SOURCES_CACHE
+        wall, cpu, (kept, _) = timed(lambda: read_sources_kept(root, cached, known), args.repeats)
+        assert kept == read
+        print(f"  read (read_sources_kept, the look's digest): {wall:.2f} s wall, {cpu:.2f} s CPU {runs}")
         assert yamlmap.plain(text), "the file should take libyaml's path"
         if not args.skip_yaml:
             wall, cpu, _ = timed(lambda: carefully_parsed(text, SOURCES_FILE), args.repeats)

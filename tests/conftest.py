@@ -10,11 +10,13 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from scholarsite import pipeline
+from scholarsite.inputs import userkey
 from scholarsite.outputs import downloads
 from scholarsite.outputs.families import exports
 
@@ -44,6 +46,16 @@ def adopt_example(project: Path) -> Path:
 
 
 BASE_URL_YAML = "title: Test records\nbase_url: https://example.org/scholarsite/\n"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def user_key_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Where this session's builds keep the user's cache key (`inputs.userkey`): a folder of
+    the session's, not the home folder's (processes the tests start use the home folder's)."""
+    folder = tmp_path_factory.mktemp("user-cache") / "scholarsite"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(userkey, "key_folder", lambda: folder)
+        yield folder
 
 
 @pytest.fixture(scope="session")

@@ -111,6 +111,110 @@ def test_flat_entries_are_read_by_expressions_alone(monkeypatch: pytest.MonkeyPa
     assert found == loaded(text) and found["2025/paper 1"][1] == 11
 
 
+def without_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make every entry that the expressions (flat entries, `mapping_at`) do not read leave the
+    whole text to the loader, so that what `entries_under` returns was read by them alone."""
+
+    def refuse(lines: list[str]) -> None:
+        raise Unsupported("read by a Block")
+
+    monkeypatch.setattr(blockyaml, "Block", refuse)
+
+
+def test_full_entries_are_read_by_expressions_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The entries link-sources writes (authors, an OpenAlex part with counts and references
+    going on over lines) are read level by level by `mapping_at`, as the safe loader reads them."""
+    papers = {
+        f"2025/paper {n}": {
+            "status": "found",
+            "title": f"A Study: {n} 'quoted' # not a comment, it's",
+            "version": 2,
+            "authors": ["Zoë Ñandú", "'Quoted' Name", "2025", "yes"],
+            "openalex": {
+                "status": "found",
+                "cited_by": 17,
+                "published": datetime.date(2025, 2, 27),
+                "counts": {2024: 3, 2025: 9},
+                "references": " ".join(["W4392345678"] * 30),
+                "empty": None,
+            },
+            "locked": n % 2 == 0,
+        }
+        for n in range(3)
+    }
+    text = dumped(papers)
+    without_blocks(monkeypatch)
+    found = entries_under(text, "papers", "sources.yaml")
+    assert found == loaded(text) and found is not None and found["2025/paper 1"][1] == 25
+
+
+# Entries that the expressions may take (keys YAML leaves plain; lists of scalars; text with
+# quotes, colons, hashes, typed words, long enough to go on over lines).
+NAMES = st.text(alphabet="ab_", min_size=1, max_size=4) | st.integers(0, 3000)
+WORDS = ["a", "b:", "#c", "'d'", "yes", "~", "2025", "2025-02-27", "-", ":", "x y", "W1", "ü", "?", "é" * 30]
+NEAR_SCALARS = (
+    st.lists(st.sampled_from(WORDS), max_size=30).map(" ".join)
+    | st.integers(-5, 3000)
+    | st.booleans()
+    | st.none()
+    | st.dates(datetime.date(2000, 1, 1), datetime.date(2030, 1, 1))
+)
+NESTED = st.recursive(
+    NEAR_SCALARS,
+    lambda inner: (
+        st.lists(NEAR_SCALARS, min_size=1, max_size=4) | st.dictionaries(NAMES, inner, min_size=1, max_size=4)
+    ),
+    max_leaves=12,
+)
+ENTRY_KEYS = st.text(alphabet="ab1/ ", min_size=1, max_size=8).filter(lambda key: key.strip() == key)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.dictionaries(
+        ENTRY_KEYS, st.dictionaries(NAMES, NESTED, min_size=1, max_size=6), min_size=1, max_size=5
+    )
+)
+def test_what_the_expressions_alone_take_reads_as_the_safe_loader_reads_it(papers: dict) -> None:
+    """Dumped entries read by the expressions alone (about half are taken; most are nested)."""
+    with pytest.MonkeyPatch.context() as patch:
+        without_blocks(patch)
+        text = dumped(papers)
+        found = entries_under(text, "papers", "sources.yaml")
+    assert found is None or found == loaded(text)
+
+
+# Lines at columns 4, 6 and 8 under an entry's first key: keys, items, quotes left open...
+LINES = st.lists(
+    st.tuples(
+        st.sampled_from([4, 6, 8]),
+        st.sampled_from(["k", "j", "2024"]),
+        st.sampled_from([": ", ":", "- "]),
+        st.sampled_from(
+            ["a", "'q''s'", "'x", "x'", "2025", "yes", "~", "", "a #b", "a: b", "W1 W2", "x  y", "''"]
+        ),
+    ),
+    min_size=1,
+    max_size=10,
+)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(LINES)
+def test_nested_lines_the_expressions_take_are_yaml_they_read_alike(
+    lines: list[tuple[int, str, str, str]],
+) -> None:
+    body = "".join(
+        " " * column + (key + mark if mark != "- " else mark) + value + "\n"
+        for column, key, mark, value in lines
+    )
+    text = "papers:\n  k:\n    f:\n" + body
+    with pytest.MonkeyPatch.context() as patch:
+        without_blocks(patch)
+        found = entries_under(text, "papers", "sources.yaml")
+    assert found is None or found == loaded(text)
+
+
 # Texts near what YAML's implicit resolvers match: numbers, dates, times, booleans, nulls.
 NEAR_TYPED = st.from_regex(r"[-+0-9._:eExXoObBa-fA-FyYnNtTsSrRuUlLiI~ <>=]{0,14}", fullmatch=True)
 TIMESTAMPS = st.from_regex(r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}([Tt ][0-9:. Zz+-]{0,14})?", fullmatch=True)
@@ -150,6 +254,7 @@ def test_it_leaves_what_it_does_not_take() -> None:
         "  k:\n    a: 1\n  k:\n    a: 2\n",  # a key given twice
         "  k:\n    title: 'open\n  j: x'\n",  # a quote going on at column 2
         "  k:\n    a: x\r\n",
+        "  k:\n    t: x\n    a:  v    b: c\n",  # YAML refuses the value (main read it as `b: c`)
         "  k:\n  !\nx: ",  # read alone, YAML reads these as it does not in the file
         "  k:\n  !\n    x: ",
     ):

@@ -1,6 +1,7 @@
-"""sources.yaml's entries kept between builds (issue 28.3): a build whose sources.yaml did not
-change reads them from `.scholarsite-cache/sources.json`; a cache of other bytes, of other
-code or that does not check is not used; a file with problems is never kept."""
+"""sources.yaml's entries kept between builds (issue 28.3), for a user without a key: a build
+whose sources.yaml did not change reads them from `.scholarsite-cache/sources.json`; a cache of
+other bytes, of other code or that does not check is not used; a file with problems is never
+kept. (With a key, the cache is the signed one: `test_sources_signed.py`.)"""
 
 from __future__ import annotations
 
@@ -36,6 +37,12 @@ ENTRIES = {
     ),
     "2024/another": SourceEntry("not-found", title="Another", checked="2026-12-01"),
 }
+
+
+@pytest.fixture(autouse=True)
+def without_user_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No user's key: the checked JSON cache."""
+    monkeypatch.setattr(sources_cache, "user_key", lambda: None)
 
 
 def project_with_sources(tmp_path: Path) -> Path:

@@ -10,8 +10,11 @@ tags, comments, blank lines inside a block, tabs, keys given twice...) raises `U
 the caller reads that text the careful way; the reader never decides that YAML is wrong.
 
 A flat entry (`key: value` lines under its key, as the lean entries of a large file are) is
-read by two regular expressions and a loop over its fields, about 5 µs; another entry line by
-line (`Block`), about 50 µs for a full entry of link-sources.
+read by two regular expressions and a loop over its fields, about 5 µs. An entry whose lines
+are all at column 4 or more (a full entry of link-sources: its authors, its OpenAlex part) is
+read a level at a time, one expression finding each key of a column with its value and the
+lines under it (`mapping_at`), about 35 µs where line by line it took about 45 µs. Another is
+read line by line (`Block`).
 """
 
 from __future__ import annotations
@@ -45,12 +48,17 @@ UNTAKEN_RE = re.compile(r"[\t\r\x85\u2028\u2029\ufeff]|" + yaml.reader.Reader.NO
 # continuation byte but the leads of U+0080-U+009F (0xC2), U+2028-U+2029 (0xE2), surrogates
 # (0xED) and U+FEFF, U+FFFE-U+FFFF (0xEF).
 SUSPECT_LEADS = (0xC2, 0xE2, 0xED, 0xEF)
-# An entry that is one key at column 2 and a `key: value` on each line under it at column 4,
-# up to the next entry (a key at column 2) or the end. FIELD_RE: one of those lines, split at
-# the first ": " as `key_of` splits it, its value single-quoted on the line (the text inside)
-# or plain (starting with no space).
-FLAT_ENTRY_RE = re.compile(r"  ([^ \n][^\n]*):\n((?:    [^ \n][^\n]*\n)+)(?=  [^ #:\n]|\Z)")
-FIELD_RE = re.compile(r"    ([^:\n]*(?::(?! )[^:\n]*)*): (?:'([^'\n]*(?:''[^'\n]*)*)' *|([^ '\n][^\n]*))\n")
+# An entry that is one key at column 2 and lines under it at column 4 or more, up to the next
+# entry (a key at column 2) or the end. A flat one has a `key: value` on each line under its
+# key at column 4: FIELD_RE matches one of those lines from its start, split at the first ": "
+# as `key_of` splits it, its value single-quoted on the line (the text inside) or plain
+# (starting with no space). Another, as a full entry of link-sources is (its authors, its
+# OpenAlex part), is read by `mapping_at`.
+ENTRY_RE = re.compile(r"  ([^ \n][^\n]*):\n((?:    [^\n]*\n)+)(?=  [^ #:\n]|\Z)")
+FIELD_RE = re.compile(
+    r"^    (?=[^ \n])([^:\n]*(?::(?! )[^:\n]*)*): (?:'([^'\n]*(?:''[^'\n]*)*)' *|([^ '\n][^\n]*))\n",
+    re.MULTILINE,
+)
 ENTRY_START_RE = re.compile(r"\n  [^ #:\n]")  # the line break before an entry
 HARMLESS = bytes([10, *range(32, 127), *(b for b in range(128, 256) if b not in SUSPECT_LEADS)])
 
@@ -128,15 +136,26 @@ class Block:
                 return self.sequence(end, indent)
             return scalar(""), end
         if not deeper:  # the common case: a scalar on one line
-            return (quoted(text) if text[0] == "'" else plain(text)), end
+            return one_line(text), end
         while end < len(self.lines) and self.indents[end] > indent:
             end += 1
-        parts = [text, *(line.strip(" ") for line in self.lines[i + 1 : end])]
-        if text[0] == "'":
-            return quoted(" ".join(parts)), end
-        if not all(map(taken, parts)):
-            raise Unsupported("a plain scalar this reader does not take")
-        return scalar(" ".join(parts)), end
+        return folded(text, self.lines[i + 1 : end]), end
+
+
+def one_line(text: str) -> Any:
+    """A scalar on one line (stripped, not empty): single-quoted or plain."""
+    return quoted(text) if text[0] == "'" else plain(text)
+
+
+def folded(first: str, more: list[str]) -> Any:
+    """A scalar that goes on over the lines `more` under its first (`first`, stripped, not
+    empty): its lines stripped and joined by spaces."""
+    parts = [first, *(line.strip(" ") for line in more)]
+    if first[0] == "'":
+        return quoted(" ".join(parts))
+    if not all(map(taken, parts)):
+        raise Unsupported("a plain scalar this reader does not take")
+    return scalar(" ".join(parts))
 
 
 def plain(text: str) -> Any:
@@ -243,12 +262,12 @@ def next_line(text: str, start: int) -> int:
 def entries_at(text: str, start: int, line: int, path: str) -> tuple[int, list[tuple[str, Any, int]]]:
     """Where the entry at offset `start` (on `line`) ends and its entries (normally one key)
     each with its line, or none for a line YAML ignores; Unsupported when it cannot be read."""
-    flat = FLAT_ENTRY_RE.match(text, start)
-    if flat is not None:
+    entry = ENTRY_RE.match(text, start)
+    if entry is not None:
         try:
-            return flat.end(), [flat_entry(flat, line)]
+            return entry.end(), [(entry_key(entry[1]), entry_fields(entry), line)]
         except Unsupported:
-            return flat.end(), entry_at(Block(text[start : flat.end()].split("\n")), line, path)
+            return entry.end(), entry_at(Block(text[start : entry.end()].split("\n")), line, path)
     current = text[start : next_line(text, start)].rstrip("\n")
     if not current.strip(" ") or current.startswith("#"):
         return next_line(text, start), []
@@ -259,15 +278,14 @@ def entries_at(text: str, start: int, line: int, path: str) -> tuple[int, list[t
     return end, entry_at(Block(text[start:end].split("\n")), line, path)
 
 
-def flat_entry(flat: re.Match[str], line: int) -> tuple[str, dict[Any, Any], int]:
-    """A flat entry matched by FLAT_ENTRY_RE: its key, fields and line; Unsupported when one
-    of its lines is not a `key: value` this reader takes."""
-    if ": " in flat[1]:
-        raise Unsupported("not one entry")
-    key = plain_key(flat[1])
-    body, end = flat.span(2)
-    pairs = FIELD_RE.findall(flat.string, body, end)
-    if not isinstance(key, str) or len(pairs) != flat.string.count("\n", body, end):
+def entry_fields(entry: re.Match[str]) -> dict[Any, Any]:
+    """The fields of an entry matched by ENTRY_RE: a flat one's by FIELD_RE, another's by
+    `mapping_at`; Unsupported when one of its lines is not one this reader takes."""
+    text, (body, end) = entry.string, entry.span(2)
+    if text.find("\n     ", body - 1, end) >= 0 or text.find("\n    - ", body - 1, end) >= 0:
+        return mapping_at(entry[2], 4)  # a line under a key at column 4, or an item
+    pairs = FIELD_RE.findall(text, body, end)
+    if len(pairs) != text.count("\n", body, end):  # not every line one (each matched from its start)
         raise Unsupported("a line that is no key: value")
     fields: dict[Any, Any] = {}
     for name, quoted_text, plain_text in pairs:
@@ -275,7 +293,75 @@ def flat_entry(flat: re.Match[str], line: int) -> tuple[str, dict[Any, Any], int
         if field in fields:
             raise Unsupported("a key given twice")
         fields[field] = plain(plain_text.rstrip(" ")) if plain_text else quoted_text.replace("''", "'")
-    return key, fields, line
+    return fields
+
+
+def entry_key(text: str) -> str:
+    """An entry's key (the text before the colon of its line); Unsupported unless YAML reads
+    it as text, a plain key that this reader takes."""
+    key = plain_key(text) if ": " not in text else None
+    if not isinstance(key, str):
+        raise Unsupported("not one entry")
+    return key
+
+
+@functools.cache
+def items_at(indent: int) -> re.Pattern[str]:
+    """An expression for one key of a block mapping at column `indent`, from the start of a
+    line (split as FIELD_RE splits it), with its value: single-quoted on the line, or other
+    text (that may go on over the lines under it), or nothing, then `- ` items at the same
+    column or lines under it (at column `indent + 2` or more, none blank)."""
+    at, under = " " * indent, " " * (indent + 2)
+    return re.compile(
+        rf"^{at}(?=[^ \n])(?!- )([^:\n]*(?::(?! )[^:\n]*)*):"
+        rf"(?: ('[^'\n]*(?:''[^'\n]*)*') *| ([^ \n][^\n]*)| *)\n"
+        rf"((?:{at}- [^\n]*\n)*)((?:{under} *[^ \n][^\n]*\n)*)",
+        re.MULTILINE,
+    )
+
+
+def mapping_at(text: str, indent: int) -> dict[Any, Any]:
+    """The block mapping whose lines are `text`, at column `indent`: each value a scalar on
+    its line (most are read here), a scalar going on over the lines under it, `- ` items of
+    one-line scalars, or a mapping at column `indent + 2`; Unsupported for anything else."""
+    found: dict[Any, Any] = {}
+    lines = 0  # the lines read: each key's matched from the start of a line, whole lines
+    for name, quoted_text, other_text, items, under in items_at(indent).findall(text):
+        key = field_key(name)
+        if key in found:
+            raise Unsupported("a key given twice")
+        lines += 1
+        if items or under:
+            lines += items.count("\n") + under.count("\n")
+            found[key] = nested_value(quoted_text or other_text, items, under, indent)
+        elif other_text:
+            found[key] = one_line(other_text.rstrip(" "))
+        else:
+            found[key] = quoted(quoted_text) if quoted_text else scalar("")
+    if lines != text.count("\n"):
+        raise Unsupported("a line this reader does not take")
+    return found
+
+
+def nested_value(text: str, items: str, under: str, indent: int) -> Any:
+    """The value of a key at column `indent` with lines after it: `text` on the key's line
+    (the start of a scalar, or nothing), then `- ` items or the lines under it."""
+    if items and (text or under):
+        raise Unsupported("a sequence this reader does not take")
+    if items:
+        return [one_line(item) if item else scalar("") for item in items_of(items, indent)]
+    if text:
+        return folded(text.rstrip(" "), under.split("\n")[:-1])
+    return mapping_at(under, indent + 2)
+
+
+def items_of(items: str, indent: int) -> list[str]:
+    """The text of each `- ` item at column `indent` of `items`, stripped; Unsupported for an
+    item that is a mapping (`- key: value`)."""
+    found = [line[indent + 2 :].strip(" ") for line in items.split("\n")[:-1]]
+    if any(text[:1] != "'" and (": " in text or text.endswith(":")) for text in found):
+        raise Unsupported("a mapping in a sequence")
+    return found
 
 
 def entry_at(block: Block, line: int, path: str) -> list[tuple[str, Any, int]]:

@@ -15,7 +15,7 @@ from scholarsite.inputs.files import Hashed
 from scholarsite.inputs.freshness import latest_possible_year
 from scholarsite.inputs.lineage_file import Lineage, read_lineage
 from scholarsite.inputs.seeds import SeedParse, read_seeds
-from scholarsite.inputs.sources import Sources, read_sources
+from scholarsite.inputs.sources import SOURCES_FILE, Sources, read_sources
 from scholarsite.inputs.sources_cache import SOURCES_CACHE, read_sources_kept
 from scholarsite.inputs.templates import TemplateFile, read_templates
 
@@ -76,7 +76,10 @@ def load_project(
     diagnostics += notes + [d for parse in parses for d in parse.diagnostics]
     content, author_pages, problems = read_pages(root / "content", "content", config.unsafe_html)
     diagnostics += problems
-    sources, problems = read_sources_kept(root, root / SOURCES_CACHE) if keep_sources else read_sources(root)
+    if keep_sources:  # with the look's digest of the file
+        sources, problems = read_sources_kept(root, root / SOURCES_CACHE, (recorded or {}).get(SOURCES_FILE))
+    else:
+        sources, problems = read_sources(root)
     diagnostics += problems
     lineage, problems = read_lineage(root)
     diagnostics += problems

@@ -1,5 +1,7 @@
 """The entries of `sources.yaml` kept between builds, so that a build whose sources.yaml did not
-change reads them from JSON (`.scholarsite-cache/sources.json`) instead of YAML.
+change reads them from a cache instead of YAML: signed, loaded unchecked, when the user has a
+key (`inputs.sources_signed`, `inputs.userkey`); else from JSON (`.scholarsite-cache/sources.json`),
+checked again, as this module keeps them.
 
 The cache holds the sha256 of the file's bytes, the code's version, the paper keys and the line
 of each, and the entries by column: one list a field (`status`, `title`... and the OpenAlex
@@ -62,7 +64,9 @@ from scholarsite.inputs.sources import (
     sources_bytes,
     sources_of,
 )
+from scholarsite.inputs.sources_signed import keep_signed, signed_sources
 from scholarsite.inputs.store import CACHE_FOLDER, write_atomically
+from scholarsite.inputs.userkey import user_key
 from scholarsite.lifetime import collector_paused
 
 SOURCES_CACHE = CACHE_FOLDER / "sources.json"
@@ -104,21 +108,41 @@ class Refused(ValueError):
     """A cache whose columns do not check."""
 
 
-def read_sources_kept(root: Path, file: Path) -> tuple[Sources, list[Diagnostic]]:
+def read_sources_kept(root: Path, file: Path, known: bytes | None = None) -> tuple[Sources, list[Diagnostic]]:
     """`sources.read_sources` through the cache in `file`: its entries when they are those of
-    the file's bytes, else the file read (and kept when it has no problem)."""
+    the file's bytes, else the file read (and kept when it has no problem). When this user has
+    a key (`inputs.userkey`), the cache is the signed one beside `file` (`inputs.sources_signed`),
+    and with `known`, the sha256 of the file as the build's look found it, a cache of those
+    bytes is loaded without reading the file."""
+    signed = file.with_suffix(".signed")
+    if known is not None and (kept := signed_kept(signed, known.hex())) is not None:
+        return kept, []
     data, problems = sources_bytes(root)
     if data is None:
         return Sources(), problems
     digest = hashlib.sha256(data).hexdigest()
+    key = user_key()  # made only for a project with a sources.yaml
     with collector_paused():  # the entries live on: the collector's passes are wasted
-        kept = kept_sources(file, digest)
+        kept = kept_sources(file, digest) if key is None else signed_sources(signed, digest, key)
     if kept is not None:
         return kept, []
     sources, problems = sources_of(data)
     if not problems and sources.entries:
-        keep_sources(file, digest, sources)
+        if key is None:
+            keep_sources(file, digest, sources)
+        else:
+            keep_signed(signed, digest, sources, key)
     return sources, problems
+
+
+def signed_kept(file: Path, digest: str) -> Sources | None:
+    """The entries in the signed cache `file` for the sources.yaml of sha256 `digest`, if this
+    user has a key and they are there."""
+    key = user_key()
+    if key is None:
+        return None
+    with collector_paused():
+        return signed_sources(file, digest, key)
 
 
 def kept_sources(file: Path, digest: str) -> Sources | None:
