@@ -139,7 +139,9 @@ def test_preview_shows_a_saved_page_in_place_and_reloads_for_a_stylesheet(previe
         "() => document.body.innerText.includes('Mesh-Attention In Place')", timeout=30_000
     )
     assert page.evaluate("() => window.sameDocument === true && window.scrollY > 0")
-    assert page.locator("details.abstract").count() > 0  # site.js ran again on the new body
+    page.wait_for_selector(
+        "details.abstract", timeout=10_000
+    )  # site.js runs again on the new body (loaded anew)
     assert page.locator("script[src$='site.js']").count() == 1
     assert not [text for text in said if "Content Security Policy" in text]
 
