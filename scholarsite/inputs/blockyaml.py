@@ -235,11 +235,11 @@ def entries_under(text: str, top: str, path: str) -> dict[str, tuple[Any, int]] 
     entry (one `key: value` a line under its key) is read by regular expressions; another, by
     a `Block` of its lines; one the quick reader does not take, alone by
     `yamlmap.read_settings`."""
-    head = re.match(rf"(?:(?:#[^\n]*)?\n)*{re.escape(top)}:\n", text)
-    if head is None or not clean(text):
+    body = body_start(text, top)
+    if body is None:
         return None
     found: dict[str, tuple[Any, int]] = {}
-    start, line = head.end(), text.count("\n", 0, head.end()) + 1
+    start, line = body
     try:
         while start < len(text):
             end, entries = entries_at(text, start, line, path)
@@ -251,6 +251,15 @@ def entries_under(text: str, top: str, path: str) -> dict[str, tuple[Any, int]] 
     except Unsupported:
         return None
     return found
+
+
+def body_start(text: str, top: str) -> tuple[int, int] | None:
+    """Where the entries under `top:` start (the offset and line after it) when `top:` is the
+    text's first key (comments and blank lines before it) and the text is `clean`; else None."""
+    head = re.match(rf"(?:(?:#[^\n]*)?\n)*{re.escape(top)}:\n", text)
+    if head is None or not clean(text):
+        return None
+    return head.end(), text.count("\n", 0, head.end()) + 1
 
 
 def next_line(text: str, start: int) -> int:
