@@ -153,10 +153,9 @@ def signed_read(file: Path, data: bytes, digest: str, key: bytes) -> tuple[Sourc
             return kept, []
         reused = reused_sources(data, reusable(contents))
     if reused is not None:
-        sources, texts = reused
-        if sources.entries:
-            keep_signed(file, digest, sources, key, texts)
-        return sources, []
+        if reused.sources.entries:
+            keep_signed(file, digest, reused.sources, key, reused.digests, reused.rows)
+        return reused.sources, []
     sources, problems = sources_of(data)
     if not problems and sources.entries:
         keep_signed(file, digest, sources, key)

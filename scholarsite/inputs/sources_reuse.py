@@ -19,6 +19,7 @@ random edits).
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass, field
 from typing import Any
 
 from scholarsite.inputs.blockyaml import ENTRY_RE, Unsupported, body_start, entries_at
@@ -27,7 +28,17 @@ from scholarsite.inputs.sources_signed import Fields, entry_from
 from scholarsite.inputs.text import decode
 
 Kept = dict[bytes, tuple[str, Fields]]  # by the digest of an entry's text: its key and row
-Found = tuple[str, SourceEntry, int, bytes | None]  # key, entry, line, digest of its text
+Found = tuple[str, SourceEntry, int, bytes | None, Fields | None]  # key, entry, line, digest, kept row
+
+
+@dataclass
+class Reread:
+    """The entries of a changed file, with the digest of each one's text (None: not kept) and
+    the cache's row of each one taken from it (None: read), in the entries' order."""
+
+    sources: Sources = field(default_factory=Sources)
+    digests: list[bytes | None] = field(default_factory=list)
+    rows: list[Fields | None] = field(default_factory=list)
 
 
 class NotReused(ValueError):
@@ -39,10 +50,9 @@ def text_digest(text: str) -> bytes:
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
-def reused_sources(data: bytes, kept: Kept) -> tuple[Sources, list[bytes | None]] | None:
+def reused_sources(data: bytes, kept: Kept) -> Reread | None:
     """The entries of sources.yaml's bytes, those of a text in `kept` taken from it (which is
-    emptied of them), with the digest of each entry's text; None when the file needs the
-    full read."""
+    emptied of them); None when the file needs the full read."""
     text, problems = decode(data, SOURCES_FILE)
     body = body_start(text, "papers") if text is not None and not problems else None
     if text is None or body is None:
@@ -53,22 +63,22 @@ def reused_sources(data: bytes, kept: Kept) -> tuple[Sources, list[bytes | None]
         return None
 
 
-def entries_from(text: str, body: tuple[int, int], kept: Kept) -> tuple[Sources, list[bytes | None]]:
+def entries_from(text: str, body: tuple[int, int], kept: Kept) -> Reread:
     """The entries of the text from `body` (offset, line) on; NotReused or Unsupported when it
     needs the full read."""
-    entries: dict[str, SourceEntry] = {}
-    lines: dict[str, int] = {}
-    digests: list[bytes | None] = []
+    read = Reread()
+    entries, lines = read.sources.entries, read.sources.lines
     start, line = body
     while start < len(text):
         end, found = entries_here(text, start, line, kept)
-        for key, entry, at, digest in found:
+        for key, entry, at, digest, row in found:
             if key in entries:
                 raise NotReused("a key given twice")
             entries[key], lines[key] = entry, at
-            digests.append(digest)
+            read.digests.append(digest)
+            read.rows.append(row)
         start, line = end, line + text.count("\n", start, end)
-    return Sources(entries, lines), digests
+    return read
 
 
 def entries_here(text: str, start: int, line: int, kept: Kept) -> tuple[int, list[Found]]:
@@ -78,10 +88,11 @@ def entries_here(text: str, start: int, line: int, kept: Kept) -> tuple[int, lis
     digest = text_digest(entry[0]) if entry is not None else None
     known = kept.pop(digest, None) if digest is not None else None
     if known is not None:
-        return entry.end(), [(known[0], entry_from(known[1]), line, digest)]  # type: ignore[union-attr]
+        key, row = known
+        return entry.end(), [(key, entry_from(dict(row)), line, digest, row)]  # type: ignore[union-attr]
     end, found = entries_at(text, start, line, SOURCES_FILE)
     alone = len(found) == 1 and found[0][2] == line
-    return end, [(key, checked(value), at, digest if alone else None) for key, value, at in found]
+    return end, [(key, checked(value), at, digest if alone else None, None) for key, value, at in found]
 
 
 def checked(value: Any) -> SourceEntry:

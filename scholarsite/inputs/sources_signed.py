@@ -83,8 +83,8 @@ def sources_in(contents: Contents | None, digest: str) -> Sources | None:
 
 def reusable(contents: Contents | None) -> dict[bytes, tuple[str, Fields]]:
     """The entries of a signed cache of any sources.yaml kept by this code and this Python, by
-    the digest of their text (`sources_reuse`): each paper key with its row. None of an entry
-    read otherwise than alone (no digest kept)."""
+    the digest of their text (`sources_reuse`): each paper key with its row (to be copied
+    before `entry_from` takes it). None of an entry read otherwise than alone (no digest kept)."""
     if contents is None or contents[0][:3] != header("")[:3]:
         return {}
     _, keys, _, rows, texts = contents
@@ -105,14 +105,21 @@ def mac(key: bytes, body: bytes) -> bytes:
 
 
 def keep_signed(
-    file: Path, digest: str, sources: Sources, key: bytes, texts: Sequence[bytes | None] = ()
+    file: Path,
+    digest: str,
+    sources: Sources,
+    key: bytes,
+    texts: Sequence[bytes | None] = (),
+    rows: Sequence[Fields | None] = (),
 ) -> None:
     """Keep the entries read from the sources.yaml of sha256 `digest` in `file`, signed, with
-    the digest of each entry's text (`texts`, in the entries' order; None: not kept)."""
+    the digest of each entry's text (`texts`, in the entries' order; None: not kept) and the
+    row of each that a cache gave (`rows`; None: made here)."""
     keys = list(sources.entries)
-    rows = [row_of(entry) for entry in sources.entries.values()]
+    given = rows or [None] * len(keys)
+    made = [row or row_of(entry) for row, entry in zip(given, sources.entries.values(), strict=True)]
     kept = list(texts) or [None] * len(keys)
-    body = marshal.dumps((header(digest), keys, [sources.line(key) for key in keys], rows, kept))
+    body = marshal.dumps((header(digest), keys, [sources.line(key) for key in keys], made, kept))
     write_atomically(file, MAGIC + mac(key, body) + body)
 
 
