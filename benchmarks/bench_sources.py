@@ -9,8 +9,11 @@ reading it as a build without a cache does (`read_sources`: the quick block read
 does when the file did not change since the last (`read_sources_kept`: the entries from
 `.scholarsite-cache/sources.signed`, signed by a key made for the run, or with `--no-key` from
 `sources.json`, checked again; then as a build passes the look's digest of the file, which is
-not read then), reading it as YAML (libyaml's composer, what
-every read cost before the quick reader) and through the checking Python loader alone. With
+not read then), after a change (one entry's status changed by hand; 100 entries added spread
+over the file, as link-sources adds papers) through the unchanged file's cache (put back
+before each run; each run reads the file and keeps a cache again), reading it as YAML
+(libyaml's composer, what every read cost before the quick reader) and through the checking
+Python loader alone. With
 `--collector-paused`, every read runs with Python's cyclic collector off, as in a build (the
 readers pause it themselves since issue 28's second pass). Prints the median wall and CPU
 seconds of each with the file's size and the load average (other work on the machine inflates
