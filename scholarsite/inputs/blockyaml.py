@@ -273,10 +273,7 @@ def entries_at(text: str, start: int, line: int, path: str) -> tuple[int, list[t
     each with its line, or none for a line YAML ignores; Unsupported when it cannot be read."""
     entry = ENTRY_RE.match(text, start)
     if entry is not None:
-        try:
-            return entry.end(), [(entry_key(entry[1]), entry_fields(entry), line)]
-        except Unsupported:
-            return entry.end(), entry_at(Block(text[start : entry.end()].split("\n")), line, path)
+        return entry.end(), matched_entries(entry, line, path)
     current = text[start : next_line(text, start)].rstrip("\n")
     if not current.strip(" ") or current.startswith("#"):
         return next_line(text, start), []
@@ -285,6 +282,15 @@ def entries_at(text: str, start: int, line: int, path: str) -> tuple[int, list[t
     after = ENTRY_START_RE.search(text, next_line(text, start) - 1)
     end = after.start() + 1 if after else len(text)
     return end, entry_at(Block(text[start:end].split("\n")), line, path)
+
+
+def matched_entries(entry: re.Match[str], line: int, path: str) -> list[tuple[str, Any, int]]:
+    """The entries of an entry matched by ENTRY_RE (normally one key), its first on `line`,
+    each with its line; Unsupported when it cannot be read."""
+    try:
+        return [(entry_key(entry[1]), entry_fields(entry), line)]
+    except Unsupported:
+        return entry_at(Block(entry[0].split("\n")), line, path)
 
 
 def entry_fields(entry: re.Match[str]) -> dict[Any, Any]:

@@ -22,7 +22,7 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from scholarsite.inputs.blockyaml import ENTRY_RE, Unsupported, body_start, entries_at
+from scholarsite.inputs.blockyaml import ENTRY_RE, Unsupported, body_start, entries_at, matched_entries
 from scholarsite.inputs.sources import SOURCES_FILE, SourceEntry, Sources, entry_of
 from scholarsite.inputs.sources_signed import Fields, entry_from
 from scholarsite.inputs.text import decode
@@ -85,14 +85,17 @@ def entries_here(text: str, start: int, line: int, kept: Kept) -> tuple[int, lis
     """Where the entry at offset `start` (on `line`) ends, and its entries: from `kept` when
     its text is there, else read as the quick reader reads them."""
     entry = ENTRY_RE.match(text, start)
-    digest = text_digest(entry[0]) if entry is not None else None
-    known = kept.pop(digest, None) if digest is not None else None
+    if entry is None:  # a comment, an entry of another layout: never kept
+        end, found = entries_at(text, start, line, SOURCES_FILE)
+        return end, [(key, checked(value), at, None, None) for key, value, at in found]
+    digest = text_digest(entry[0])
+    known = kept.pop(digest, None)
     if known is not None:
         key, row = known
-        return entry.end(), [(key, entry_from(dict(row)), line, digest, row)]  # type: ignore[union-attr]
-    end, found = entries_at(text, start, line, SOURCES_FILE)
-    alone = len(found) == 1 and found[0][2] == line
-    return end, [(key, checked(value), at, digest if alone else None, None) for key, value, at in found]
+        return entry.end(), [(key, entry_from(dict(row)), line, digest, row)]
+    found = matched_entries(entry, line, SOURCES_FILE)
+    kept_as = digest if len(found) == 1 and found[0][2] == line else None  # read alone: kept
+    return entry.end(), [(key, checked(value), at, kept_as, None) for key, value, at in found]
 
 
 def checked(value: Any) -> SourceEntry:
