@@ -187,8 +187,10 @@ def unchanged(site_dir: Path, inputs: str) -> SyncReport | None:
         entries, recorded = read_manifest(str(site_dir))
     except CorruptManifest:
         return None
+    if recorded != inputs:
+        return None
     disk = scan(str(site_dir))
-    if recorded != inputs or disk.temps or any(disk.files.get(p) is not False for p in entries):
+    if disk.temps or any(disk.files.get(p) is not False for p in entries):
         return None
     if repair.damaged(str(site_dir), entries, disk.files):
         return None
