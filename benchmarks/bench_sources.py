@@ -9,8 +9,11 @@ reading it as a build without a cache does (`read_sources`: the quick block read
 does when the file did not change since the last (`read_sources_kept`: the entries from
 `.scholarsite-cache/sources.signed`, signed by a key made for the run, or with `--no-key` from
 `sources.json`, checked again; then as a build passes the look's digest of the file, which is
-not read then), reading it as YAML (libyaml's composer, what
-every read cost before the quick reader) and through the checking Python loader alone. With
+not read then), after a change (one entry's status changed by hand; 100 entries added spread
+over the file, as link-sources adds papers) through the unchanged file's cache (put back
+before each run; each run reads the file and keeps a cache again), reading it as YAML
+(libyaml's composer, what every read cost before the quick reader) and through the checking
+Python loader alone. With
 `--collector-paused`, every read runs with Python's cyclic collector off, as in a build (the
 readers pause it themselves since issue 28's second pass). Prints the median wall and CPU
 seconds of each with the file's size and the load average (other work on the machine inflates
@@ -22,6 +25,7 @@ from __future__ import annotations
 import argparse
 import gc
 import hashlib
+import itertools
 import os
 import statistics
 import tempfile
@@ -31,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from scholarsite.inputs import sources_cache, userkey, yamlmap
+from scholarsite.inputs.blockyaml import ENTRY_START_RE
 from scholarsite.inputs.openalex_part import Impact
 from scholarsite.inputs.sources import SOURCES_FILE, SourceEntry, carefully_parsed, dump_sources, read_sources
 from scholarsite.inputs.sources_cache import SOURCES_CACHE, read_sources_kept
@@ -73,11 +78,15 @@ def entry(number: int, shape: str) -> SourceEntry:
 PAUSED = False  # --collector-paused
 
 
-def timed(run: Callable[[], Any], repeats: int) -> tuple[float, float, Any]:
-    """Median wall and CPU seconds of `repeats` runs, and the last result."""
+def timed(
+    run: Callable[[], Any], repeats: int, before: Callable[[], Any] = lambda: None
+) -> tuple[float, float, Any]:
+    """Median wall and CPU seconds of `repeats` runs (each after `before`, not timed), and the
+    last result."""
     walls, cpus, result = [], [], None
     for _ in range(repeats):
         result = None  # the last result is freed before the next run, not during it
+        before()
         if PAUSED:
             gc.disable()
         wall, cpu = time.perf_counter(), time.process_time()
@@ -86,6 +95,50 @@ def timed(run: Callable[[], Any], repeats: int) -> tuple[float, float, Any]:
         cpus.append(time.process_time() - cpu)
         gc.enable()
     return statistics.median(walls), statistics.median(cpus), result
+
+
+def entry_starts(text: str) -> list[int]:
+    """The offset of each entry's key line."""
+    return [found.start() + 1 for found in ENTRY_START_RE.finditer(text)]
+
+
+def one_changed(text: str) -> str:
+    """The file's text with the status of the entry in the middle changed, as by hand."""
+    starts = entry_starts(text)
+    at = text.index("status: found", starts[len(starts) // 2])
+    return text[:at] + "status: unknown" + text[at + len("status: found") :]
+
+
+def added(text: str, count: int, shape: str) -> str:
+    """The file's text with `count` new entries spread over it, as link-sources adds papers."""
+    new = dump_sources({f"2026/new paper {n}": entry(10**7 + n, shape) for n in range(count)})
+    texts = [new[start:end] for start, end in itertools.pairwise([*entry_starts(new), len(new)])]
+    starts = entry_starts(text)
+    places = starts[:: max(1, len(starts) // count)][:count]
+    pieces = zip(texts, places, [*places[1:], len(text)], strict=True)
+    return text[: places[0]] + "".join(piece + text[place:end] for piece, place, end in pieces)
+
+
+def changed_reads(root: Path, text: str, shape: str, repeats: int) -> None:
+    """Time reading the file after each change through the cache of the unchanged file (the
+    cache put back before each run: each run reads and keeps)."""
+    cached = root / SOURCES_CACHE
+    signed = cached.with_suffix(".signed")
+    (root / SOURCES_FILE).write_text(text, encoding="utf-8")
+    read_sources_kept(root, cached)
+    where = signed if signed.exists() else cached
+    kept = where.read_bytes()
+
+    def restore() -> None:
+        where.write_bytes(kept)
+
+    changes = {"one entry changed": one_changed(text), "100 entries added": added(text, 100, shape)}
+    for name, changed in changes.items():
+        (root / SOURCES_FILE).write_text(changed, encoding="utf-8")
+        count = len(entry_starts(changed))
+        wall, cpu, (read, problems) = timed(lambda: read_sources_kept(root, cached), repeats, restore)
+        assert not problems and len(read.entries) == count
+        print(f"  read (read_sources_kept, {name}): {wall:.2f} s wall, {cpu:.2f} s CPU (median of {repeats})")
 
 
 def checked_only(text: str) -> None:
@@ -137,6 +190,7 @@ def main() -> None:
         wall, cpu, (kept, _) = timed(lambda: read_sources_kept(root, cached, known), args.repeats)
         assert kept == read
         print(f"  read (read_sources_kept, the look's digest): {wall:.2f} s wall, {cpu:.2f} s CPU {runs}")
+        changed_reads(root, text, args.shape, args.repeats)
         assert yamlmap.plain(text), "the file should take libyaml's path"
         if not args.skip_yaml:
             wall, cpu, _ = timed(lambda: carefully_parsed(text, SOURCES_FILE), args.repeats)

@@ -235,11 +235,11 @@ def entries_under(text: str, top: str, path: str) -> dict[str, tuple[Any, int]] 
     entry (one `key: value` a line under its key) is read by regular expressions; another, by
     a `Block` of its lines; one the quick reader does not take, alone by
     `yamlmap.read_settings`."""
-    head = re.match(rf"(?:(?:#[^\n]*)?\n)*{re.escape(top)}:\n", text)
-    if head is None or not clean(text):
+    body = body_start(text, top)
+    if body is None:
         return None
     found: dict[str, tuple[Any, int]] = {}
-    start, line = head.end(), text.count("\n", 0, head.end()) + 1
+    start, line = body
     try:
         while start < len(text):
             end, entries = entries_at(text, start, line, path)
@@ -253,6 +253,15 @@ def entries_under(text: str, top: str, path: str) -> dict[str, tuple[Any, int]] 
     return found
 
 
+def body_start(text: str, top: str) -> tuple[int, int] | None:
+    """Where the entries under `top:` start (the offset and line after it) when `top:` is the
+    text's first key (comments and blank lines before it) and the text is `clean`; else None."""
+    head = re.match(rf"(?:(?:#[^\n]*)?\n)*{re.escape(top)}:\n", text)
+    if head is None or not clean(text):
+        return None
+    return head.end(), text.count("\n", 0, head.end()) + 1
+
+
 def next_line(text: str, start: int) -> int:
     """The offset of the line after the one at `start` (the end of the text after the last)."""
     end = text.find("\n", start)
@@ -264,10 +273,7 @@ def entries_at(text: str, start: int, line: int, path: str) -> tuple[int, list[t
     each with its line, or none for a line YAML ignores; Unsupported when it cannot be read."""
     entry = ENTRY_RE.match(text, start)
     if entry is not None:
-        try:
-            return entry.end(), [(entry_key(entry[1]), entry_fields(entry), line)]
-        except Unsupported:
-            return entry.end(), entry_at(Block(text[start : entry.end()].split("\n")), line, path)
+        return entry.end(), matched_entries(entry, line, path)
     current = text[start : next_line(text, start)].rstrip("\n")
     if not current.strip(" ") or current.startswith("#"):
         return next_line(text, start), []
@@ -276,6 +282,15 @@ def entries_at(text: str, start: int, line: int, path: str) -> tuple[int, list[t
     after = ENTRY_START_RE.search(text, next_line(text, start) - 1)
     end = after.start() + 1 if after else len(text)
     return end, entry_at(Block(text[start:end].split("\n")), line, path)
+
+
+def matched_entries(entry: re.Match[str], line: int, path: str) -> list[tuple[str, Any, int]]:
+    """The entries of an entry matched by ENTRY_RE (normally one key), its first on `line`,
+    each with its line; Unsupported when it cannot be read."""
+    try:
+        return [(entry_key(entry[1]), entry_fields(entry), line)]
+    except Unsupported:
+        return entry_at(Block(entry[0].split("\n")), line, path)
 
 
 def entry_fields(entry: re.Match[str]) -> dict[Any, Any]:

@@ -64,7 +64,14 @@ from scholarsite.inputs.sources import (
     sources_bytes,
     sources_of,
 )
-from scholarsite.inputs.sources_signed import keep_signed, signed_sources
+from scholarsite.inputs.sources_reuse import reused_sources
+from scholarsite.inputs.sources_signed import (
+    keep_signed,
+    reusable,
+    signed_contents,
+    signed_sources,
+    sources_in,
+)
 from scholarsite.inputs.store import CACHE_FOLDER, write_atomically
 from scholarsite.inputs.userkey import user_key
 from scholarsite.lifetime import collector_paused
@@ -122,16 +129,36 @@ def read_sources_kept(root: Path, file: Path, known: bytes | None = None) -> tup
         return Sources(), problems
     digest = hashlib.sha256(data).hexdigest()
     key = user_key()  # made only for a project with a sources.yaml
+    if key is not None:
+        return signed_read(signed, data, digest, key)
     with collector_paused():  # the entries live on: the collector's passes are wasted
-        kept = kept_sources(file, digest) if key is None else signed_sources(signed, digest, key)
+        kept = kept_sources(file, digest)
     if kept is not None:
         return kept, []
     sources, problems = sources_of(data)
     if not problems and sources.entries:
-        if key is None:
-            keep_sources(file, digest, sources)
-        else:
-            keep_signed(signed, digest, sources, key)
+        keep_sources(file, digest, sources)
+    return sources, problems
+
+
+def signed_read(file: Path, data: bytes, digest: str, key: bytes) -> tuple[Sources, list[Diagnostic]]:
+    """The entries of sources.yaml's bytes (of sha256 `digest`) through the signed cache `file`:
+    its entries when they are those bytes', else those bytes read, the entries of unchanged
+    text taken from it (`inputs.sources_reuse`), or all read again; kept when read without
+    any problem."""
+    with collector_paused():  # the entries live on: the collector's passes are wasted
+        contents = signed_contents(file, key)
+        kept = sources_in(contents, digest)
+        if kept is not None:
+            return kept, []
+        reused = reused_sources(data, reusable(contents))
+    if reused is not None:
+        if reused.sources.entries:
+            keep_signed(file, digest, reused.sources, key, reused.digests, reused.rows)
+        return reused.sources, []
+    sources, problems = sources_of(data)
+    if not problems and sources.entries:
+        keep_signed(file, digest, sources, key)
     return sources, problems
 
 

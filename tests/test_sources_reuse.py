@@ -1,0 +1,156 @@
+"""A changed sources.yaml read reusing the signed cache's entries of unchanged text (issue 28,
+fifth pass): after random edits (entries added, removed, changed, moved, given twice, wrong,
+comments), the read equals a full read field for field, lines and diagnostics included; the
+unchanged entries are not read again; a planted or other code's cache is never reused."""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scholarsite.inputs import sources_reuse, sources_signed, userkey
+from scholarsite.inputs.sources import SOURCES_FILE, SourceEntry, Sources, dump_sources, sources_of
+from scholarsite.inputs.sources_cache import SOURCES_CACHE, read_sources_kept
+from scholarsite.inputs.sources_signed import keep_signed
+
+from .test_sources_signed import SIGNED
+from .test_sources_yaml import HOSTILE, full_entry
+
+ENTRY_START = re.compile(r"(?m)^(?=  [^ #:\n])")
+KINDS = ["add", "remove", "change", "move", "twice", "wrong", "comment"]
+EDITS = st.lists(st.tuples(st.sampled_from(KINDS), st.integers(0, 99)), max_size=6)
+Edits = list[tuple[str, int]]
+
+
+def entries(count: int) -> dict[str, SourceEntry]:
+    """`count` entries, full and lean, with hostile titles among them."""
+    made: dict[str, SourceEntry] = {}
+    for n in range(count):
+        title = HOSTILE[n % len(HOSTILE)] if n % 3 == 0 else f"Paper {n}"
+        made[f"2025/paper {n}"] = full_entry(n, title) if n % 2 else SourceEntry("found", title=title)
+    return made
+
+
+def split(text: str) -> tuple[str, list[str]]:
+    """A written file's header (up to `papers:`) and its entries' texts."""
+    parts = ENTRY_START.split(text)
+    return parts[0], parts[1:]
+
+
+def chunk(key: str, entry: SourceEntry) -> str:
+    """The text of one entry as link-sources writes it."""
+    return split(dump_sources({key: entry}))[1][0]
+
+
+def edited(chunks: list[str], edits: Edits) -> list[str]:
+    """The entries' texts after the edits, each applied at a place (taken modulo their count)."""
+    chunks = list(chunks)
+    for number, (kind, at) in enumerate(edits):
+        place = at % len(chunks) if chunks else 0
+        if kind == "add":
+            chunks.insert(place, chunk(f"2026/new {number}", full_entry(number, f"New {number}")))
+        elif kind == "remove" and chunks:
+            chunks.pop(place)
+        elif kind == "change" and chunks:
+            chunks[place] = chunks[place].replace("status: found", "status: unknown", 1)
+        elif kind == "move" and chunks:
+            chunks.append(chunks.pop(place))
+        elif kind == "twice" and chunks:
+            chunks.insert(0, chunks[place])
+        elif kind == "wrong" and chunks:
+            chunks[place] = chunks[place].replace("status: found", "status: maybe", 1)
+        elif kind == "comment":
+            chunks.insert(place, "  # a comment\n")
+    return chunks
+
+
+def same_read(got: tuple[Sources, list[object]], expected: tuple[Sources, list[object]]) -> None:
+    """Assert that two reads are the same, field for field, in order, lines and problems."""
+    (sources, problems), (full, full_problems) = got, expected
+    assert list(sources.entries) == list(full.entries) and sources.lines == full.lines
+    for key, entry in full.entries.items():
+        again = sources.entries[key]
+        assert repr(again) == repr(entry) and list(vars(again)) == list(vars(entry))
+    assert problems == full_problems
+
+
+@settings(max_examples=150, deadline=None)
+@given(EDITS, st.lists(EDITS, min_size=1, max_size=3))
+def test_a_changed_file_reads_as_a_full_read(first: Edits, later: list[Edits]) -> None:
+    """Edits one after the other, each read through the cache of the last: each read, and the
+    cache it keeps, equal the full read of the same bytes."""
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        header, chunks = split(dump_sources(entries(12)))
+        for edits in [first, *later]:
+            chunks = edited(chunks, edits)
+            data = (header + "".join(chunks)).encode("utf-8")
+            (root / SOURCES_FILE).write_bytes(data)
+            full = sources_of(data)
+            same_read(read_sources_kept(root, root / SOURCES_CACHE), full)
+            same_read(read_sources_kept(root, root / SOURCES_CACHE), full)  # the cache kept by it
+
+
+def test_unchanged_entries_are_not_read_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One entry changed, one added: two entries read, the others from the cache at their new
+    lines."""
+    header, chunks = split(dump_sources(entries(30)))
+    (tmp_path / SOURCES_FILE).write_text(header + "".join(chunks), encoding="utf-8")
+    read_sources_kept(tmp_path, tmp_path / SOURCES_CACHE)
+    chunks[5] = chunks[5].replace("status: found", "status: unknown", 1)
+    data = (header + chunk("2024/first", full_entry(1)) + "".join(chunks)).encode("utf-8")
+    (tmp_path / SOURCES_FILE).write_bytes(data)
+    read: list[object] = []
+    entry_of = sources_reuse.entry_of
+    monkeypatch.setattr(sources_reuse, "entry_of", lambda value: read.append(value) or entry_of(value))
+    got = read_sources_kept(tmp_path, tmp_path / SOURCES_CACHE)
+    assert len(read) == 2
+    same_read(got, sources_of(data))
+
+
+def test_a_key_given_twice_is_an_error_at_its_line(tmp_path: Path) -> None:
+    header, chunks = split(dump_sources(entries(4)))
+    (tmp_path / SOURCES_FILE).write_text(header + "".join(chunks), encoding="utf-8")
+    read_sources_kept(tmp_path, tmp_path / SOURCES_CACHE)
+    text = header + "".join([*chunks, chunks[1]])
+    (tmp_path / SOURCES_FILE).write_text(text, encoding="utf-8")
+    sources, problems = read_sources_kept(tmp_path, tmp_path / SOURCES_CACHE)
+    assert [problem.line for problem in problems] == [text.count("\n", 0, text.rindex(chunks[1])) + 1]
+    assert (sources, problems) == sources_of(text.encode("utf-8"))
+
+
+def planted_for(root: Path, key: bytes, sources: Sources, text: str) -> None:
+    """A signed cache of `sources` (for other bytes) whose entries are kept by the digests of
+    the entries' texts of `text`, signed by `key`."""
+    digests = [sources_reuse.text_digest(each) for each in split(text)[1]]
+    keep_signed(root / SIGNED, "0" * 64, sources, key, digests)
+
+
+def test_a_planted_or_other_codes_cache_is_not_reused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Entries kept by the digests of the file's texts, but signed by another key, or by this
+    user's key for other code: the file's own entries are read."""
+    written = entries(4)
+    text = dump_sources(written)
+    (tmp_path / SOURCES_FILE).write_text(text, encoding="utf-8")
+    evil = Sources({key: replace(entry, title="planted") for key, entry in written.items()})
+    for key in (b"\0" * userkey.KEY_BYTES, os.urandom(userkey.KEY_BYTES)):
+        planted_for(tmp_path, key, evil, text)
+        assert read_sources_kept(tmp_path, tmp_path / SOURCES_CACHE)[0].entries == written
+    own = userkey.user_key()
+    assert own is not None
+    with monkeypatch.context() as patched:
+        patched.setattr(sources_signed, "code_version", lambda: "another version")
+        planted_for(tmp_path, own, evil, text)
+    assert read_sources_kept(tmp_path, tmp_path / SOURCES_CACHE)[0].entries == written
+    planted_for(tmp_path, own, evil, text)  # this code's: reused (the test's own check)
+    reused = read_sources_kept(tmp_path, tmp_path / SOURCES_CACHE)[0]
+    assert {entry.title for entry in reused.entries.values()} == {"planted"}
