@@ -9,7 +9,6 @@ browsers reload then), and its `Outcome`, the summary or the problems that fail 
 from __future__ import annotations
 
 import contextlib
-import gc
 import multiprocessing
 import os
 import traceback
@@ -22,7 +21,7 @@ from scholarsite import pipeline, write
 from scholarsite.errors import BuildError, Diagnostic, Severity, printable
 from scholarsite.inputs.config import Overrides
 from scholarsite.inputs.watched import WatchedInputs
-from scholarsite.lifetime import die_with_parent
+from scholarsite.lifetime import die_with_parent, thawed_collection
 from scholarsite.model.warm import WarmModel
 
 MISSED_ROUNDS = 3  # builds after one when files changed that the watcher did not name
@@ -103,7 +102,7 @@ class LocalBuilds:
             traceback.print_exc()
             return Outcome("", [printable(f"error: {type(exc).__name__}: {exc}"), REPORT_BUG])
         finally:
-            gc.collect()  # the last build's model, freed while the browser shows the new pages
+            thawed_collection()  # the last build's model, freed while the browser shows the new pages
         return Outcome(result.summary(), [])
 
     def close(self) -> None:
