@@ -162,8 +162,6 @@ def slug_clashes(site: Site, identities: Identities) -> list[Diagnostic]:
     if not (identities.claims or identities.aliases):
         return []  # no page decides a slug
     claimed = {author.slug: author.seed_paths[0] for author in site.authors if author.key.endswith("#page")}
-    if not claimed:
-        return []
     return [
         error(
             author.seed_paths[0],

@@ -26,11 +26,11 @@ def others(paper: Paper) -> list[AbstractVersion]:
 NOTED: weakref.WeakKeyDictionary[Paper, Diagnostic] = weakref.WeakKeyDictionary()
 
 
-def abstract_notes(papers: Iterable[Paper]) -> list[Diagnostic]:
-    """A note per paper with more than one abstract, at the record whose abstract is shown
-    (remembered while the paper lives: a paper is never changed once made)."""
+def abstract_notes(contested: Iterable[Paper]) -> list[Diagnostic]:
+    """A note per paper given more than one abstract (`Site.contested`), at the record whose
+    abstract is shown (remembered while the paper lives: a paper is never changed once made)."""
     notes = []
-    for paper in [paper for paper in papers if len(paper.versions) > 1]:
+    for paper in contested:
         if (known := NOTED.get(paper)) is not None:
             notes.append(known)
             continue

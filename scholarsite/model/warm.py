@@ -302,8 +302,7 @@ class Merged:
 
     def reindex(self, gone: list[Paper], made: list[Paper], order: PaperOrder) -> None:
         """The papers' page paths, the papers with a legacy page or several abstracts and the
-        papers by key, after `gone`
-        were taken out and `made` put in."""
+        papers by key, after `gone` were taken out and `made` put in."""
         self.pages.update(page_of(paper) for paper in made)
         self.pages.subtract(page_of(paper) for paper in gone)
         for page in {page_of(paper) for paper in gone}:

@@ -62,9 +62,8 @@ def ancestors(path: str) -> Iterator[str]:
 
 
 FILES_TEXT = ObjectText()  # the last manifest's files, for the next sync of this process
-UNRECORDED: dict[
-    str, dict[str, Entry]
-] = {}  # by site folder: files written in place, not yet in its manifest
+# By site folder: the files written in place (`Sync.in_place`), not yet in its manifest.
+UNRECORDED: dict[str, dict[str, Entry]] = {}
 
 
 def manifest_bytes(entries: dict[str, Entry], inputs: str) -> bytes:

@@ -119,9 +119,7 @@ class Sync:
             if plan.todo or plan.bundles:
                 check_free_space(self.root)
             job = Job(self.stage, plan.todo, on_disk, self.mode)
-            done, problems = produce_all(job, workers, progress)
-            if problems:
-                raise BuildError(distinct(problems))
+            done = produced(job, workers, progress)
             for bundle in plan.bundles:
                 made = produce_bundle(bundle, self.stage, on_disk, self.mode)
                 plan.keys.update({path: bundle.key for path, _, _ in made})
@@ -156,9 +154,7 @@ class Sync:
         shutil.rmtree(self.stage, ignore_errors=True)
         try:
             job = Job(self.stage, plan.todo, {path: owned[path] for path in intact}, self.mode)
-            done, problems = produce_all(job, 1, lambda done, total: None)
-            if problems:
-                raise BuildError(distinct(problems))
+            done = produced(job, 1, lambda done, total: None)
             staged = sorted(path for path, _, changed in done if changed)
             for path in staged:
                 move_into_place(os.path.join(self.stage, path), os.path.join(self.root, path))
@@ -250,6 +246,15 @@ class Sync:
                 kind = "symlink" if disk.files[folder] else "hand-placed file"
                 raise ForeignFileConflict(folder, f"a {kind} is where a folder must go")
         return adopted
+
+
+def produced(job: Job, workers: int, progress: Progress) -> list[Made]:
+    """The outputs of `job`, produced into its staging folder; BuildError with every problem
+    met."""
+    done, problems = produce_all(job, workers, progress)
+    if problems:
+        raise BuildError(distinct(problems))
+    return done
 
 
 def replay(root: str) -> None:
