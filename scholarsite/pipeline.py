@@ -29,11 +29,13 @@ from scholarsite.inputs.state import STATE_FILE, BuildState
 from scholarsite.inputs.templates import FOLDER as TEMPLATES_FOLDER
 from scholarsite.inputs.watched import WatchedInputs
 from scholarsite.lifetime import collector_paused
+from scholarsite.model.cards import ReadLog
 from scholarsite.model.checks import model_of
 from scholarsite.model.network import KeptNetwork
 from scholarsite.model.related import RelatedIndex, Row
 from scholarsite.model.warm import WarmModel
 from scholarsite.outputs.families.pages import opened_page
+from scholarsite.outputs.families.pages_by_change import PagePlans, PagesByChange
 from scholarsite.outputs.registry import Output, Produced
 from scholarsite.outputs.site import SEARCH_FAMILIES, in_search, outputs, site_outputs
 from scholarsite.outputs.sitedata import SiteData
@@ -62,6 +64,7 @@ class Caches:
     related: RelatedIndex | None = None  # loaded from `state` when first needed, then kept warm
     model: WarmModel | None = None  # a process that builds again: its last model, merged by the change
     inputs: WatchedInputs | None = None  # ... and its inputs, looked at where its watcher saw changes
+    plans: PagePlans | None = None  # ... and what its last plan of the pages read (`pages_by_change`)
 
     @classmethod
     def of(cls, root: Path) -> Caches:
@@ -165,22 +168,47 @@ def sync_in_phases(ready: Ready, shown: Shown, opened: str | None) -> write.Sync
 
     The page of an author, paper, subject or year is planned on its own first (see
     `pages.opened_page`), before the rest of the site is planned; any other is found among the
-    planned outputs."""
+    planned outputs. A process that builds again plans the pages by the change
+    (`pages_by_change`), the others carried over as they are."""
     planned: list[Produced] | None = None
+    last, ready.caches.plans = ready.caches.plans, None  # remembered again once the pages are in place
+    by_change: PagesByChange | None = None
     if opened:
         first = opened_page(ready.data, opened)
         if not first:
-            planned = list(site_outputs(ready.data))
+            by_change = pages_by_change(ready.data, last)
+            planned = list(rest_of_site(ready.data, by_change))
             first = [item for item in planned if isinstance(item, Output) and item.path == opened]
         page = sync_outputs(ready, first, quiet, None, "page", only={opened})
         if page.written:
             shown(page, ready.diagnostics)
     search = ready.search()
-    rest = site_outputs(ready.data) if planned is None else planned  # planned as it is synced
-    pages = sync_outputs(ready, rest, quiet, lambda path: not in_search(path), "pages")
+    if planned is None:
+        by_change = pages_by_change(ready.data, last)
+    rest = rest_of_site(ready.data, by_change) if planned is None else planned  # planned as it is synced
+    carried = by_change.carried if by_change else frozenset()
+
+    def synced(path: str) -> bool:  # by this sync: neither the search index nor a page carried over
+        return not in_search(path) and path not in carried
+
+    pages = sync_outputs(ready, rest, quiet, synced, "pages")
+    ready.caches.plans = by_change.plans if by_change else None
     shown(pages, ready.diagnostics)
     found = sync_outputs(ready, search, quiet, in_search, "search", ready.fingerprint)
     return pages.merged(found)
+
+
+def pages_by_change(data: SiteData, last: PagePlans | None) -> PagesByChange | None:
+    """The pages planned by the change since `last`, in a process that builds again (None in
+    any other: it plans every page)."""
+    return PagesByChange(data, last, data.read_log) if data.read_log is not None else None
+
+
+def rest_of_site(data: SiteData, by_change: PagesByChange | None) -> Iterator[Produced]:
+    """Every output but the search index, the pages planned by the change when there is one."""
+    if by_change is None:
+        return site_outputs(data)
+    return site_outputs(data, by_change.outputs(), by_change.carried)
 
 
 def prepare(
@@ -228,6 +256,7 @@ def site_data(project: Project, caches: Caches | None = None) -> tuple[SiteData,
         static=project.static,
         related_index=caches.related_index(),
         kept_network=caches.model.network if caches.model else KeptNetwork(),
+        read_log=ReadLog() if caches.model else None,  # a process that builds again plans by the change
     )
     return data, sorted(project.diagnostics + problems)
 

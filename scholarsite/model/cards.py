@@ -6,6 +6,7 @@ A card is a dict of strings, numbers, Markup and lists, so page contexts stay pl
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
@@ -28,19 +29,48 @@ Card = dict[str, Any]
 PLAIN_TEXT = "plain"  # the memo's name for TeX rendered as plain text
 Entity = TypeVar("Entity")
 Value = TypeVar("Value")
+Read = tuple[str, str]  # a value read by a page: its kind ("paper", "record"...) and key
+
+
+class ReadLog:
+    """The values some pages read while they are planned (`reading`): what their keys are made
+    of, as far as it is shared (cards, citation records, related lists)."""
+
+    def __init__(self) -> None:
+        self.current: set[Read] | None = None
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[set[Read]]:
+        """The values read inside the block."""
+        self.current = found = set()
+        try:
+            yield found
+        finally:
+            self.current = None
 
 
 class MadeOnDemand(Mapping[str, Value], Generic[Entity, Value]):
     """Values derived from some entities (their cards, their citation records), by key, each
     made when first asked for and kept: a page planned alone (the preview's open page) makes
-    the values it shows, not the collection's."""
+    the values it shows, not the collection's. With a `log`, every value asked for is noted
+    there as (`kind`, key)."""
 
-    def __init__(self, entities: dict[str, Entity], make: Callable[[Entity], Value]):
+    def __init__(
+        self,
+        entities: dict[str, Entity],
+        make: Callable[[Entity], Value],
+        kind: str = "",
+        log: ReadLog | None = None,
+    ):
         self.entities = entities  # by key: other values of the same entities share it
         self.make = make
         self.made: dict[str, Value] = {}
+        self.kind = kind
+        self.log = log
 
     def __getitem__(self, key: str) -> Value:
+        if self.log is not None and self.log.current is not None:
+            self.log.current.add((self.kind, key))
         if key not in self.made:
             self.made[key] = self.make(self.entities[key])
         return self.made[key]
@@ -146,13 +176,22 @@ def unique_spellings(authors: list[Author]) -> dict[str, Author]:
 class Cards:
     """Cards for every author, subject and paper of a site, each made once, when first asked for."""
 
-    def __init__(self, site: Site, memo: Memo | None = None, sources: Sources | None = None):
+    def __init__(
+        self,
+        site: Site,
+        memo: Memo | None = None,
+        sources: Sources | None = None,
+        log: ReadLog | None = None,
+    ):
         self.memo = memo or Memo()
         self.sources = sources or Sources()
         self.site = site
-        self.subjects = MadeOnDemand({s.code: s for s in site.subjects}, digested(self.subject_card))
-        self.authors = MadeOnDemand({a.key: a for a in site.authors}, digested(self.author_card))
-        self.papers = MadeOnDemand(dict(site.by_key), digested(self.paper_card))
+        self.log = log  # the cards pages read, while they are planned
+        subjects = {s.code: s for s in site.subjects}
+        self.subjects = MadeOnDemand(subjects, digested(self.subject_card), "subject", log)
+        authors = {a.key: a for a in site.authors}
+        self.authors = MadeOnDemand(authors, digested(self.author_card), "author", log)
+        self.papers = MadeOnDemand(dict(site.by_key), digested(self.paper_card), "paper", log)
 
     @cached_property
     def by_spelling(self) -> dict[str, Author]:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 
 from scholarsite.errors import BuildError, Diagnostic, error
 from scholarsite.outputs.families import exports, feeds, hosting, pages, search
+from scholarsite.outputs.families.pages import outputs as pages_family
 from scholarsite.outputs.registry import CONTROL_RE, Bundle, Family, Produced, check_path
 from scholarsite.outputs.sitedata import SiteData
 
@@ -35,12 +36,17 @@ def outputs(data: SiteData, families: Iterable[Family]) -> Iterable[Produced]:
     return itertools.chain.from_iterable(family(data) for family in families)
 
 
-def site_outputs(data: SiteData) -> Iterator[Produced]:
+def site_outputs(
+    data: SiteData, pages: Iterable[Produced] | None = None, carried: Collection[str] = ()
+) -> Iterator[Produced]:
     """The outputs of SITE_FAMILIES, lazily, then the files of `static/`; BuildError, before
     anything is written, when a static file is where the build puts its own (see
-    `static_problems`)."""
-    made: list[str] = [search.FOLDER + "/"]  # a folder the search index owns whole
-    for item in outputs(data, SITE_FAMILIES):
+    `static_problems`). With `pages`, those are the pages planned, and `carried` the paths of
+    the pages kept as they are."""
+    made: list[str] = [search.FOLDER + "/", *carried]  # a folder the search index owns whole
+    families = SITE_FAMILIES if pages is None else [f for f in SITE_FAMILIES if f is not pages_family]
+    rest = outputs(data, families)
+    for item in itertools.chain(pages or (), rest):
         made.append(item.folder + "/" if isinstance(item, Bundle) else item.path)
         yield item
     problems = name_problems(data.assets) + static_problems(data.static, made)

@@ -22,7 +22,7 @@ from scholarsite.inputs.memo import Memo
 from scholarsite.inputs.sources import SourceEntry, Sources
 from scholarsite.lifetime import cores
 from scholarsite.model import related, urls
-from scholarsite.model.cards import Cards, MadeOnDemand
+from scholarsite.model.cards import Cards, MadeOnDemand, ReadLog
 from scholarsite.model.impact_figures import ImpactFigures
 from scholarsite.model.model import Paper, Site
 from scholarsite.model.network import KeptNetwork, Network, build_network, coauthor_pairs
@@ -30,13 +30,23 @@ from scholarsite.outputs import citations
 from scholarsite.outputs.templates import Templates
 
 
-def citation_records(site: Site, cards: Cards, config: Config) -> Mapping[str, citations.CitationRecord]:
-    """A CitationRecord per paper key, with unique, stable citation keys, each record made when
-    first asked for (the keys are found for every paper at once: a key is unique in the site)."""
+def citation_keys(site: Site, cards: Cards) -> dict[str, str]:
+    """Each paper's citation key, by paper key: unique and stable (found for every paper at
+    once, since a key is unique in the site)."""
     items = [citation_item(paper, cards) for paper in site.papers]
-    keys = dict(zip((p.key for p in site.papers), citations.make_citation_keys(items), strict=True))
+    return dict(zip((p.key for p in site.papers), citations.make_citation_keys(items), strict=True))
+
+
+def citation_records(
+    keys: dict[str, str], cards: Cards, config: Config
+) -> MadeOnDemand[Paper, citations.CitationRecord]:
+    """A CitationRecord per paper key under its citation key (`keys`), each made when first
+    asked for."""
     return MadeOnDemand(
-        cards.papers.entities, lambda paper: citation_record(paper, keys[paper.key], cards, config)
+        cards.papers.entities,
+        lambda paper: citation_record(paper, keys[paper.key], cards, config),
+        "record",
+        cards.log,
     )
 
 
@@ -98,11 +108,12 @@ class SiteData:
     static: dict[str, Hashed] = field(default_factory=dict)  # static/'s files, by site path
     related_index: related.RelatedIndex = field(default_factory=related.RelatedIndex)  # warm state
     kept_network: KeptNetwork = field(default_factory=KeptNetwork)  # warm state too
+    read_log: ReadLog | None = None  # the shared values pages read, noted while they are planned
 
     @cached_property
     def cards(self) -> Cards:
         """Plain-data views of every author, subject and paper."""
-        return Cards(self.site, self.memo, self.sources)
+        return Cards(self.site, self.memo, self.sources, self.read_log)
 
     @cached_property
     def impact(self) -> ImpactFigures:
@@ -110,9 +121,14 @@ class SiteData:
         return ImpactFigures(self.sources, self.cards)
 
     @cached_property
-    def records(self) -> Mapping[str, citations.CitationRecord]:
+    def citation_keys(self) -> dict[str, str]:
+        """Citation keys by paper key."""
+        return citation_keys(self.site, self.cards)
+
+    @cached_property
+    def records(self) -> MadeOnDemand[Paper, citations.CitationRecord]:
         """Citation records by paper key."""
-        return citation_records(self.site, self.cards, self.config)
+        return citation_records(self.citation_keys, self.cards, self.config)
 
     def bibtex_of(self, record: citations.CitationRecord) -> str:
         """A paper's BibTeX, without the abstract (as DBLP and arXiv do; RIS and CSL carry it).
@@ -125,11 +141,17 @@ class SiteData:
             self.bibtex_made[record] = citations.to_bibtex(replace(record, abstract_plain=""))
         return self.bibtex_made[record]
 
-    @cached_property
+    @property
     def related(self) -> Mapping[str, list[Paper]]:
         """Each paper's most similar papers by title and abstract, by paper key
         (`model.related`: the index, kept between builds, is updated by the texts that changed;
         after a warm model's update, by the texts of the papers it made alone)."""
+        return self.related_lists[0]
+
+    @cached_property
+    def related_lists(self) -> tuple[Mapping[str, list[Paper]], set[str] | None]:
+        """`related`, and the keys of the papers whose list this build changed (or that are
+        gone); None when the index took every paper's text."""
         index, k, cards = self.related_index, self.config.related_papers, self.cards
 
         def text(paper: Paper) -> tuple[str, str]:  # from the texts alone: no card is made for it
@@ -138,17 +160,20 @@ class SiteData:
 
         log = self.site.changes
         change = log.since(index.seen) if log is not None and k == index.k else None
+        changed: set[str] | None = None
         if change is None:
             index.update({paper.key: text(paper) for paper in self.site.papers}, k, workers=cores())
         else:
             gone, made = change
             texts = {paper.key: text(paper) for paper in made}
-            index.update_some(texts, gone - texts.keys(), k, workers=cores())
+            changed = index.update_some(texts, gone - texts.keys(), k, workers=cores())
         index.seen = log.mark if log is not None else None
         by_key = cards.papers.entities
-        return MadeOnDemand(
-            by_key, lambda paper: [by_key[other] for other in index.related.get(paper.key, ())]
-        )
+
+        def related_to(paper: Paper) -> list[Paper]:
+            return [by_key[other] for other in index.related.get(paper.key, ())]
+
+        return MadeOnDemand(by_key, related_to, "related", cards.log), changed
 
     @cached_property
     def network(self) -> Network:

@@ -44,6 +44,9 @@ from scholarsite.outputs.templates import Templates
 AUTHORS_ON_ONE_PAGE = 2000  # beyond this the A-Z index gets one page per initial (pages < 1 MB)
 LISTED_AUTHORS = 100  # authors beside a subject's or year's papers (pages stay under 1 MB)
 LISTED_COAUTHORS = 100  # co-authors in an author's sidebar, the most shared papers first
+Owner = tuple[str, str]  # whose pages: ("author", key), ("paper", key), ("subject", code), ("year", "2020")
+HEAD: Owner = ("site", "head")  # the site's own pages, planned first...
+TAIL: Owner = ("site", "tail")  # ... and What's new, last
 
 
 class Planner:
@@ -120,18 +123,36 @@ class Planner:
     def all(self) -> Iterator[PagePlan]:
         """Every page, in a stable order, one entity's pages at a time (a plan whose page is
         unchanged is dropped as soon as it is keyed: the site's plans are never held at once)."""
-        yield from [self.home(), *self.authors_index(), self.subjects_index(), self.years_index()]
-        yield from [self.coauthor_index(), self.search(), self.not_found()]
-        yield from self.papers_index()
-        yield from (self.content(page) for page in self.inputs.pages if page.name != "index")
+        for _, plans in self.owned():
+            yield from plans()
+
+    def owned(self) -> Iterator[tuple[Owner, Callable[[], list[PagePlan]]]]:
+        """Every page by whose it is, in `all`'s order: the site's own pages (indexes, content,
+        What's new: `HEAD` and `TAIL`), then each author's, paper's, subject's and year's."""
+        yield HEAD, self.head
         for author in self.site.authors:
-            yield from self.author(author)
-        yield from (self.paper(paper) for paper in self.site.papers)
+            yield ("author", author.key), partial(self.author, author)
+        for paper in self.site.papers:
+            yield ("paper", paper.key), partial(self.paper_pages, paper)
         for subject in self.site.subjects:
-            yield from self.subject(subject)
+            yield ("subject", subject.code), partial(self.subject, subject)
         for year in self.site.years:
-            yield from self.year(year)
-        yield from newest.plans(self.inputs, self.spec)
+            yield ("year", str(year.year)), partial(self.year, year)
+        yield TAIL, partial(newest.plans, self.inputs, self.spec)
+
+    def head(self) -> list[PagePlan]:
+        """The home page, the indexes, search, the 404 page, the papers listing, content pages."""
+        return [
+            self.home(),
+            *self.authors_index(),
+            self.subjects_index(),
+            self.years_index(),
+            self.coauthor_index(),
+            self.search(),
+            self.not_found(),
+            *self.papers_index(),
+            *(self.content(page) for page in self.inputs.pages if page.name != "index"),
+        ]
 
     def owning(self, path: str) -> list[PagePlan]:
         """The plans of the author, paper, subject or year one of whose pages is at site path
@@ -280,6 +301,10 @@ class Planner:
                 )
             )
         return specs
+
+    def paper_pages(self, paper: Paper) -> list[PagePlan]:
+        """A paper's page, as a list (as every entity's pages are)."""
+        return [self.paper(paper)]
 
     def paper(self, paper: Paper) -> PagePlan:
         """A paper's page: abstract, authors, subjects, citation, related papers."""
@@ -523,6 +548,12 @@ def outputs(data: SiteData) -> Iterator[Output]:
     for output in keyed(data, planner, planner.all()):
         listed.append(output.path)
         yield output
-    if data.config.base_url:
-        pages = [path for path in listed if path != urls.NOT_FOUND]
-        yield fixed(urls.SITEMAP, hosting.sitemap(data.config.base_url, pages))
+    yield from sitemap(data, listed)
+
+
+def sitemap(data: SiteData, listed: list[str]) -> list[Output]:
+    """With base_url, the sitemap listing the pages at `listed` (in the site's order)."""
+    if not data.config.base_url:
+        return []
+    pages = [path for path in listed if path != urls.NOT_FOUND]
+    return [fixed(urls.SITEMAP, hosting.sitemap(data.config.base_url, pages))]

@@ -1,0 +1,91 @@
+"""The preview plans its pages by the change (`outputs.families.pages_by_change`): after a
+change to seeds, only the pages that may have changed are planned, the others carried over,
+and the site and every manifest key are still a clean build's."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+from benchmarks.corpus import generate
+from scholarsite import pipeline
+from scholarsite.inputs.project import load_project
+from scholarsite.model import urls
+from scholarsite.outputs.families.pages_by_change import PagesByChange
+from scholarsite.preview.server import Preview
+
+from .conftest import BASE_URL_YAML, make_project
+from .test_incremental import (
+    add_seed,
+    clean_build,
+    edit_abstract,
+    edit_title,
+    edited,
+    manifest_keys,
+    remove_seed,
+    site_files,
+)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    seeds = tmp_path / "seeds"
+    generate(seeds, 24, 90, seed=11)
+    return make_project(tmp_path / "project", seeds=seeds, site_yaml=BASE_URL_YAML)
+
+
+@pytest.fixture
+def planned(monkeypatch: pytest.MonkeyPatch) -> list[PagesByChange | None]:
+    """Each preview build's pages by the change, as the builds make them."""
+    made: list[PagesByChange | None] = []
+    by_change = pipeline.pages_by_change
+    monkeypatch.setattr(pipeline, "pages_by_change", lambda *a: made.append(by_change(*a)) or made[-1])
+    return made
+
+
+def test_seed_edits_in_the_preview_plan_by_the_change_and_equal_clean_builds(
+    project: Path, tmp_path: Path, planned: list[PagesByChange | None]
+) -> None:
+    rng = random.Random(1203)
+    preview = Preview(project, reload=lambda: None)
+    preview.rebuild()
+    for step in range(12):
+        edit = rng.choice([edit_title, edit_title, edit_abstract, edit_abstract, add_seed, remove_seed])
+        change, paths = edited(project, edit, rng)
+        preview.rebuild(paths)
+        assert preview.problems == [], f"step {step}: {change}"
+        clean = tmp_path / f"clean-{step}"
+        clean_build(project, clean)
+        assert site_files(project / "site") == site_files(clean), f"step {step}: {change}"
+        assert manifest_keys(project / "site") == manifest_keys(clean), f"step {step}: {change}"
+        shutil.rmtree(clean)
+    by_change = [made for made in planned if made is not None and made.chosen is not None]
+    assert len(by_change) >= 6
+    assert all(made.carried for made in by_change)
+
+
+def test_a_title_edit_plans_again_the_pages_that_read_the_paper_and_carries_the_rest(
+    project: Path, planned: list[PagesByChange | None]
+) -> None:
+    preview = Preview(project, reload=lambda: None)
+    preview.rebuild()
+    data, _ = pipeline.site_data(load_project(project))
+    paper = next(p for p in data.site.papers if len(p.authors) == 1)
+    author = paper.authors[0]
+    own = {p.key for p in author.papers}
+    strangers = [a for a in data.site.authors if not own & {p.key for p in a.papers}]
+    seed = project / paper.provenance[0].path
+    seed.write_text(seed.read_text(encoding="utf-8").replace(paper.title, paper.title + " revised", 1))
+    preview.rebuild([str(seed)])
+    assert preview.problems == []
+    made = planned[-1]
+    assert made is not None and made.chosen is not None
+    assert {("author", author.key), ("paper", paper.key), ("year", str(paper.year))} <= made.chosen
+    assert len(made.chosen) < len(made.order) / 2
+    carried = [a for a in strangers if ("author", a.key) not in made.chosen]
+    assert carried, "an author sharing no paper with the edited one is carried over"
+    assert urls.author(carried[0].slug) in made.carried
+    assert urls.paper(paper.year, paper.slug) not in made.carried
