@@ -554,13 +554,19 @@ MEMBER_VALUES = st.lists(st.one_of(st.text(max_size=8), st.integers(-(2**63), 2*
 def test_object_text_is_what_json_writes(first: dict[str, list[str | int]], data: st.DataObject) -> None:
     """The manifest and the stats record are written by changing the texts of the members that
     changed since the last object: the same bytes as `json.dumps` of the whole object, after
-    any sequence of objects (the same names with some values changed, or other names)."""
+    any sequence of objects (the same names with some values changed, names added and removed
+    beside the others kept, or other names)."""
     text = ObjectText()
     members = first
     for _ in range(data.draw(st.integers(1, 6))):
         assert text(members) == json.dumps(members, separators=(",", ":"), sort_keys=True)
-        if members and data.draw(st.booleans()):
+        step = data.draw(st.sampled_from(["change", "add and remove", "other"]))
+        if members and step == "change":
             changed = data.draw(st.lists(st.sampled_from(sorted(members)), max_size=3))
             members = {**members, **{name: data.draw(MEMBER_VALUES) for name in changed}}
+        elif members and step == "add and remove":
+            gone = set(data.draw(st.lists(st.sampled_from(sorted(members)), max_size=3)))
+            new = data.draw(st.dictionaries(st.text(min_size=1, max_size=12), MEMBER_VALUES, max_size=3))
+            members = {**{name: value for name, value in members.items() if name not in gone}, **new}
         else:
             members = data.draw(st.dictionaries(st.text(min_size=1, max_size=3), MEMBER_VALUES, max_size=8))

@@ -31,14 +31,24 @@ class ObjectText:
         self.place: dict[str, int] = {}  # name -> its text's place
 
     def __call__(self, members: Mapping[str, Iterable[str | int]]) -> str:
-        before = self.values
-        if members.keys() != before.keys():
+        before, texts, place = self.values, self.texts, self.place
+        if members.keys() != before.keys():  # files added or removed: the others' texts kept
             names = sorted(members)
             self.place = {name: at for at, name in enumerate(names)}
-            self.texts = [member_text(name, tuple(members[name])) for name in names]
+            self.texts = [
+                texts[place[name]]
+                if name in before and same(members[name], before[name])
+                else member_text(name, tuple(members[name]))
+                for name in names
+            ]
         else:
             for name, value in members.items():
-                if value is not (old := before[name]) and tuple(value) != tuple(old):
+                if not same(value, before[name]):
                     self.texts[self.place[name]] = member_text(name, tuple(value))
         self.values = dict(members)
         return "{" + ",".join(self.texts) + "}"
+
+
+def same(value: Iterable[str | int], old: Iterable[str | int]) -> bool:
+    """Whether a member's value is the one it had (the same object, or equal)."""
+    return value is old or tuple(value) == tuple(old)
