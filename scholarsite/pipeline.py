@@ -187,15 +187,20 @@ def sync_in_phases(ready: Ready, shown: Shown, opened: str | None) -> write.Sync
         by_change = pages_by_change(ready.data, last)
     rest = rest_of_site(ready.data, by_change) if planned is None else planned  # planned as it is synced
     carried = by_change.carried if by_change else frozenset()
-
-    def synced(path: str) -> bool:  # by this sync: neither the search index nor a page carried over
-        return not in_search(path) and path not in carried
-
-    pages = sync_outputs(ready, rest, quiet, synced, "pages")
+    try:
+        pages = sync_outputs(ready, rest, quiet, not_search, "pages", carried=carried)
+    except write.CarriedLost:  # a page carried over is missing or changed in site/: plan them all
+        by_change = None
+        pages = sync_outputs(ready, site_outputs(ready.data), quiet, not_search, "pages")
     ready.caches.plans = by_change.plans if by_change else None
     shown(pages, ready.diagnostics)
     found = sync_outputs(ready, search, quiet, in_search, "search", ready.fingerprint)
     return pages.merged(found)
+
+
+def not_search(path: str) -> bool:
+    """Whether a site path is outside the search index (synced on its own, last)."""
+    return not in_search(path)
 
 
 def pages_by_change(data: SiteData, last: PagePlans | None) -> PagesByChange | None:
@@ -278,6 +283,7 @@ def sync_outputs(
     stage: str,
     inputs: str | None = None,
     only: set[str] | None = None,
+    carried: frozenset[str] = frozenset(),
 ) -> write.SyncReport:
     """Sync outputs into the site, reporting progress as they are produced."""
     return write.sync(
@@ -288,6 +294,7 @@ def sync_outputs(
         progress=lambda done, total: progress(stage, done, total),
         inputs=inputs,
         only=only,
+        carried=carried,
     )
 
 

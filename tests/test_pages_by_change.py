@@ -89,3 +89,27 @@ def test_a_title_edit_plans_again_the_pages_that_read_the_paper_and_carries_the_
     assert carried, "an author sharing no paper with the edited one is carried over"
     assert urls.author(carried[0].slug) in made.carried
     assert urls.paper(paper.year, paper.slug) not in made.carried
+
+
+def test_a_carried_page_missing_or_changed_in_the_site_is_made_again(
+    project: Path, tmp_path: Path, planned: list[PagesByChange | None]
+) -> None:
+    """A page the change did not touch is carried over only when its file is intact: one
+    deleted and one changed by hand are made again (every page planned), as a clean build
+    has them."""
+    preview = Preview(project, reload=lambda: None)
+    preview.rebuild()
+    rng = random.Random(7)
+    change, paths = edited(project, edit_abstract, rng)
+    preview.rebuild(paths)
+    made = planned[-1]
+    assert made is not None and made.chosen is not None
+    deleted, changed = sorted(path for path in made.carried if path.startswith("authors/"))[:2]
+    change, paths = edited(project, edit_abstract, rng)
+    (project / "site" / deleted).unlink()
+    (project / "site" / changed).write_text("<p>changed by hand</p>", encoding="utf-8")
+    preview.rebuild(paths)
+    assert preview.problems == []
+    clean = tmp_path / "clean"
+    clean_build(project, clean)
+    assert site_files(project / "site") == site_files(clean), change

@@ -32,6 +32,7 @@ from scholarsite.write.manifest import (
     STAGING,
     STATS,
     TMP_PREFIX,
+    CarriedLost,
     CorruptManifest,
     Disk,
     ForeignFileConflict,
@@ -60,6 +61,7 @@ __all__ = [
     "STAGING",
     "STATS",
     "TMP_PREFIX",
+    "CarriedLost",
     "CorruptManifest",
     "ForeignFileConflict",
     "Scope",
@@ -96,6 +98,7 @@ def sync(
     progress: Progress = lambda done, total: None,
     inputs: str | None = None,
     only: Collection[str] | None = None,
+    carried: Collection[str] = frozenset(),
 ) -> SyncReport:
     """Make ``site_dir`` hold exactly ``items`` (plus untouched foreign files).
 
@@ -104,7 +107,9 @@ def sync(
     ``inputs`` is recorded in the manifest as the fingerprint of what the site now holds;
     None (a partial sync) keeps the recorded one if nothing changed and clears it otherwise.
     ``only`` (a few known paths, such as the page the preview shows first) is a scope whose
-    paths are looked at one by one instead of listing the whole site.
+    paths are looked at one by one instead of listing the whole site. ``carried`` are owned
+    paths kept as they are without being planned (the pages a change did not touch): out of the
+    scope, but CarriedLost, before anything is written, when one of them is not intact.
     """
     listed = list(items)
     validate(listed)
@@ -114,7 +119,8 @@ def sync(
     try:
         fcntl.flock(lock, fcntl.LOCK_EX)  # one sync per site at a time
         scope = only.__contains__ if only is not None else scope
-        return Sync(root, scope or (lambda path: True), inputs, only).run(listed, workers, progress)
+        sync = Sync(root, scope or (lambda path: True), inputs, only, carried)
+        return sync.run(listed, workers, progress)
     finally:
         os.close(lock)
 

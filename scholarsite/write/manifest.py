@@ -44,6 +44,11 @@ class CorruptManifest(WriteConflict):
     """The ownership manifest cannot be trusted, so nothing may be removed."""
 
 
+class CarriedLost(Exception):
+    """Files a sync was to keep unplanned (`carried`) are missing or were changed in site/:
+    their outputs must be planned (nothing was written)."""
+
+
 @dataclass
 class Disk:
     """What a listing of site/ found, keyed by relative POSIX path."""

@@ -26,6 +26,7 @@ from scholarsite.write.manifest import (
     STAGING,
     TMP_PREFIX,
     UNRECORDED,
+    CarriedLost,
     Disk,
     Entry,
     ForeignFileConflict,
@@ -93,13 +94,21 @@ def plan_of(items: Iterable[Produced], previous: dict[str, Entry], disk: Disk) -
 class Sync:
     """One sync, run while holding the site lock."""
 
-    def __init__(self, root: str, scope: Scope, inputs: str | None, only: Collection[str] | None = None):
+    def __init__(
+        self,
+        root: str,
+        scope: Scope,
+        inputs: str | None,
+        only: Collection[str] | None = None,
+        carried: Collection[str] = frozenset(),
+    ):
         self.root = root
         self.only = only  # the paths considered, when they are few and known (looked at, not listed)
         self.inputs = inputs
         self.recorded = ""
         self.stage = os.path.join(root, STAGING)
-        self.scope = scope
+        self.carried = carried  # kept as they are, unplanned (checked intact)
+        self.scope = (lambda path: scope(path) and path not in carried) if carried else scope
         self.mode = file_mode()
 
     def run(self, items: Iterable[Produced], workers: int, progress: Progress) -> SyncReport:
@@ -112,6 +121,7 @@ class Sync:
         shutil.rmtree(self.stage, ignore_errors=True)  # a killed build's leftovers
         disk = (look_at(self.root, self.only) if self.only is not None else None) or scan(self.root)
         bad = repair.damaged(self.root, previous, disk.files)  # made again, as if missing
+        self.check_carried(everything, disk)
         usable = Disk({p: s for p, s in disk.files.items() if p not in bad}, disk.dirs, disk.temps)
         plan = plan_of(items, previous, usable)
         try:
@@ -165,6 +175,14 @@ class Sync:
         UNRECORDED.setdefault(self.root, {}).update({path: (plan.keys[path], sha) for path, sha, _ in done})
         unchanged = tuple(sorted(plan.keys.keys() - set(staged)))
         return SyncReport(tuple(staged), unchanged, (), (), tuple(sorted(path for path, _, _ in done)))
+
+    def check_carried(self, entries: dict[str, Entry], disk: Disk) -> None:
+        """CarriedLost when a carried path is not an intact regular file the manifest owns."""
+        kept = {path: entries[path] for path in self.carried if path in entries}
+        lost = [path for path in self.carried if path not in kept or disk.files.get(path) is not False]
+        lost += repair.damaged(self.root, kept, disk.files)
+        if lost:
+            raise CarriedLost(sorted(lost)[:5])
 
     def split(self, entries: dict[str, Entry]) -> tuple[dict[str, Entry], dict[str, Entry]]:
         """The manifest's entries in the scope, and the others (a few known paths: taken out
