@@ -29,7 +29,6 @@ from scholarsite.inputs.state import STATE_FILE, BuildState
 from scholarsite.inputs.templates import FOLDER as TEMPLATES_FOLDER
 from scholarsite.inputs.watched import WatchedInputs
 from scholarsite.lifetime import collector_paused
-from scholarsite.model.cards import ReadLog
 from scholarsite.model.checks import model_of
 from scholarsite.model.network import KeptNetwork
 from scholarsite.model.related import RelatedIndex, Row
@@ -64,7 +63,8 @@ class Caches:
     related: RelatedIndex | None = None  # loaded from `state` when first needed, then kept warm
     model: WarmModel | None = None  # a process that builds again: its last model, merged by the change
     inputs: WatchedInputs | None = None  # ... and its inputs, looked at where its watcher saw changes
-    plans: PagePlans | None = None  # ... and what its last plan of the pages read (`pages_by_change`)
+    plans: PagePlans | None = None  # the pages' plans as the state holds them (`pages_by_change`)
+    planned: PagesByChange | None = None  # this build's, kept by `save`
 
     @classmethod
     def of(cls, root: Path) -> Caches:
@@ -83,6 +83,13 @@ class Caches:
             self.related = RelatedIndex.of_rows(k, map(Row.of_columns, self.state.related_rows()))
         return self.related
 
+    def page_plans(self) -> PagePlans:
+        """The pages' plans the state holds (read once a process)."""
+        if self.plans is None:
+            tag, basis, paths, digests = self.state.page_plans()
+            self.plans = PagePlans(tag, basis, paths, digests)
+        return self.plans
+
     def save(self) -> None:
         """Write what changed."""
         self.parses.save()
@@ -90,6 +97,14 @@ class Caches:
         if self.related is not None:
             rows, removed = self.related.saved()
             self.state.save_related((row.columns() for row in rows), removed, self.related.k)
+        if self.planned is not None:
+            planned, self.planned = self.planned, None
+            now, before = planned.plans, self.page_plans()
+            tags, whole = (now.tag, now.basis), planned.chosen is None
+            self.state.save_page_plans(
+                tags, (now.paths, before.paths), (now.digests, before.digests), planned.reads, whole
+            )
+            self.plans = now
 
 
 @dataclass
@@ -149,9 +164,10 @@ def build(
     with collector_paused():
         ready = prepare(root, site_dir, looked, strict, overrides, caches, workers, progress)
         with reported_with(ready.diagnostics):
-            if shown is None:
-                everything = itertools.chain(site_outputs(ready.data), ready.search())  # switch together
-                report = sync_outputs(ready, everything, progress, None, "pages", ready.fingerprint)
+            if shown is None:  # pages and search index switched together
+                report = sync_rest(
+                    ready, last_plans(ready), None, ready.search(), progress, None, ready.fingerprint
+                )
             else:
                 report = sync_in_phases(ready, shown, opened)
         ready.finish()
@@ -168,52 +184,66 @@ def sync_in_phases(ready: Ready, shown: Shown, opened: str | None) -> write.Sync
 
     The page of an author, paper, subject or year is planned on its own first (see
     `pages.opened_page`), before the rest of the site is planned; any other is found among the
-    planned outputs. A process that builds again plans the pages by the change
-    (`pages_by_change`), the others carried over as they are."""
+    planned outputs."""
+    last = last_plans(ready)  # asked before the first page is written in place
     planned: list[Produced] | None = None
-    last, ready.caches.plans = ready.caches.plans, None  # remembered again once the pages are in place
-    by_change: PagesByChange | None = None
     if opened:
         first = opened_page(ready.data, opened)
         if not first:
-            by_change = pages_by_change(ready.data, last)
-            planned = list(rest_of_site(ready.data, by_change))
+            planned = list(rest_of_site(ready, last))
             first = [item for item in planned if isinstance(item, Output) and item.path == opened]
         page = sync_outputs(ready, first, quiet, None, "page", only={opened})
         if page.written:
             shown(page, ready.diagnostics)
     search = ready.search()
-    if planned is None:
-        by_change = pages_by_change(ready.data, last)
-    rest = rest_of_site(ready.data, by_change) if planned is None else planned  # planned as it is synced
-    carried = by_change.carried if by_change else frozenset()
-    try:
-        pages = sync_outputs(ready, rest, quiet, not_search, "pages", carried=carried)
-    except write.CarriedLost:  # a page carried over is missing or changed in site/: plan them all
-        by_change = None
-        pages = sync_outputs(ready, site_outputs(ready.data), quiet, not_search, "pages")
-    ready.caches.plans = by_change.plans if by_change else None
+    pages = sync_rest(ready, last, planned, [], quiet, not_search)
     shown(pages, ready.diagnostics)
     found = sync_outputs(ready, search, quiet, in_search, "search", ready.fingerprint)
     return pages.merged(found)
 
 
+def last_plans(ready: Ready) -> PagePlans | None:
+    """The pages' plans of the site's last complete build, when the state holds them."""
+    stored = ready.caches.page_plans()
+    recorded = write.read_manifest(str(ready.site_dir.resolve()))[1]
+    return stored if stored.tag and stored.tag == recorded else None
+
+
+def rest_of_site(ready: Ready, last: PagePlans | None) -> Iterator[Produced]:
+    """Every output but the search index, the pages planned by the change since `last` (every
+    page without it: see `pages_by_change`); the build keeps what they read."""
+    data, state = ready.data, ready.caches.state
+    ready.caches.planned = pages = PagesByChange(data, ready.fingerprint, last, state.page_readers)
+    return site_outputs(data, pages.outputs(data.read_log), pages.carried)
+
+
+def sync_rest(
+    ready: Ready,
+    last: PagePlans | None,
+    planned: list[Produced] | None,
+    extra: list[Produced],
+    progress: Progress,
+    scope: write.Scope | None,
+    inputs: str | None = None,
+) -> write.SyncReport:
+    """Sync every output but the search index (`planned` already, or planned now by the
+    change since `last`) with `extra`; when a page to be carried over is missing or changed in
+    site/, every page is planned instead."""
+    rest = planned if planned is not None else rest_of_site(ready, last)
+    assert ready.caches.planned is not None
+    carried = ready.caches.planned.carried
+    try:
+        return sync_outputs(
+            ready, itertools.chain(rest, extra), progress, scope, "pages", inputs, carried=carried
+        )
+    except write.CarriedLost:
+        everything = itertools.chain(rest_of_site(ready, None), extra)
+        return sync_outputs(ready, everything, progress, scope, "pages", inputs)
+
+
 def not_search(path: str) -> bool:
     """Whether a site path is outside the search index (synced on its own, last)."""
     return not in_search(path)
-
-
-def pages_by_change(data: SiteData, last: PagePlans | None) -> PagesByChange | None:
-    """The pages planned by the change since `last`, in a process that builds again (None in
-    any other: it plans every page)."""
-    return PagesByChange(data, last, data.read_log) if data.read_log is not None else None
-
-
-def rest_of_site(data: SiteData, by_change: PagesByChange | None) -> Iterator[Produced]:
-    """Every output but the search index, the pages planned by the change when there is one."""
-    if by_change is None:
-        return site_outputs(data)
-    return site_outputs(data, by_change.outputs(), by_change.carried)
 
 
 def prepare(
@@ -261,7 +291,6 @@ def site_data(project: Project, caches: Caches | None = None) -> tuple[SiteData,
         static=project.static,
         related_index=caches.related_index(),
         kept_network=caches.model.network if caches.model else KeptNetwork(),
-        read_log=ReadLog() if caches.model else None,  # a process that builds again plans by the change
     )
     return data, sorted(project.diagnostics + problems)
 

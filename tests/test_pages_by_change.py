@@ -7,13 +7,16 @@ from __future__ import annotations
 import random
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from benchmarks.corpus import generate
 from scholarsite import pipeline
 from scholarsite.inputs.project import load_project
+from scholarsite.inputs.state import BuildState
 from scholarsite.model import urls
+from scholarsite.model.model import Paper
 from scholarsite.outputs.families.pages_by_change import PagesByChange
 from scholarsite.preview.server import Preview
 
@@ -38,16 +41,21 @@ def project(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def planned(monkeypatch: pytest.MonkeyPatch) -> list[PagesByChange | None]:
-    """Each preview build's pages by the change, as the builds make them."""
-    made: list[PagesByChange | None] = []
-    by_change = pipeline.pages_by_change
-    monkeypatch.setattr(pipeline, "pages_by_change", lambda *a: made.append(by_change(*a)) or made[-1])
+def planned(monkeypatch: pytest.MonkeyPatch) -> list[PagesByChange]:
+    """Each build's pages by the change, as the builds make them."""
+    made: list[PagesByChange] = []
+
+    class Noted(PagesByChange):
+        def __init__(self, *args: Any) -> None:
+            super().__init__(*args)
+            made.append(self)
+
+    monkeypatch.setattr(pipeline, "PagesByChange", Noted)
     return made
 
 
 def test_seed_edits_in_the_preview_plan_by_the_change_and_equal_clean_builds(
-    project: Path, tmp_path: Path, planned: list[PagesByChange | None]
+    project: Path, tmp_path: Path, planned: list[PagesByChange]
 ) -> None:
     rng = random.Random(1203)
     preview = Preview(project, reload=lambda: None)
@@ -62,13 +70,13 @@ def test_seed_edits_in_the_preview_plan_by_the_change_and_equal_clean_builds(
         assert site_files(project / "site") == site_files(clean), f"step {step}: {change}"
         assert manifest_keys(project / "site") == manifest_keys(clean), f"step {step}: {change}"
         shutil.rmtree(clean)
-    by_change = [made for made in planned if made is not None and made.chosen is not None]
+    by_change = [made for made in planned if made.chosen is not None]
     assert len(by_change) >= 6
     assert all(made.carried for made in by_change)
 
 
 def test_a_title_edit_plans_again_the_pages_that_read_the_paper_and_carries_the_rest(
-    project: Path, planned: list[PagesByChange | None]
+    project: Path, planned: list[PagesByChange]
 ) -> None:
     preview = Preview(project, reload=lambda: None)
     preview.rebuild()
@@ -77,12 +85,11 @@ def test_a_title_edit_plans_again_the_pages_that_read_the_paper_and_carries_the_
     author = paper.authors[0]
     own = {p.key for p in author.papers}
     strangers = [a for a in data.site.authors if not own & {p.key for p in a.papers}]
-    seed = project / paper.provenance[0].path
-    seed.write_text(seed.read_text(encoding="utf-8").replace(paper.title, paper.title + " revised", 1))
-    preview.rebuild([str(seed)])
+    retitle(project, paper)
+    preview.rebuild([str(project / paper.provenance[0].path)])
     assert preview.problems == []
     made = planned[-1]
-    assert made is not None and made.chosen is not None
+    assert made.chosen is not None
     assert {("author", author.key), ("paper", paper.key), ("year", str(paper.year))} <= made.chosen
     assert len(made.chosen) < len(made.order) / 2
     carried = [a for a in strangers if ("author", a.key) not in made.chosen]
@@ -92,7 +99,7 @@ def test_a_title_edit_plans_again_the_pages_that_read_the_paper_and_carries_the_
 
 
 def test_a_carried_page_missing_or_changed_in_the_site_is_made_again(
-    project: Path, tmp_path: Path, planned: list[PagesByChange | None]
+    project: Path, tmp_path: Path, planned: list[PagesByChange]
 ) -> None:
     """A page the change did not touch is carried over only when its file is intact: one
     deleted and one changed by hand are made again (every page planned), as a clean build
@@ -103,7 +110,7 @@ def test_a_carried_page_missing_or_changed_in_the_site_is_made_again(
     change, paths = edited(project, edit_abstract, rng)
     preview.rebuild(paths)
     made = planned[-1]
-    assert made is not None and made.chosen is not None
+    assert made.chosen is not None
     deleted, changed = sorted(path for path in made.carried if path.startswith("authors/"))[:2]
     change, paths = edited(project, edit_abstract, rng)
     (project / "site" / deleted).unlink()
@@ -113,3 +120,53 @@ def test_a_carried_page_missing_or_changed_in_the_site_is_made_again(
     clean = tmp_path / "clean"
     clean_build(project, clean)
     assert site_files(project / "site") == site_files(clean), change
+
+
+def retitle(project: Path, paper: Paper) -> None:
+    """Add a word to a paper's title in its first seed."""
+    seed = project / paper.provenance[0].path
+    seed.write_text(seed.read_text(encoding="utf-8").replace(paper.title, paper.title + " revised", 1))
+
+
+def test_a_one_shot_build_plans_by_the_change_since_the_last_complete_build(
+    project: Path, tmp_path: Path, planned: list[PagesByChange]
+) -> None:
+    """One-shot builds read the last plan from the build state: a title edit plans again the
+    pages that read the paper, not the others'."""
+    pipeline.build(project)
+    assert planned[-1].chosen is None  # nothing kept yet: every page
+    data, _ = pipeline.site_data(load_project(project))
+    paper = next(p for p in data.site.papers if len(p.authors) == 1)
+    retitle(project, paper)
+    pipeline.build(project)
+    made = planned[-1]
+    assert made.chosen is not None and len(made.chosen) < len(made.order) / 2
+    assert ("author", paper.authors[0].key) in made.chosen
+    assert made.carried
+    clean = tmp_path / "clean"
+    clean_build(project, clean)
+    assert site_files(project / "site") == site_files(clean)
+    assert manifest_keys(project / "site") == manifest_keys(clean)
+
+
+def test_plans_not_of_the_last_complete_build_are_not_used(
+    project: Path, tmp_path: Path, planned: list[PagesByChange], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A build that ended after its site was switched but before its state was kept (killed,
+    or the state could not be written) leaves plans of an older site: the next build plans
+    every page, and its site is a clean build's."""
+    pipeline.build(project)
+    data, _ = pipeline.site_data(load_project(project))
+    first, second = [p for p in data.site.papers if len(p.authors) == 1][:2]
+    retitle(project, first)
+    with monkeypatch.context() as patched:
+        patched.setattr(BuildState, "save_page_plans", lambda *args: None)
+        pipeline.build(project)
+    assert planned[-1].chosen is not None
+    retitle(project, second)
+    pipeline.build(project)
+    assert planned[-1].chosen is None
+    clean = tmp_path / "clean"
+    clean_build(project, clean)
+    assert site_files(project / "site") == site_files(clean)
+    assert manifest_keys(project / "site") == manifest_keys(clean)

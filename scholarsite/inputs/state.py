@@ -23,12 +23,24 @@ CREATE TABLE IF NOT EXISTS inputs (
     path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime INTEGER NOT NULL, inode INTEGER NOT NULL,
     digest BLOB NOT NULL
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS page_paths (
+    kind TEXT NOT NULL, key TEXT NOT NULL, paths TEXT NOT NULL, PRIMARY KEY (kind, key)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS page_values (
+    kind TEXT NOT NULL, key TEXT NOT NULL, digest TEXT NOT NULL, PRIMARY KEY (kind, key)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS page_reads (
+    kind TEXT NOT NULL, key TEXT NOT NULL, owner_kind TEXT NOT NULL, owner_key TEXT NOT NULL,
+    PRIMARY KEY (kind, key, owner_kind, owner_key)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS page_reads_by_owner ON page_reads (owner_kind, owner_key);
 CREATE TABLE IF NOT EXISTS related (
     key TEXT PRIMARY KEY, digest TEXT NOT NULL, counts TEXT NOT NULL, vector TEXT NOT NULL,
     related TEXT NOT NULL
 ) WITHOUT ROWID;
 """
 RelatedColumns = tuple[str, str, str, str, str]  # key, digest, counts, vector, related (JSON)
+Pair = tuple[str, str]  # an entity or a value pages read: its kind and key
 Stamp = tuple[int, int, int]  # a file's size, mtime (ns) and inode
 
 
@@ -97,6 +109,50 @@ class BuildState:
                 ),
             )
 
+    def page_plans(self) -> tuple[str, str, dict[Pair, tuple[str, ...]], dict[Pair, str]]:
+        """What the last complete build planned: its tag and basis, each entity's page paths
+        and the digest of each value pages read (see `outputs.families.pages_by_change`)."""
+        tag, basis = self.value("pages_tag") or "", self.value("pages_basis") or ""
+        rows = self.db.execute("SELECT kind, key, paths FROM page_paths")
+        paths = {(kind, key): tuple(found.split("\n")) if found else () for kind, key, found in rows}
+        rows = self.db.execute("SELECT kind, key, digest FROM page_values")
+        return tag, basis, paths, {(kind, key): digest for kind, key, digest in rows}
+
+    def page_readers(self, values: Iterable[Pair]) -> set[Pair]:
+        """The entities whose pages read any of `values`."""
+        query = "SELECT owner_kind, owner_key FROM page_reads WHERE kind = ? AND key = ?"
+        return {owner for value in values for owner in self.db.execute(query, value)}
+
+    def save_page_plans(
+        self,
+        tags: tuple[str, str],
+        paths: tuple[dict[Pair, tuple[str, ...]], dict[Pair, tuple[str, ...]]],
+        digests: tuple[dict[Pair, str], dict[Pair, str]],
+        reads: dict[Pair, set[Pair]],
+        whole: bool,
+    ) -> None:
+        """Keep a complete build's plan (`tags`: its tag and basis), `paths` and `digests` as
+        (now, before: what `page_plans` gave; only the rows that differ are written), the
+        values read by each entity planned (`reads`; `whole`: every entity was, the other
+        rows go)."""
+        with self.kept():
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('pages_tag', ?), ('pages_basis', ?)", tags)
+            self.changed_rows("page_paths", *(joined(found) for found in paths))
+            self.changed_rows("page_values", *digests)
+            if whole:
+                self.db.execute("DELETE FROM page_reads")
+            else:
+                self.db.executemany("DELETE FROM page_reads WHERE owner_kind = ? AND owner_key = ?", reads)
+            rows = ((*value, *owner) for owner, values in reads.items() for value in values)
+            self.db.executemany("INSERT OR IGNORE INTO page_reads VALUES (?, ?, ?, ?)", rows)
+
+    def changed_rows(self, table: str, now: dict[Pair, str], before: dict[Pair, str]) -> None:
+        """Make `table` (kind, key, value) hold `now`, knowing it held `before`."""
+        gone = sorted(before.keys() - now.keys())
+        self.db.executemany(f"DELETE FROM {table} WHERE kind = ? AND key = ?", gone)  # noqa: S608
+        changed = sorted((*pair, value) for pair, value in now.items() if before.get(pair) != value)
+        self.db.executemany(f"INSERT OR REPLACE INTO {table} VALUES (?, ?, ?)", changed)  # noqa: S608
+
     def related_rows(self) -> Iterator[RelatedColumns]:
         """Every paper's row of the related-papers index."""
         yield from self.db.execute("SELECT key, digest, counts, vector, related FROM related")
@@ -126,3 +182,8 @@ class BuildState:
     def close(self) -> None:
         """Close the store."""
         self.db.close()
+
+
+def joined(paths: dict[Pair, tuple[str, ...]]) -> dict[Pair, str]:
+    """Each entity's page paths as one text, a path a line."""
+    return {owner: "\n".join(found) for owner, found in paths.items()}

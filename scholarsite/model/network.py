@@ -113,6 +113,7 @@ class Network:
     pairs: dict[Pair, int]
     communities: list[Community]
     community_of: dict[str, Community]  # by author key
+    key: str = field(default="", compare=False)  # a digest of the pairs (the communities' source)
 
     def shared(self, a: Author, b: Author) -> int:
         """Papers the two authors share (0 when none)."""
@@ -179,11 +180,12 @@ class KeptNetwork:
         self.seen = site.changes.mark if site.changes is not None else None
 
 
-def build_network(site: Site, groups: Iterable[list[str]], pairs: dict[Pair, int]) -> Network:
-    """The network of `site` with the communities `groups` (from `find_communities(pairs)`)."""
+def build_network(site: Site, groups: Iterable[list[str]], pairs: dict[Pair, int], key: str = "") -> Network:
+    """The network of `site` with the communities `groups` (from `find_communities(pairs)`,
+    whose digest is `key`)."""
     authors = {a.key: a for a in site.authors}
     communities = [make_community(keys, authors, pairs) for keys in groups]
     communities.sort(key=lambda c: (-len(c.members), c.slug))
     community_of = {a.key: c for c in communities for a in c.members}
     colour_communities(communities, community_of, pairs)
-    return Network(pairs, communities, community_of)
+    return Network(pairs, communities, community_of, key)

@@ -108,7 +108,7 @@ class SiteData:
     static: dict[str, Hashed] = field(default_factory=dict)  # static/'s files, by site path
     related_index: related.RelatedIndex = field(default_factory=related.RelatedIndex)  # warm state
     kept_network: KeptNetwork = field(default_factory=KeptNetwork)  # warm state too
-    read_log: ReadLog | None = None  # the shared values pages read, noted while they are planned
+    read_log: ReadLog = field(default_factory=ReadLog)  # the shared values pages read, as planned
 
     @cached_property
     def cards(self) -> Cards:
@@ -149,9 +149,9 @@ class SiteData:
         return self.related_lists[0]
 
     @cached_property
-    def related_lists(self) -> tuple[Mapping[str, list[Paper]], set[str] | None]:
+    def related_lists(self) -> tuple[Mapping[str, list[Paper]], set[str]]:
         """`related`, and the keys of the papers whose list this build changed (or that are
-        gone); None when the index took every paper's text."""
+        gone)."""
         index, k, cards = self.related_index, self.config.related_papers, self.cards
 
         def text(paper: Paper) -> tuple[str, str]:  # from the texts alone: no card is made for it
@@ -160,9 +160,8 @@ class SiteData:
 
         log = self.site.changes
         change = log.since(index.seen) if log is not None and k == index.k else None
-        changed: set[str] | None = None
         if change is None:
-            index.update({paper.key: text(paper) for paper in self.site.papers}, k, workers=cores())
+            changed = index.update({paper.key: text(paper) for paper in self.site.papers}, k, workers=cores())
         else:
             gone, made = change
             texts = {paper.key: text(paper) for paper in made}
@@ -189,8 +188,9 @@ class SiteData:
 
             return json.dumps(find_communities(pairs), ensure_ascii=False, separators=(",", ":"))
 
-        groups = json.loads(self.memo.text("communities", compute, key_of(list(pairs.items()))))
-        network = build_network(self.site, groups, pairs)
+        key = key_of(list(pairs.items()))
+        groups = json.loads(self.memo.text("communities", compute, key))
+        network = build_network(self.site, groups, pairs, key)
         self.kept_network.keep(network, self.site)
         return network
 
