@@ -234,7 +234,7 @@ class Sync:
         UNRECORDED.pop(self.root, None)  # `final` holds them
         if self.only is None:  # a few pages (the preview's first): the next sync records them
             repair.remember(self.root, final, staged)
-        unchanged = sorted(new_paths - set(staged))
+        unchanged = sorted((new_paths | set(self.carried)) - set(staged))  # carried: unchanged too
         foreign = sorted(p for p in unowned if self.scope(p))
         removed = tuple(early + late)
         produced = tuple(sorted(path for path, _, _ in done))
