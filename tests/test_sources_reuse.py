@@ -5,6 +5,7 @@ unchanged entries are not read again; a planted or other code's cache is never r
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import tempfile
@@ -129,8 +130,13 @@ def test_a_key_given_twice_is_an_error_at_its_line(tmp_path: Path) -> None:
 def planted_for(root: Path, key: bytes, sources: Sources, text: str) -> None:
     """A signed cache of `sources` (for other bytes) whose entries are kept by the digests of
     the entries' texts of `text`, signed by `key`."""
-    digests = [sources_reuse.text_digest(each) for each in split(text)[1]]
-    keep_signed(root / SIGNED, "0" * 64, sources, key, digests)
+    keep_signed(root / SIGNED, "0" * 64, sources, key, [span(each) for each in split(text)[1]])
+
+
+def span(text: str) -> tuple[bytes, int, int]:
+    """The span of an entry's text, as the cache keeps it."""
+    data = text.encode("utf-8")
+    return hashlib.sha256(data).digest(), len(data), text.count("\n")
 
 
 def test_a_planted_or_other_codes_cache_is_not_reused(
