@@ -96,26 +96,48 @@ class Walk:
 
     def read(self, start: int, line: int) -> Reread:
         """The entries from offset `start` (on `line`) to the end."""
-        data, view, end = self.data, self.view, len(self.data)
-        spans, after = self.kept.spans, self.kept.following()
+        after, end = self.kept.following(), len(self.data)
         slot = self.kept.order[0] if self.kept.order else -1
         while start < end:
-            span = spans[slot] if slot >= 0 else None
-            if span is not None and same_text(data, view, start, span):  # the one after the last
-                self.take(slot, line)
-                start, line, slot = start + span[1], line + span[2], after[slot]
-                continue
-            stop, lines, taken = self.other(start, line)
-            start, line = stop, line + lines
-            if taken is not None:
-                slot = after[taken]
+            start, line, slot = self.run(start, line, slot, after)
+            if start < end:
+                start, lines, taken = self.other(start, line)
+                line += lines
+                slot = slot if taken is None else after[taken]
         return self.done
 
-    def take(self, slot: int, line: int) -> None:
-        """The entry of the cache's `slot`, on `line` (its row taken once its key is new)."""
-        kept = self.kept
-        key = self.fresh(kept.keys[slot])
-        self.add(key, entry_from(kept.rows[slot]), line, slot, kept.spans[slot])
+    def run(self, start: int, line: int, slot: int, after: list[int]) -> tuple[int, int, int]:
+        """Take the entries from offset `start` (on `line`) that are those of the cache from
+        `slot` on, one after the other as in the file it was kept for: where they end, the
+        line there, and the slot that would come next."""
+        data, view, spans, sha256, end = self.data, self.view, self.kept.spans, hashlib.sha256, len(self.data)
+        slots: list[int] = []
+        lines: list[int] = []
+        while slot >= 0 and (span := spans[slot]) is not None:
+            stop = start + span[1]
+            if stop != end and (data[stop : stop + 2] != b"  " or data[stop + 2 : stop + 3] in NOT_A_KEY):
+                break  # ENTRY_RE would not end there: no entry or the end after it
+            if sha256(view[start:stop]).digest() != span[0]:
+                break
+            slots.append(slot)
+            lines.append(line)
+            start, line, slot = stop, line + span[2], after[slot]
+        if slots:
+            self.take(slots, lines)
+        return start, line, slot
+
+    def take(self, slots: list[int], lines: list[int]) -> None:
+        """The entries of the cache's `slots`, on `lines` (their rows taken once their keys
+        are known to be new)."""
+        kept, done = self.kept, self.done
+        keys = [kept.keys[slot] for slot in slots]
+        if not done.sources.entries.keys().isdisjoint(keys):
+            raise NotReused("a key given twice")
+        rows = [kept.rows[slot] for slot in slots]
+        done.sources.entries.update(zip(keys, map(entry_from, rows), strict=True))
+        done.sources.lines.update(zip(keys, lines, strict=True))
+        done.slots.extend(slots)
+        done.spans.extend([kept.spans[slot] for slot in slots])
 
     def fresh(self, key: str) -> str:
         """`key`; NotReused when it was given before."""
@@ -140,7 +162,7 @@ class Walk:
         digest = hashlib.sha256(self.view[start : entry.end()]).digest()
         slot = self.known().get(digest)
         if slot is not None:
-            self.take(slot, line)
+            self.take([slot], [line])
             return entry.end(), self.kept.spans[slot][2], slot  # type: ignore[index]
         text = self.decoded(start, entry.end())
         found = matched(ENTRY_RE.fullmatch(text) or unmatched(), line, SOURCES_FILE)
@@ -175,15 +197,6 @@ class Walk:
         if self.by_digest is None:
             self.by_digest = {span[0]: slot for slot, span in enumerate(self.kept.spans) if span}
         return self.by_digest
-
-
-def same_text(data: bytes, view: memoryview, start: int, span: Span) -> bool:
-    """Whether the bytes at `start` are the text of `span` and an entry or the end follows
-    them (so that ENTRY_RE matches them there)."""
-    stop = start + span[1]
-    if stop != len(data) and (data[stop : stop + 2] != b"  " or data[stop + 2 : stop + 3] in NOT_A_KEY):
-        return False
-    return hashlib.sha256(view[start:stop]).digest() == span[0]
 
 
 def unmatched() -> re.Match[str]:

@@ -163,7 +163,8 @@ def keep_signed(
     signed, with the span of each entry's text (`spans`, in the entries' order; None: not
     kept); its delta, made on the last base, is removed after."""
     keys = list(sources.entries)
-    rows = [row_of(entry) for entry in sources.entries.values()]
+    pool: dict[Any, Any] = {}
+    rows = [row_of(entry, pool) for entry in sources.entries.values()]
     kept = list(spans) or [None] * len(keys)
     body = marshal.dumps((header(digest), keys, [sources.line(key) for key in keys], rows, kept))
     write_atomically(file, signed(key, body))
@@ -190,13 +191,14 @@ def keep_changed(
     keys: list[str] = []
     rows: list[Fields] = []
     added: list[Span | None] = []
+    pool: dict[Any, Any] = {}
     for (name, entry), slot, span in zip(sources.entries.items(), slots, spans, strict=True):
         if slot is not None and slot < based:
             order.append(slot)
             continue
         order.append(based + len(keys))
         keys.append(name)
-        rows.append(row_of(entry))
+        rows.append(row_of(entry, pool))
         added.append(span)
     if (len(keys) + based - (len(order) - len(keys))) * DELTA_SHARE > based:
         return keep_signed(file, digest, sources, key, spans)
@@ -205,13 +207,29 @@ def keep_changed(
     write_atomically(delta_file(file), signed(key, body))
 
 
-def row_of(entry: SourceEntry) -> Fields:
-    """An entry as the dict of its fields in the class's order, its parts as dicts too."""
-    fields = fields_of(entry, ENTRY_NAMES)
+def row_of(entry: SourceEntry, pool: dict[Any, Any]) -> Fields:
+    """An entry as the dict of its fields in the class's order, its parts as dicts too, its
+    text and counts `pooled`."""
+    fields = pooled(fields_of(entry, ENTRY_NAMES), pool)
     impact = entry.openalex
-    fields["openalex"] = None if impact is None else fields_of(impact, IMPACT_NAMES)
+    fields["openalex"] = None if impact is None else pooled(fields_of(impact, IMPACT_NAMES), pool)
     fields["candidates"] = tuple(fields_of(candidate, CANDIDATE_NAMES) for candidate in entry.candidates)
     fields["links"] = tuple(fields_of(link, LINK_NAMES) for link in entry.links)
+    return fields
+
+
+def pooled(fields: Fields, pool: dict[Any, Any]) -> Fields:
+    """The fields, each text (alone or in a tuple) and each tuple of tuples (counts) the one
+    equal to it in `pool` (put there when none is): `marshal` writes an object it has written
+    before as a reference, which it loads without making the object again (dates, statuses,
+    venues, names and references recur in a large file)."""
+    for name, value in fields.items():
+        if type(value) is str:
+            fields[name] = pool.setdefault(value, value)
+        elif type(value) is tuple and value and type(value[0]) is str:
+            fields[name] = tuple([pool.setdefault(item, item) for item in value])
+        elif type(value) is tuple and value and type(value[0]) is tuple:
+            fields[name] = pool.setdefault(value, value)
     return fields
 
 
