@@ -162,6 +162,12 @@ def signed_read(file: Path, data: bytes, digest: str, key: bytes) -> tuple[Sourc
     return sources, problems
 
 
+def keep_written(root: Path) -> None:
+    """Read the `sources.yaml` a command just wrote through the cache, so that the next build
+    finds its entries kept for those bytes (the changed entries read, the others reused)."""
+    read_sources_kept(root, root / SOURCES_CACHE)
+
+
 def signed_kept(file: Path, digest: str) -> Sources | None:
     """The entries in the signed cache `file` for the sources.yaml of sha256 `digest`, if this
     user has a key and they are there."""
