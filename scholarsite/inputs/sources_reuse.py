@@ -31,6 +31,7 @@ from typing import Any
 from scholarsite.inputs.blockyaml import (
     ENTRY_RE,
     ENTRY_START_RE,
+    HARMLESS,
     Unsupported,
     clean,
     entries_at,
@@ -56,7 +57,7 @@ class Reread:
     sources: Sources = field(default_factory=Sources)
     slots: list[int | None] = field(default_factory=list)
     spans: list[Span | None] = field(default_factory=list)
-    texts: list[str] = field(default_factory=list)  # the text decoded, to be checked
+    pieces: list[bytes] = field(default_factory=list)  # the bytes decoded, to be checked
 
 
 class NotReused(ValueError):
@@ -71,18 +72,20 @@ def reused_sources(data: bytes, kept: Kept | None) -> Reread | None:
         return None
     try:
         read = Walk(data, kept).read(head.end(), data.count(b"\n", 0, head.end()) + 1)
-        read.texts.append(data[: head.end()].decode("utf-8"))
-        checked_texts(read.texts)
+        read.pieces.append(data[: head.end()])
+        checked_bytes(b"".join(read.pieces))
     except (NotReused, Unsupported, UnicodeDecodeError):
         return None
     return read
 
 
-def checked_texts(texts: list[str]) -> None:
-    """NotReused unless the texts decoded are `clean` and hold no control characters."""
-    text = "".join(texts)
-    if not clean(text) or CONTROL_RE.search(text):
-        raise NotReused("characters the quick reader does not take")
+def checked_bytes(data: bytes) -> None:
+    """NotReused unless the bytes decoded are `clean` text without control characters (a
+    look at the bytes first: a search of the text only when one could start one)."""
+    if data.translate(None, HARMLESS):
+        text = data.decode("utf-8")
+        if not clean(text) or CONTROL_RE.search(text):
+            raise NotReused("characters the quick reader does not take")
 
 
 class Walk:
@@ -188,9 +191,9 @@ class Walk:
 
     def decoded(self, start: int, stop: int) -> str:
         """The text of the bytes from `start` to `stop` (to be checked at the end)."""
-        text = self.data[start:stop].decode("utf-8")
-        self.done.texts.append(text)
-        return text
+        piece = self.data[start:stop]
+        self.done.pieces.append(piece)
+        return piece.decode("utf-8")
 
     def known(self) -> dict[bytes, int]:
         """The cache's slots by the digest of their text (made when first needed)."""
