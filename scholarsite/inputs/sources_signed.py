@@ -34,6 +34,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
+from operator import attrgetter
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -49,6 +50,11 @@ ENTRY_NAMES = tuple(ENTRY_DEFAULTS)
 IMPACT_NAMES = tuple(IMPACT_DEFAULTS)
 CANDIDATE_NAMES = tuple(Candidate.__dataclass_fields__)
 LINK_NAMES = tuple(Link.__dataclass_fields__)
+# The fields `row_of` pools whole (text, version numbers, counts), before the others.
+ENTRY_POOLED, IMPACT_POOLED = ENTRY_NAMES[:11], IMPACT_NAMES[:9]
+assert ENTRY_NAMES[11:] == ("authors", "candidates", "openalex", "links", "locked")
+assert IMPACT_NAMES[9:] == ("references",)
+ENTRY_GETTER, IMPACT_GETTER = attrgetter(*ENTRY_POOLED), attrgetter(*IMPACT_POOLED)
 DELTA_SHARE = 8  # a delta of over 1/8 of the base's entries (changed or gone) is compacted
 Fields = dict[str, Any]
 Span = tuple[bytes, int, int]  # an entry's text: the sha256 of its bytes, their length, its lines
@@ -218,27 +224,25 @@ def keep_changed(
 
 def row_of(entry: SourceEntry, pool: dict[Any, Any]) -> Fields:
     """An entry as the dict of its fields in the class's order, its parts as dicts too, its
-    text and counts `pooled`."""
-    fields = pooled(fields_of(entry, ENTRY_NAMES), pool)
-    impact = entry.openalex
-    fields["openalex"] = None if impact is None else pooled(fields_of(impact, IMPACT_NAMES), pool)
+    text, numbers and counts taken from `pool` (put there when none is equal): `marshal`
+    writes an object it has written before as a reference, which it loads without making the
+    object again (dates, statuses, venues, names and references recur in a large file). No
+    field pooled holds booleans, which would be taken for equal numbers."""
+    get = pool.setdefault
+    fields = dict(zip(ENTRY_POOLED, map(get, *[ENTRY_GETTER(entry)] * 2), strict=True))
+    fields["authors"] = tuple(map(get, entry.authors, entry.authors))
     fields["candidates"] = tuple(fields_of(candidate, CANDIDATE_NAMES) for candidate in entry.candidates)
+    fields["openalex"] = None if entry.openalex is None else impact_row(entry.openalex, pool)
     fields["links"] = tuple(fields_of(link, LINK_NAMES) for link in entry.links)
+    fields["locked"] = entry.locked
     return fields
 
 
-def pooled(fields: Fields, pool: dict[Any, Any]) -> Fields:
-    """The fields, each text (alone or in a tuple) and each tuple of tuples (counts) the one
-    equal to it in `pool` (put there when none is): `marshal` writes an object it has written
-    before as a reference, which it loads without making the object again (dates, statuses,
-    venues, names and references recur in a large file)."""
-    for name, value in fields.items():
-        if type(value) is str:
-            fields[name] = pool.setdefault(value, value)
-        elif type(value) is tuple and value and type(value[0]) is str:
-            fields[name] = tuple([pool.setdefault(item, item) for item in value])
-        elif type(value) is tuple and value and type(value[0]) is tuple:
-            fields[name] = pool.setdefault(value, value)
+def impact_row(impact: Impact, pool: dict[Any, Any]) -> Fields:
+    """An OpenAlex part as the dict of its fields, pooled as `row_of` pools an entry's."""
+    get = pool.setdefault
+    fields = dict(zip(IMPACT_POOLED, map(get, *[IMPACT_GETTER(impact)] * 2), strict=True))
+    fields["references"] = tuple(map(get, impact.references, impact.references))
     return fields
 
 
