@@ -46,7 +46,6 @@ HEAD_RE = re.compile(head_pattern("papers").encode())
 ENTRY_BYTES_RE = re.compile(ENTRY_RE.pattern.encode())
 ENTRY_START_BYTES_RE = re.compile(ENTRY_START_RE.pattern.encode())
 NOT_A_KEY = b" #:\n"  # what cannot follow the two spaces of an entry's key line (nor nothing)
-Found = list[tuple[str, SourceEntry, int]]  # entries read: key, entry, line
 
 
 @dataclass
