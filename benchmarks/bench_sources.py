@@ -10,8 +10,9 @@ does when the file did not change since the last (`read_sources_kept`: the entri
 `.scholarsite-cache/sources.signed`, signed by a key made for the run, or with `--no-key` from
 `sources.json`, checked again; then as a build passes the look's digest of the file, which is
 not read then), after a change (one entry's status changed by hand; 100 entries added spread
-over the file, as link-sources adds papers) through the unchanged file's cache (put back
-before each run; each run reads the file and keeps a cache again), reading it as YAML
+over the file, as link-sources adds papers) through the unchanged file's cache (its files
+put back before each run; each run reads the file and keeps a cache again; then the changed file
+again, through the cache it kept), reading it as YAML
 (libyaml's composer, what every read cost before the quick reader) and through the checking
 Python loader alone. With
 `--collector-paused`, every read runs with Python's cyclic collector off, as in a build (the
@@ -121,24 +122,30 @@ def added(text: str, count: int, shape: str) -> str:
 
 def changed_reads(root: Path, text: str, shape: str, repeats: int) -> None:
     """Time reading the file after each change through the cache of the unchanged file (the
-    cache put back before each run: each run reads and keeps)."""
+    cache put back before each run: each run reads and keeps), then reading it again through
+    the cache that read kept."""
     cached = root / SOURCES_CACHE
-    signed = cached.with_suffix(".signed")
     (root / SOURCES_FILE).write_text(text, encoding="utf-8")
     read_sources_kept(root, cached)
-    where = signed if signed.exists() else cached
-    kept = where.read_bytes()
+    kept = {file: file.read_bytes() for file in cached.parent.iterdir()}
 
     def restore() -> None:
-        where.write_bytes(kept)
+        for file in cached.parent.iterdir():
+            file.unlink()
+        for file, data in kept.items():
+            file.write_bytes(data)
 
+    runs = f"(median of {repeats})"
     changes = {"one entry changed": one_changed(text), "100 entries added": added(text, 100, shape)}
     for name, changed in changes.items():
         (root / SOURCES_FILE).write_text(changed, encoding="utf-8")
         count = len(entry_starts(changed))
         wall, cpu, (read, problems) = timed(lambda: read_sources_kept(root, cached), repeats, restore)
         assert not problems and len(read.entries) == count
-        print(f"  read (read_sources_kept, {name}): {wall:.2f} s wall, {cpu:.2f} s CPU (median of {repeats})")
+        print(f"  read (read_sources_kept, {name}): {wall:.2f} s wall, {cpu:.2f} s CPU {runs}")
+        wall, cpu, (again, _) = timed(lambda: read_sources_kept(root, cached), repeats)
+        assert again == read
+        print(f"  read (read_sources_kept, {name}, again): {wall:.2f} s wall, {cpu:.2f} s CPU {runs}")
 
 
 def checked_only(text: str) -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 from scholarsite import pipeline
 from scholarsite.inputs.content import markdown_to_html, read_pages
 from scholarsite.inputs.project import load_project
+from scholarsite.inputs.text import decode
 
 from .conftest import make_project
 
@@ -75,6 +76,18 @@ def test_control_characters_in_a_page_are_removed_with_a_warning(tmp_path: Path)
     pages, _, problems = read_pages(tmp_path, "content")
     assert [(p.line, p.message) for p in problems] == [(4, "removed control character(s) U+0000, U+001B")]
     assert "\x1b" not in pages[0].body and "[31mred" in pages[0].body
+
+
+def test_every_control_character_is_found_past_the_look_at_the_bytes() -> None:
+    """`decode` searches the text only when its bytes could hold a control character: every
+    one of them (C0, DEL, C1) is still removed with its warning, and other text is kept."""
+    for code in [*range(0x20), *range(0x7F, 0xA0)]:
+        char = chr(code)
+        text, problems = decode(f"é ©\u2028 a{char}b\n".encode(), "x.md")
+        if char in "\t\n\r":
+            assert text == f"é ©\u2028 a{char}b\n" and not problems
+        else:
+            assert text == "é ©\u2028 ab\n" and [p.line for p in problems] == [1]
 
 
 def test_control_characters_escaped_in_front_matter_are_an_error(tmp_path: Path) -> None:

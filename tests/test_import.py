@@ -22,12 +22,14 @@ from scholarsite import cli, pipeline
 from scholarsite.inputs import sources
 from scholarsite.inputs.project import load_project
 from scholarsite.inputs.seeds import AuthorRecord, parse_seed
-from scholarsite.inputs.sources import SOURCES_FILE, load_sources
+from scholarsite.inputs.sources import SOURCES_FILE, load_sources, read_sources
+from scholarsite.inputs.sources_cache import SOURCES_CACHE, read_sources_kept
 from scholarsite.model.checks import model_of
 from scholarsite.sources import client as arxiv_client
 from scholarsite.sources import openalex
 from tests import openalex_standin
 from tests.conftest import ROOT, make_project
+from tests.test_link_sources import unread
 
 DATA = Path(__file__).resolve().parent / "data" / "import"
 SHULAI = 'au:"Shulai Zhang"'
@@ -194,6 +196,15 @@ def test_arxiv_import_records_the_identifiers_in_sources_yaml(project: Path, arx
         "Proceedings of MLSys 2025",
     )
     assert comet.authors == ("Shulai Zhang", "Ningxin Zheng", "Haibin Lin", "Ziheng Jiang")
+
+
+def test_the_next_build_takes_the_imported_sources_from_the_cache(
+    project: Path, arxiv: Arxiv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert run(project, "--arxiv-author", "Shulai Zhang", "--no-build") == 0
+    expected = read_sources(project)
+    unread(monkeypatch)
+    assert read_sources_kept(project, project / SOURCES_CACHE) == expected and expected[0].entries
 
 
 def test_importing_the_same_author_twice_leaves_one_seed(

@@ -22,7 +22,9 @@ from xml.sax.saxutils import escape
 import pytest
 
 from scholarsite import cli
-from scholarsite.inputs.sources import SOURCES_FILE, load_sources
+from scholarsite.inputs import sources_cache
+from scholarsite.inputs.sources import SOURCES_FILE, load_sources, read_sources
+from scholarsite.inputs.sources_cache import SOURCES_CACHE, read_sources_kept
 from scholarsite.sources import client as arxiv_client
 from scholarsite.sources import link
 from scholarsite.sources.client import Record
@@ -284,6 +286,28 @@ def test_rerun_looks_up_only_what_is_missing_or_old(project: Path, script: Scrip
     run(project)
     assert "id:2410.05555" not in script.asked() and query(COMET) not in script.asked()
     assert "id:2502.19811" in script.asked()  # a found entry is checked again by its id
+
+
+def unread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make the quick reader's full read and the changed file's walk fail the test: only a
+    cache hit reads sources.yaml."""
+    for name in ("sources_of", "reused_sources"):
+        monkeypatch.setattr(sources_cache, name, lambda *args, name=name: pytest.fail(f"{name} ran"))
+
+
+def test_the_next_build_takes_the_written_file_from_the_cache(
+    project: Path, script: Script, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """link-sources leaves the signed cache of the file it wrote, the first time and after
+    a run that added entries: the next read is a hit, equal to a read of the file."""
+    answer_all(script)
+    for options in (only(project, COMET), []):
+        assert run(project, *options) == 0
+        expected = read_sources(project)
+        with monkeypatch.context() as patched:
+            unread(patched)
+            assert read_sources_kept(project, project / SOURCES_CACHE) == expected
+        assert (project / SOURCES_CACHE).with_suffix(".signed").is_file()
 
 
 def test_limit_and_only(project: Path, script: Script) -> None:

@@ -1,30 +1,39 @@
 """A changed sources.yaml read reusing the signed cache's entries of unchanged text (issue 28,
-fifth pass): after random edits (entries added, removed, changed, moved, given twice, wrong,
-comments), the read equals a full read field for field, lines and diagnostics included; the
-unchanged entries are not read again; a planted or other code's cache is never reused."""
+fifth and sixth passes): after random edits (entries added, removed, changed, moved, given
+twice, wrong, accented, comments), the read equals a full read field for field, lines and
+diagnostics included; the unchanged entries are not read again; a planted or other code's
+cache is never reused; nor is a damaged or stale delta."""
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import hashlib
 import os
 import re
 import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scholarsite.inputs import sources_reuse, sources_signed, userkey
+from scholarsite.inputs import sources_cache, sources_reuse, sources_signed, userkey
 from scholarsite.inputs.sources import SOURCES_FILE, SourceEntry, Sources, dump_sources, sources_of
 from scholarsite.inputs.sources_cache import SOURCES_CACHE, read_sources_kept
-from scholarsite.inputs.sources_signed import keep_signed
+from scholarsite.inputs.sources_signed import DELTA_SHARE, keep_signed
 
-from .test_sources_signed import SIGNED
+from .test_sources_signed import SIGNED, damaged
 from .test_sources_yaml import HOSTILE, full_entry
 
+DELTA = SIGNED.with_suffix(".delta")
 ENTRY_START = re.compile(r"(?m)^(?=  [^ #:\n])")
-KINDS = ["add", "remove", "change", "move", "twice", "wrong", "comment"]
+KINDS = ["add", "remove", "change", "move", "twice", "wrong", "comment", "accents"]
 EDITS = st.lists(st.tuples(st.sampled_from(KINDS), st.integers(0, 99)), max_size=6)
 Edits = list[tuple[str, int]]
 
@@ -68,6 +77,8 @@ def edited(chunks: list[str], edits: Edits) -> list[str]:
             chunks[place] = chunks[place].replace("status: found", "status: maybe", 1)
         elif kind == "comment":
             chunks.insert(place, "  # a comment\n")
+        elif kind == "accents" and chunks:  # characters of 2 to 4 bytes (some make the walk search the text)
+            chunks[place] = chunks[place].replace("title: ", "title: Ünï – ’中文🙂 ", 1)
     return chunks
 
 
@@ -81,12 +92,31 @@ def same_read(got: tuple[Sources, list[object]], expected: tuple[Sources, list[o
     assert problems == full_problems
 
 
+@contextlib.contextmanager
+def missed(calls: list[str]) -> Iterator[None]:
+    """Within it, each changed file's walk and each full read is noted in `calls`."""
+    spies = {name: getattr(sources_cache, name) for name in ("reused_sources", "sources_of")}
+    with ExitStack() as stack:
+        for name, real in spies.items():
+            spy = functools.partial(noted, calls, name, real)
+            stack.enter_context(mock.patch.object(sources_cache, name, spy))
+        yield
+
+
+def noted(calls: list[str], name: str, real: Callable[..., Any], *args: Any) -> Any:
+    """`real(*args)`, noted in `calls` as `name`."""
+    calls.append(name)
+    return real(*args)
+
+
 @settings(max_examples=150, deadline=None)
-@given(EDITS, st.lists(EDITS, min_size=1, max_size=3))
-def test_a_changed_file_reads_as_a_full_read(first: Edits, later: list[Edits]) -> None:
-    """Edits one after the other, each read through the cache of the last: each read, and the
-    cache it keeps, equal the full read of the same bytes."""
-    with tempfile.TemporaryDirectory() as folder:
+@given(EDITS, st.lists(EDITS, min_size=1, max_size=4), st.sampled_from([0, DELTA_SHARE, 10**9]))
+def test_a_changed_file_reads_as_a_full_read(first: Edits, later: list[Edits], share: int) -> None:
+    """Edits one after the other, each read through the cache the last kept (a delta on its
+    base, or a new base: `share` 0 keeps deltas, 10**9 compacts every time): each read, and
+    the read through the cache it kept (a hit when the file had no problem), equal the full
+    read of the same bytes."""
+    with tempfile.TemporaryDirectory() as folder, mock.patch.object(sources_signed, "DELTA_SHARE", share):
         root = Path(folder)
         header, chunks = split(dump_sources(entries(12)))
         for edits in [first, *later]:
@@ -95,7 +125,12 @@ def test_a_changed_file_reads_as_a_full_read(first: Edits, later: list[Edits]) -
             (root / SOURCES_FILE).write_bytes(data)
             full = sources_of(data)
             same_read(read_sources_kept(root, root / SOURCES_CACHE), full)
-            same_read(read_sources_kept(root, root / SOURCES_CACHE), full)  # the cache kept by it
+            calls: list[str] = []
+            with missed(calls):
+                same_read(read_sources_kept(root, root / SOURCES_CACHE), full)  # the cache kept by it
+                known = hashlib.sha256(data).digest()  # as the build's look gives it
+                same_read(read_sources_kept(root, root / SOURCES_CACHE, known), full)
+            assert not calls or full[1] or not full[0].entries
 
 
 def test_unchanged_entries_are_not_read_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -129,8 +164,13 @@ def test_a_key_given_twice_is_an_error_at_its_line(tmp_path: Path) -> None:
 def planted_for(root: Path, key: bytes, sources: Sources, text: str) -> None:
     """A signed cache of `sources` (for other bytes) whose entries are kept by the digests of
     the entries' texts of `text`, signed by `key`."""
-    digests = [sources_reuse.text_digest(each) for each in split(text)[1]]
-    keep_signed(root / SIGNED, "0" * 64, sources, key, digests)
+    keep_signed(root / SIGNED, "0" * 64, sources, key, [span(each) for each in split(text)[1]])
+
+
+def span(text: str) -> tuple[bytes, int, int]:
+    """The span of an entry's text, as the cache keeps it."""
+    data = text.encode("utf-8")
+    return hashlib.sha256(data).digest(), len(data), text.count("\n")
 
 
 def test_a_planted_or_other_codes_cache_is_not_reused(
@@ -154,3 +194,34 @@ def test_a_planted_or_other_codes_cache_is_not_reused(
     planted_for(tmp_path, own, evil, text)  # this code's: reused (the test's own check)
     reused = read_sources_kept(tmp_path, tmp_path / SOURCES_CACHE)[0]
     assert {entry.title for entry in reused.entries.values()} == {"planted"}
+
+
+def test_a_damaged_or_stale_delta_is_not_used(tmp_path: Path) -> None:
+    """A delta damaged (torn, a byte changed), or left from another base (a build ended
+    between writing a new base and removing the delta): not used; the file is read through
+    the base alone, as the full read reads it."""
+    header, chunks = split(dump_sources(entries(30)))
+    second = header + chunk("2024/first", full_entry(1)) + "".join(chunks)
+    for text in (header + "".join(chunks), second):
+        (tmp_path / SOURCES_FILE).write_text(text, encoding="utf-8")
+        read_sources_kept(tmp_path, tmp_path / SOURCES_CACHE)
+    delta = (tmp_path / DELTA).read_bytes()
+    expected = sources_of(second.encode("utf-8"))
+    other = header + "".join(chunks[1:])
+    for wrong in damaged(delta):
+        read_through_base(tmp_path, wrong, expected)
+    key = userkey.user_key()
+    assert key is not None
+    digest = hashlib.sha256(other.encode("utf-8")).hexdigest()
+    keep_signed(tmp_path / SIGNED, digest, sources_of(other.encode("utf-8"))[0], key)  # a new base
+    read_through_base(tmp_path, delta, expected)  # the last delta put back
+
+
+def read_through_base(root: Path, delta: bytes, expected: tuple[Sources, list[object]]) -> None:
+    """Assert that with `delta` beside the base, sources.yaml is read as a changed file
+    through the base (not a hit), as the full read reads it."""
+    (root / DELTA).write_bytes(delta)
+    calls: list[str] = []
+    with missed(calls):
+        same_read(read_sources_kept(root, root / SOURCES_CACHE), expected)
+    assert calls == ["reused_sources"]

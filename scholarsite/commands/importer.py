@@ -39,6 +39,7 @@ from scholarsite.inputs.sources import (
     load_sources,
     parse_sources,
 )
+from scholarsite.inputs.sources_cache import keep_written
 from scholarsite.inputs.store import write_atomically
 from scholarsite.inputs.unicode import normalise
 from scholarsite.model.checks import identities_of
@@ -374,6 +375,7 @@ def apply(root: Path, result: Plan) -> None:
         write_atomically(root / result.seed, result.data)
     if result.sources is not None:
         write_atomically(root / SOURCES_FILE, result.sources.encode("utf-8"))
+        keep_written(root)
     if result.page is not None:
         write_atomically(root / result.page[0], result.page[1].encode("utf-8"))
     for name in result.changes.removed_files:

@@ -256,10 +256,16 @@ def entries_under(text: str, top: str, path: str) -> dict[str, tuple[Any, int]] 
 def body_start(text: str, top: str) -> tuple[int, int] | None:
     """Where the entries under `top:` start (the offset and line after it) when `top:` is the
     text's first key (comments and blank lines before it) and the text is `clean`; else None."""
-    head = re.match(rf"(?:(?:#[^\n]*)?\n)*{re.escape(top)}:\n", text)
+    head = re.match(head_pattern(top), text)
     if head is None or not clean(text):
         return None
     return head.end(), text.count("\n", 0, head.end()) + 1
+
+
+def head_pattern(top: str) -> str:
+    """An expression for the lines up to `top:` as the text's first key (comments and blank
+    lines before it)."""
+    return rf"(?:(?:#[^\n]*)?\n)*{re.escape(top)}:\n"
 
 
 def next_line(text: str, start: int) -> int:

@@ -66,9 +66,9 @@ from scholarsite.inputs.sources import (
 )
 from scholarsite.inputs.sources_reuse import reused_sources
 from scholarsite.inputs.sources_signed import (
+    keep_changed,
     keep_signed,
-    reusable,
-    signed_contents,
+    signed_cache,
     signed_sources,
     sources_in,
 )
@@ -142,24 +142,30 @@ def read_sources_kept(root: Path, file: Path, known: bytes | None = None) -> tup
 
 
 def signed_read(file: Path, data: bytes, digest: str, key: bytes) -> tuple[Sources, list[Diagnostic]]:
-    """The entries of sources.yaml's bytes (of sha256 `digest`) through the signed cache `file`:
-    its entries when they are those bytes', else those bytes read, the entries of unchanged
-    text taken from it (`inputs.sources_reuse`), or all read again; kept when read without
-    any problem."""
+    """The entries of sources.yaml's bytes (of sha256 `digest`) through the signed cache `file`
+    and its delta: its entries when they are those bytes', else those bytes read, the entries
+    of unchanged text taken from it (`inputs.sources_reuse`), or all read again; kept when
+    read without any problem (a changed file as a delta on the cache's base)."""
     with collector_paused():  # the entries live on: the collector's passes are wasted
-        contents = signed_contents(file, key)
-        kept = sources_in(contents, digest)
-        if kept is not None:
-            return kept, []
-        reused = reused_sources(data, reusable(contents))
+        kept = signed_cache(file, key)
+        hit = sources_in(kept, digest)
+        if hit is not None:
+            return hit, []
+        reused = reused_sources(data, kept)
     if reused is not None:
         if reused.sources.entries:
-            keep_signed(file, digest, reused.sources, key, reused.digests, reused.rows)
+            keep_changed(file, kept, digest, reused.sources, key, reused.slots, reused.spans)
         return reused.sources, []
     sources, problems = sources_of(data)
     if not problems and sources.entries:
         keep_signed(file, digest, sources, key)
     return sources, problems
+
+
+def keep_written(root: Path) -> None:
+    """Read the `sources.yaml` a command just wrote through the cache, so that the next build
+    finds its entries kept for those bytes (the changed entries read, the others reused)."""
+    read_sources_kept(root, root / SOURCES_CACHE)
 
 
 def signed_kept(file: Path, digest: str) -> Sources | None:

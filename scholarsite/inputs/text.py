@@ -12,6 +12,10 @@ import re
 from scholarsite.errors import Diagnostic, error, warning
 
 CONTROL_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+# Bytes of UTF-8 text that cannot be part of a control character: tab, line breaks, printable
+# ASCII, and every byte from 0x80 but 0xC2 (the lead of U+0080-U+009F). A text of these only
+# is not searched (0.03 s for 100 MB, where the search takes 0.2 s).
+NO_CONTROL = bytes([9, 10, 13, *range(32, 127), *(byte for byte in range(128, 256) if byte != 0xC2)])
 
 
 def decode(data: bytes, path: str) -> tuple[str | None, list[Diagnostic]]:
@@ -25,6 +29,8 @@ def decode(data: bytes, path: str) -> tuple[str | None, list[Diagnostic]]:
         bad = data[exc.start : exc.start + 1].hex()
         message = f"not UTF-8: invalid byte 0x{bad} at column {column}"
         return None, [error(path, line, message, "save the file as UTF-8")]
+    if not data.translate(None, NO_CONTROL):
+        return text, []
     return remove_controls(text, path)
 
 

@@ -26,7 +26,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from scholarsite.errors import BuildError
-from scholarsite.inputs.sources import SOURCES_FILE, Candidate, SourceEntry, dump_sources, read_sources
+from scholarsite.inputs.sources import SOURCES_FILE, Candidate, SourceEntry, dump_sources
+from scholarsite.inputs.sources_cache import SOURCES_CACHE, keep_written, read_sources_kept
 from scholarsite.inputs.store import write_atomically
 from scholarsite.model.model import Paper, Site
 from scholarsite.progress import BuildProgress
@@ -91,8 +92,9 @@ def link_sources(
 ) -> Report:
     """Look up on arXiv the papers that are due, then ask OpenAlex about those it is due for;
     rewrite `sources.yaml` after each lookup. A source that cannot be reached is given up
-    (in `Report.down`), keeping what it answered; the other is still asked."""
-    sources, problems = read_sources(root)
+    (in `Report.down`), keeping what it answered; the other is still asked. The file is read
+    through the build's cache, and the cache is left as the file written (`keep_written`)."""
+    sources, problems = read_sources_kept(root, root / SOURCES_CACHE)
     if problems:
         raise BuildError(problems)
     site = site_of(root)
@@ -117,6 +119,7 @@ def link_sources(
                 ask_alex(root, alex, keys[:limit], entries, report, day, progress)
             except ApiUnreachable as exc:
                 report.down[OPENALEX] = str(exc)
+    keep_written(root)
     return report
 
 
