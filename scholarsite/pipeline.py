@@ -86,8 +86,8 @@ class Caches:
     def page_plans(self) -> PagePlans:
         """The pages' plans the state holds (read once a process)."""
         if self.plans is None:
-            tag, basis, paths, digests = self.state.page_plans()
-            self.plans = PagePlans(tag, basis, paths, digests)
+            (tag, basis, network), paths, digests = self.state.page_plans()
+            self.plans = PagePlans(tag, basis, network, paths, digests)
         return self.plans
 
     def save(self) -> None:
@@ -100,7 +100,7 @@ class Caches:
         if self.planned is not None:
             planned, self.planned = self.planned, None
             now, before = planned.plans, self.page_plans()
-            tags, whole = (now.tag, now.basis), planned.chosen is None
+            tags, whole = (now.tag, now.basis, now.network), planned.chosen is None
             self.state.save_page_plans(
                 tags, (now.paths, before.paths), (now.digests, before.digests), planned.reads, whole
             )

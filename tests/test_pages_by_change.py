@@ -170,3 +170,25 @@ def test_plans_not_of_the_last_complete_build_are_not_used(
     clean_build(project, clean)
     assert site_files(project / "site") == site_files(clean)
     assert manifest_keys(project / "site") == manifest_keys(clean)
+
+
+def test_adding_a_seed_plans_by_the_change_though_the_network_changed(
+    project: Path, tmp_path: Path, planned: list[PagesByChange]
+) -> None:
+    """A new seed brings new co-author pairs: every ego figure is made again to find those
+    that changed, and only their authors' pages (with the others the change touched) are
+    planned again."""
+    pipeline.build(project)
+    before = planned[-1].plans.network
+    seed = sorted((project / "seeds").glob("*.txt"))[0]
+    text = seed.read_text(encoding="utf-8")
+    name = text.split("\n\n")[1].strip()  # the profile's name: its papers get a co-author
+    (project / "seeds" / "added.txt").write_text(text.replace(name, "Ada Newcomer"), encoding="utf-8")
+    pipeline.build(project)
+    made = planned[-1]
+    assert made.plans.network != before
+    assert made.chosen is not None and made.carried
+    clean = tmp_path / "clean"
+    clean_build(project, clean)
+    assert site_files(project / "site") == site_files(clean)
+    assert manifest_keys(project / "site") == manifest_keys(clean)

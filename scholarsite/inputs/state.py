@@ -109,14 +109,14 @@ class BuildState:
                 ),
             )
 
-    def page_plans(self) -> tuple[str, str, dict[Pair, tuple[str, ...]], dict[Pair, str]]:
-        """What the last complete build planned: its tag and basis, each entity's page paths
-        and the digest of each value pages read (see `outputs.families.pages_by_change`)."""
-        tag, basis = self.value("pages_tag") or "", self.value("pages_basis") or ""
+    def page_plans(self) -> tuple[tuple[str, str, str], dict[Pair, tuple[str, ...]], dict[Pair, str]]:
+        """What the last complete build planned: its tag, basis and network, each entity's
+        page paths and the digest of each value pages read (`outputs.families.pages_by_change`)."""
+        tags = tuple(self.value(f"pages_{name}") or "" for name in ("tag", "basis", "network"))
         rows = self.db.execute("SELECT kind, key, paths FROM page_paths")
         paths = {(kind, key): tuple(found.split("\n")) if found else () for kind, key, found in rows}
         rows = self.db.execute("SELECT kind, key, digest FROM page_values")
-        return tag, basis, paths, {(kind, key): digest for kind, key, digest in rows}
+        return (tags[0], tags[1], tags[2]), paths, {(kind, key): digest for kind, key, digest in rows}
 
     def page_readers(self, values: Iterable[Pair]) -> set[Pair]:
         """The entities whose pages read any of `values`."""
@@ -125,18 +125,19 @@ class BuildState:
 
     def save_page_plans(
         self,
-        tags: tuple[str, str],
+        tags: tuple[str, str, str],
         paths: tuple[dict[Pair, tuple[str, ...]], dict[Pair, tuple[str, ...]]],
         digests: tuple[dict[Pair, str], dict[Pair, str]],
         reads: dict[Pair, set[Pair]],
         whole: bool,
     ) -> None:
-        """Keep a complete build's plan (`tags`: its tag and basis), `paths` and `digests` as
+        """Keep a complete build's plan (`tags`: its tag, basis and network), `paths` and `digests` as
         (now, before: what `page_plans` gave; only the rows that differ are written), the
         values read by each entity planned (`reads`; `whole`: every entity was, the other
         rows go)."""
         with self.kept():
-            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('pages_tag', ?), ('pages_basis', ?)", tags)
+            names = ("pages_tag", "pages_basis", "pages_network")
+            self.db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", zip(names, tags, strict=True))
             self.changed_rows("page_paths", *(joined(found) for found in paths))
             self.changed_rows("page_values", *digests)
             if whole:

@@ -16,7 +16,7 @@ from functools import cached_property
 
 from scholarsite.inputs.config import Config
 from scholarsite.inputs.content import Page
-from scholarsite.inputs.digests import key_of
+from scholarsite.inputs.digests import DigestedDict, key_of
 from scholarsite.inputs.files import Hashed
 from scholarsite.inputs.memo import Memo
 from scholarsite.inputs.sources import SourceEntry, Sources
@@ -24,9 +24,10 @@ from scholarsite.lifetime import cores
 from scholarsite.model import related, urls
 from scholarsite.model.cards import Cards, MadeOnDemand, ReadLog
 from scholarsite.model.impact_figures import ImpactFigures
-from scholarsite.model.model import Paper, Site
+from scholarsite.model.model import Author, Paper, Site
 from scholarsite.model.network import KeptNetwork, Network, build_network, coauthor_pairs
 from scholarsite.outputs import citations
+from scholarsite.outputs.coauthors import CoauthorViews
 from scholarsite.outputs.templates import Templates
 
 
@@ -193,6 +194,20 @@ class SiteData:
         network = build_network(self.site, groups, pairs, key)
         self.kept_network.keep(network, self.site)
         return network
+
+    @cached_property
+    def coauthor_views(self) -> CoauthorViews:
+        """The co-author network's views pages read."""
+        return CoauthorViews(self.network, self.cards, self.site)
+
+    @cached_property
+    def egos(self) -> MadeOnDemand[Author, DigestedDict]:
+        """What each author's ego-network figure draws, by author key (empty: no co-authors)."""
+        views = self.coauthor_views
+        authors = {author.key: author for author in self.site.authors}
+        return MadeOnDemand(
+            authors, lambda author: DigestedDict(views.ego(author) or {}), "ego", self.cards.log
+        )
 
     @property
     def has_feeds(self) -> bool:

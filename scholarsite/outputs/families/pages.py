@@ -11,7 +11,7 @@ construction: `make` sees only `reads` and the settings, which are in every key.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from functools import cached_property, partial
+from functools import partial
 from itertools import groupby
 from typing import Any
 
@@ -75,10 +75,10 @@ class Planner:
             "portable": inputs.config.portable,  # how links to index pages are written
         }
 
-    @cached_property
+    @property
     def coauthors(self) -> CoauthorViews:
         """The co-author network's views (the network is found when a page first needs it)."""
-        return CoauthorViews(self.inputs.network, self.inputs.cards, self.inputs.site)
+        return self.inputs.coauthor_views
 
     @property
     def settings(self) -> tuple[Any, ...]:
@@ -260,7 +260,7 @@ class Planner:
         profile = self.inputs.author_pages.get(author.slug)
         description = metadata.author_description(author)
         impact = self.inputs.impact.author(author)
-        ego = self.coauthors.ego(author)  # drawn on the first page only
+        ego = self.inputs.egos[author.key] or None  # drawn on the first page only
         by_type = self.config.author_papers_by == "type"
         author_feeds = self.inputs.has_feeds and self.config.author_feeds
         bibtex_part = exports.author_bibtex_part(author.slug, len(self.site.authors))

@@ -39,7 +39,7 @@ Readers = Callable[[Iterable[Read]], set[Owner]]  # whose pages read any of some
 
 def basis_of(data: SiteData, planner: Planner) -> str:
     """A digest of what the pages of `data` read beyond the values of entities."""
-    impact, network = data.impact, data.network
+    impact = data.impact
     return key_of(
         code_version(),
         planner.settings,
@@ -47,10 +47,15 @@ def basis_of(data: SiteData, planner: Planner) -> str:
         data.pages,
         data.author_pages,
         (impact.papers, impact.cites, impact.cited_here, impact.counts),
-        network.key,
-        [community_card(community) for community in network.communities],
         exports.bibtex_parts(len(data.site.authors)),
     )
+
+
+def network_of(data: SiteData) -> str:
+    """A digest of the co-author network (its pairs and communities): while it is the same, an
+    ego figure changes only with its author and the author cards it shows."""
+    network = data.network
+    return key_of(network.key, [community_card(community) for community in network.communities])
 
 
 @dataclass
@@ -59,6 +64,7 @@ class PagePlans:
 
     tag: str
     basis: str
+    network: str  # the co-author network's digest (`network_of`)
     paths: dict[Owner, tuple[str, ...]] = field(default_factory=dict)  # each entity's pages
     digests: dict[Read, str] = field(default_factory=dict)  # of every value pages read
 
@@ -72,7 +78,7 @@ class PagesByChange:
         self.data = data
         self.planner = Planner(data)
         self.order = list(self.planner.owned())
-        self.plans = PagePlans(tag, basis_of(data, self.planner), digests=self.digests())
+        self.plans = PagePlans(tag, basis_of(data, self.planner), network_of(data), digests=self.digests())
         self.last = last if last is not None and last.basis == self.plans.basis else None
         self.chosen = self.replanned(self.last, readers) if self.last is not None else None
         self.reads: dict[Owner, set[Read]] = {}  # of the entities planned (not the site's own)
@@ -90,18 +96,28 @@ class PagesByChange:
         return self.last.paths[owner]
 
     def values(self) -> dict[str, MadeOnDemand[Any, Any]]:
-        """The digested values pages read, by kind (related lists aside)."""
+        """The digested values pages read, by kind (related lists and ego figures aside)."""
         cards, records = self.data.cards, self.data.records
         return {"paper": cards.papers, "author": cards.authors, "subject": cards.subjects, "record": records}
 
-    def digests(self) -> dict[Read, str]:
-        """The digest of every value pages may read (each made now, if not yet)."""
-        return {
-            (kind, key): made[key].digest for kind, made in self.values().items() for key in made.entities
-        }
+    def digests(self, values: dict[str, MadeOnDemand[Any, Any]] | None = None) -> dict[Read, str]:
+        """The digest of every value of `values` (by default `values()`: every value pages
+        may read but the ego figures), each made now if not yet."""
+        found = (values or self.values()).items()
+        return {(kind, key): made[key].digest for kind, made in found for key in made.entities}
+
+    def egos(self, last: PagePlans) -> dict[Read, str]:
+        """The ego figures' digests: the last plan's while the network is the same (a figure
+        then changes only with its author and the author cards it shows, which are read),
+        else every figure made again."""
+        egos = self.data.egos
+        if last.network != self.plans.network:
+            return self.digests({"ego": egos})
+        return {read: digest for read, digest in last.digests.items() if read[0] == "ego" and read[1] in egos}
 
     def replanned(self, last: PagePlans, readers: Readers) -> set[Owner]:
         """Whose pages changed since `last` or may have."""
+        self.plans.digests.update(self.egos(last))
         now, before = self.plans.digests, last.digests
         changed = {read for read, digest in now.items() if before.get(read) != digest}
         changed |= before.keys() - now.keys()
@@ -130,4 +146,5 @@ class PagesByChange:
                 paths = self.kept(owner)
             self.plans.paths[owner] = paths
             listed.extend(paths)
+        self.plans.digests.update((("ego", key), ego.digest) for key, ego in self.data.egos.made.items())
         yield from sitemap(self.data, listed)
