@@ -20,7 +20,7 @@ TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=150)
 SCALARS = (
     TEXT
     | st.sampled_from(
-        ["yes", "~", "null", "2025-02-27", "0x1F", "1_000", "-1.5e3", ".inf", "<<", "=", "0o17"]
+        ["yes", "~", "null", "2025-02-27", "0x1F", "1_000", "-1.5e3", ".inf", "<<", "=", "0o17", "2025-02-30"]
     )
     | st.integers(-(10**20), 10**20)
     | st.booleans()
@@ -152,6 +152,7 @@ def test_full_entries_are_read_by_expressions_alone(monkeypatch: pytest.MonkeyPa
 # quotes, colons, hashes, typed words, long enough to go on over lines).
 NAMES = st.text(alphabet="ab_", min_size=1, max_size=4) | st.integers(0, 3000)
 WORDS = ["a", "b:", "#c", "'d'", "yes", "~", "2025", "2025-02-27", "-", ":", "x y", "W1", "ü", "?", "é" * 30]
+WORDS += ["2025-02-30", "0000-00-00", "0x_"]  # typed as a date or number that is none: both refuse
 NEAR_SCALARS = (
     st.lists(st.sampled_from(WORDS), max_size=30).map(" ".join)
     | st.integers(-5, 3000)
@@ -192,6 +193,7 @@ LINES = st.lists(
         st.sampled_from([": ", ":", "- "]),
         st.sampled_from(
             ["a", "'q''s'", "'x", "x'", "2025", "yes", "~", "", "a #b", "a: b", "W1 W2", "x  y", "''"]
+            + ["2025-02-30"]
         ),
     ),
     min_size=1,
@@ -237,6 +239,7 @@ def test_plain_scalars_are_typed_as_the_resolver_types_them(text: str) -> None:
 
 
 PIECES = [*" \n-:'\"#ab1?&*[]{}|>!\t\\", "\n  ", "\n    ", "\n      ", "x: ", "- ", "y:", "2025"]
+PIECES += ["2025-02-30"]  # plain: a date that is none, which both refuse
 HANDWRITTEN = st.lists(st.sampled_from(PIECES), max_size=40).map("".join)
 
 
@@ -266,6 +269,28 @@ def test_it_leaves_what_it_does_not_take() -> None:
         "k": ({"a": [1, 2]}, 2),
         "j": ({"b": 1}, 4),
     }
+
+
+def test_a_plain_date_or_number_that_is_none_is_left_to_the_loader_which_refuses_it() -> None:
+    """PyYAML's constructors raise a bare ValueError for these: the quick reader does not take
+    them, by any of its ways, and the loader refuses them at their line."""
+    for value in ("2025-02-30", "0000-00-00", "2025-01-01 25:00:00", "0x_", "-0b_"):
+        for body in (
+            f"  k:\n    checked: {value}\n",  # flat
+            f"  k:\n    o:\n      checked: {value}\n",  # by level
+            f"  k:\n    a:\n    - {value}\n",
+            f"  k:\n    t: x\n    checked:\n      {value}\n",  # by a Block
+            f"  k: {value}\n",
+        ):
+            text = "papers:\n" + body
+            assert entries_under(text, "papers", "sources.yaml") is None, text
+            with pytest.raises(BuildError) as caught:
+                read_settings(text, "sources.yaml")
+            problem = caught.value.diagnostics[0]
+            assert problem.line == text.count("\n", 0, text.index(value)) + 1
+            assert problem.message.startswith(("not a date", "not a number")), problem.message
+        with pytest.raises(Unsupported):
+            scalar(value)
 
 
 def test_characters_yaml_refuses_or_breaks_lines_at_are_left_to_the_loader() -> None:

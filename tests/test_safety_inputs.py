@@ -189,6 +189,35 @@ def test_a_bad_yaml_value_deep_in_a_mapping_is_reported_at_its_line(project: Pat
     failed_with(scholarsite(project, "build"), "sources.yaml:4: error:")
 
 
+# Plain scalars YAML types as dates that are none ---------------------------------------------
+
+NOT_DATES = {
+    "sources.yaml": ("papers:\n  2025/a:\n    status: found\n    checked: 2025-02-30\n", 4),
+    "site.yaml": ("title: Test records\ndescription: 2025-02-30\n", 2),
+    "content/about.md": ("---\ntitle: About\ndate: 2025-02-30\n---\nBody\n", 3),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NOT_DATES))
+def test_a_plain_date_that_is_none_is_an_error_at_its_line(project: Path, name: str) -> None:
+    """`2025-02-30` unquoted: PyYAML's constructor raised a bare ValueError (a traceback, exit 3)."""
+    text, line = NOT_DATES[name]
+    (project / name).write_text(text)
+    failed_with(
+        scholarsite(project, "build"),
+        f"{name}:{line}: error: not a date: 2025-02-30 (expected a real date as YYYY-MM-DD",
+    )
+
+
+def test_a_date_that_is_none_in_a_changed_sources_yaml_is_an_error_at_its_line(project: Path) -> None:
+    """Through the signed cache of the last build (the changed file's reuse read)."""
+    entries = "".join(f"  2025/p{n}:\n    status: found\n    checked: 2026-12-01\n" for n in range(5))
+    (project / "sources.yaml").write_text("papers:\n" + entries)
+    assert scholarsite(project, "build").returncode == 0  # keeps the signed cache
+    (project / "sources.yaml").write_text("papers:\n" + entries.replace("2026-12-01", "0000-00-00", 1))
+    failed_with(scholarsite(project, "build"), "sources.yaml:4: error: not a date: 0000-00-00")
+
+
 # base_url ------------------------------------------------------------------------------------
 
 BAD_BASE_URLS = {

@@ -33,7 +33,7 @@ from .test_sources_yaml import HOSTILE, full_entry
 
 DELTA = SIGNED.with_suffix(".delta")
 ENTRY_START = re.compile(r"(?m)^(?=  [^ #:\n])")
-KINDS = ["add", "remove", "change", "move", "twice", "wrong", "comment", "accents"]
+KINDS = ["add", "remove", "change", "move", "twice", "wrong", "comment", "accents", "not a date"]
 EDITS = st.lists(st.tuples(st.sampled_from(KINDS), st.integers(0, 99)), max_size=6)
 Edits = list[tuple[str, int]]
 
@@ -79,6 +79,10 @@ def edited(chunks: list[str], edits: Edits) -> list[str]:
             chunks.insert(place, "  # a comment\n")
         elif kind == "accents" and chunks:  # characters of 2 to 4 bytes (some make the walk search the text)
             chunks[place] = chunks[place].replace("title: ", "title: Ünï – ’中文🙂 ", 1)
+        elif kind == "not a date" and chunks:  # plain: YAML types it as a date that is none
+            bad = "status: found\n    updated: 2025-02-30"
+            chunks[place] = chunks[place].replace("status: found", bad, 1)
+            chunks[place] = chunks[place].replace("    updated: 2025-03-04\n", "", 1)
     return chunks
 
 

@@ -23,6 +23,7 @@ from scholarsite.inputs.sources import (
     dump_sources,
     load_sources,
     parse_sources,
+    sources_of,
 )
 from scholarsite.sources import link, openalex_step
 from scholarsite.sources.client import Record, record_of
@@ -206,6 +207,50 @@ def test_fields_typed_by_yaml_read_as_text_and_a_list_is_an_error_at_its_entry()
     assert [(p.line, p.message) for p in problems] == [(6, wrong)]
     good, problems = parse_sources(text.split("  2025/b")[0], SOURCES_FILE)  # the quick reader's way
     assert good == entries and not problems
+
+
+NOT_DATES = ["2025-02-30", "0000-00-00", "2025-01-01 25:00:00", "2025-01-01 10:00:00+25:00"]
+
+
+@pytest.mark.parametrize("value", NOT_DATES)
+@pytest.mark.parametrize(
+    "entry",
+    [
+        "    status: found\n    checked: {}\n",  # a flat entry: the quick reader's expressions
+        "    status: found\n    openalex:\n      status: found\n      published: {}\n",  # by level
+        "    status: found\n    candidates:\n    - {{arxiv_id: '1', title: T, published: {}}}\n",  # flow
+    ],
+)
+def test_a_plain_date_that_is_none_is_an_error_at_its_line(entry: str, value: str) -> None:
+    """PyYAML's constructor raised a bare ValueError for these: now a diagnostic at the line,
+    from the public read, the quick reader leaving the file to the careful one."""
+    text = "papers:\n  2025/good:\n    status: found\n  2025/bad:\n" + entry.format(value)
+    line = text.count("\n", 0, text.index(value)) + 1
+    kind = "a date" if len(value) == 10 else "a date and time"
+    sources, problems = sources_of(text.encode())
+    assert sources.entries == {}
+    assert [(p.path, p.line, p.message.split(" (")[0]) for p in problems] == [
+        (SOURCES_FILE, line, f"not {kind}: {value}")
+    ]
+    with pytest.raises(BuildError):
+        parse_sources(text, SOURCES_FILE)
+    parse_sources(text.replace(value, f"'{value}'"), SOURCES_FILE)  # quoted: text, no YAML error
+    for loader in (yamlmap.BoundedLoader, yamlmap.FastLoader):
+        with pytest.raises(yamlmap.Refused):
+            yaml.load(text, Loader=loader)
+
+
+@pytest.mark.parametrize("name, first", [("site.yaml", 1), ("content/about.md", 2)])
+def test_a_plain_date_or_number_that_is_none_in_settings_is_an_error_at_its_line(
+    name: str, first: int
+) -> None:
+    text = "title: T\nupdated: 2025-02-30\nsize: 0x_\nwhen: 2025-02-27\n"
+    with pytest.raises(BuildError) as caught:
+        yamlmap.read_settings(text, name, first_line=first)
+    assert [(d.path, d.line, d.message) for d in caught.value.diagnostics] == [
+        (name, first + 1, "not a date: 2025-02-30 (expected a real date as YYYY-MM-DD, or text in quotes)"),
+        (name, first + 2, "not a number: 0x_ (expected digits after its prefix, or text in quotes)"),
+    ]
 
 
 def test_aliases_count_only_what_they_add() -> None:

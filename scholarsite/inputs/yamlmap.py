@@ -5,8 +5,10 @@ built: nesting is at most `MAX_DEPTH` levels (checked while composing, whose rec
 otherwise overflow), explicit tags (`!custom`, `!!python/...`, even `!!int`) are refused,
 keys must be plain text and appear once in every mapping, and aliases may not add more than
 `MAX_EXPANSION` nodes to a value, which stops "billion laughs" documents (a file's own nodes
-are not counted: its size is bounded by the size of the file). Every problem is a diagnostic
-at the line it is on; no message shows more than a short excerpt.
+are not counted: its size is bounded by the size of the file). A plain scalar typed as a date
+or a number that is none (`2025-02-30`, `0000-00-00`, `0x_`), on which PyYAML's constructors
+raise a bare ValueError, is refused at its line. Every problem is a diagnostic at the line it
+is on; no message shows more than a short excerpt.
 
 Large files (`sources.yaml` of 100,000 papers, when `inputs.blockyaml`'s quicker reader cannot
 take them) are composed by libyaml (`CSafeLoader`) when it is installed and the text cannot hold
@@ -36,6 +38,8 @@ LEADING_RE = re.compile(r"^[ ]*(?:[-?](?:[ ]+|$))*", re.MULTILINE)
 CLoader = getattr(yaml, "CSafeLoader", None)
 EXCERPT = 60
 MAX_INT_CHARS = 30  # a year, a count, a size in bytes: far below; Python refuses over 4,300 digits
+DATE_ONLY_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")  # a timestamp with no time
+QUOTE_IT = "or text in quotes"  # what a plain scalar typed as a date or number that is none may be
 
 
 class Setting(NamedTuple):
@@ -88,10 +92,38 @@ class BoundedInts:
                 problem=f"an integer of {len(str(node.value))} characters: expected at most {MAX_INT_CHARS}",
                 problem_mark=node.start_mark,
             )
-        return int(self.construct_yaml_int(node))
+        try:
+            return int(self.construct_yaml_int(node))
+        except ValueError:  # `0x_`, `0b_`: the resolver's pattern, no digits
+            raise Refused(
+                problem=f"not a number: {written(node)} (expected digits after its prefix, {QUOTE_IT})",
+                problem_mark=node.start_mark,
+            ) from None
 
 
-class BoundedLoader(UniqueKeys, BoundedInts, yaml.SafeLoader):
+class CheckedDates:
+    """A constructor refusing a plain scalar written as a date that is none (`2025-02-30`,
+    `0000-00-00`, an hour of 25), which PyYAML's constructor fails on with a ValueError."""
+
+    def construct_checked_timestamp(self, node: yaml.ScalarNode) -> Any:
+        """A date (or date and time), refused at its line when it is not a real one."""
+        try:
+            return self.construct_yaml_timestamp(node)  # type: ignore[attr-defined]
+        except (ValueError, OverflowError):
+            if DATE_ONLY_RE.fullmatch(str(node.value)):
+                problem = f"not a date: {written(node)} (expected a real date as YYYY-MM-DD, {QUOTE_IT})"
+            else:
+                problem = f"not a date and time: {written(node)} (expected a real one as YYYY-MM-DD HH:MM:SS)"
+            raise Refused(problem=problem, problem_mark=node.start_mark) from None
+
+
+def written(node: yaml.ScalarNode) -> str:
+    """A scalar's text as written, cut to a short excerpt for a message."""
+    text = str(node.value)
+    return text if len(text) <= EXCERPT else text[: EXCERPT - 1] + "…"
+
+
+class BoundedLoader(UniqueKeys, BoundedInts, CheckedDates, yaml.SafeLoader):
     """The safe loader, refusing while it composes what it would not survive or should not
     build: nesting deeper than `MAX_DEPTH` and explicit tags."""
 
@@ -121,14 +153,17 @@ class BoundedLoader(UniqueKeys, BoundedInts, yaml.SafeLoader):
 
 
 BoundedLoader.add_constructor("tag:yaml.org,2002:int", BoundedInts.construct_bounded_int)
+BoundedLoader.add_constructor("tag:yaml.org,2002:timestamp", CheckedDates.construct_checked_timestamp)
 
 
 if CLoader is not None:
 
-    class FastLoader(UniqueKeys, BoundedInts, CLoader):  # type: ignore[misc, valid-type]
-        """libyaml's safe loader, refusing repeated keys and huge integers; only for `plain` text."""
+    class FastLoader(UniqueKeys, BoundedInts, CheckedDates, CLoader):  # type: ignore[misc, valid-type]
+        """libyaml's safe loader, refusing repeated keys, huge integers and dates that are none;
+        only for `plain` text."""
 
     FastLoader.add_constructor("tag:yaml.org,2002:int", BoundedInts.construct_bounded_int)
+    FastLoader.add_constructor("tag:yaml.org,2002:timestamp", CheckedDates.construct_checked_timestamp)
 
 
 def plain(text: str) -> bool:
