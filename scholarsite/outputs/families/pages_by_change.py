@@ -22,6 +22,7 @@ the preview.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +34,7 @@ from scholarsite.outputs.families import exports
 from scholarsite.outputs.families.pages import HEAD, TAIL, Owner, Planner, keyed, sitemap
 from scholarsite.outputs.registry import Output
 from scholarsite.outputs.sitedata import SiteData
+from scholarsite.outputs.templates import TEMPLATE_ERRORS, Templates
 
 Readers = Callable[[Iterable[Read]], set[Owner]]  # whose pages read any of some values
 
@@ -43,12 +45,21 @@ def basis_of(data: SiteData, planner: Planner) -> str:
     return key_of(
         code_version(),
         planner.settings,
-        data.templates.sources_digest,
+        templates_digest(data.templates),
         data.pages,
         data.author_pages,
         (impact.papers, impact.cites, impact.cited_here, impact.counts),
         exports.bibtex_parts(len(data.site.authors)),
     )
+
+
+def templates_digest(templates: Templates) -> str:
+    """A digest of the templates' sources; one never given before when a template may not be
+    read (every page is then planned, and a page using it reports it)."""
+    try:
+        return templates.sources_digest
+    except TEMPLATE_ERRORS:
+        return secrets.token_hex(16)
 
 
 def network_of(data: SiteData) -> str:
