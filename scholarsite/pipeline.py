@@ -205,7 +205,10 @@ def sync_in_phases(ready: Ready, shown: Shown, opened: str | None) -> write.Sync
 def last_plans(ready: Ready) -> PagePlans | None:
     """The pages' plans of the site's last complete build, when the state holds them."""
     stored = ready.caches.page_plans()
-    recorded = write.read_manifest(str(ready.site_dir.resolve()))[1]
+    try:
+        recorded = write.read_manifest(str(ready.site_dir.resolve()))[1]
+    except (OSError, write.WriteConflict):  # site/ not a folder, its manifest damaged: the sync says so
+        return None
     return stored if stored.tag and stored.tag == recorded else None
 
 
