@@ -61,7 +61,7 @@ def rows(page: Path) -> dict[str, dict]:
             "linked": [
                 html.unescape(m) for m in re.findall(r'<a href="[^"]*/authors/[^"]*">(.*?)</a>', meta)
             ],
-            "chips": re.findall(r'<a href="[^"]*" title="[^"]*">(.*?)</a>', meta),
+            "chips": re.findall(r'<a href="[^"]*/subjects/[^"]*">(.*?)</a>', meta),
             "text": " ".join(html.unescape(TAG.sub(" ", meta)).split()),
             "abstract": kind == "paper",  # site.js gives it an abstract toggle
         }
