@@ -142,7 +142,7 @@ def test_author_sidebar_names_subjects_and_says_counts_once(identities: Path) ->
     )
     sidebar = page[page.index('<aside class="sidebar">') : page.index("</aside>")]
     assert "<figcaption" not in sidebar  # the charts' headings say it all
-    assert page.index('class="paper-list rows"') < page.index('id="coauthors"')  # publications first
+    assert page.index('class="rows"') < page.index('id="coauthors"')  # publications first
 
 
 DATED = """papers:
