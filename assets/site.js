@@ -13,8 +13,8 @@
   // Listing rows: an abstract is stored once, on its paper's page (the row's title links
   // there). Each row gets a toggle here; opening it fetches the abstract from that page (if
   // that fails, the toggle says so and links to the page).
-  document.querySelectorAll("ol.paper-list > li.paper:not(.no-abstract)").forEach(function (row) {
-    var title = row.querySelector(".paper-title a");
+  document.querySelectorAll("ol.rows > li:not(.no-abstract)").forEach(function (row) {
+    var title = row.querySelector(":scope > :first-child > a");
     if (!title || !window.fetch) return;
     var toggle = document.createElement("details");
     toggle.className = "abstract";

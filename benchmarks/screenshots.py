@@ -8,7 +8,7 @@ most papers; `paper`, the paper with the most TeX formulas in its title and abst
 the subject with the most papers (all found from the site's `data/*.json`; `--page` names a
 page instead, e.g. `--page paper=papers/2006/x/index.html`). Screenshots are clipped to
 `--max-height` CSS pixels. Prints, per page and width, the page's height, the y of its first
-paper row (`li.paper`) and the median height of its paper rows: figures, not assertions.
+paper row (`ol.rows > li`) and the median height of its paper rows: figures, not assertions.
 Needs Debian's Chromium at /usr/bin/chromium (Playwright, never a downloaded browser).
 """
 
@@ -35,7 +35,7 @@ VIEWPORTS = ((1280, 800), (390, 844))
 MAX_HEIGHT = 6000
 FORMULA = re.compile(r"\$\$.+?\$\$|\$.+?\$|\\\(.+?\\\)|\\\[.+?\\\]", re.DOTALL)
 ROWS_JS = """() => {
-  const rows = [...document.querySelectorAll('li.paper')].map(r => r.getBoundingClientRect());
+  const rows = [...document.querySelectorAll('ol.rows > li')].map(r => r.getBoundingClientRect());
   return {
     height: document.documentElement.scrollHeight,
     first: rows.length ? rows[0].top + window.scrollY : null,

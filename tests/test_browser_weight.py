@@ -81,7 +81,7 @@ def test_a_listing_row_shows_its_abstract_when_opened(project: Path) -> None:
         tab.goto(base + folder)
         abstract = tab.locator(".paper-page .abstract-text").inner_text()
         tab.goto(base + data.cards.author(author)["path"].removesuffix("index.html"))
-        row = tab.locator("li.paper", has=tab.locator(f'.paper-title a[href$="{folder.split("/", 1)[1]}"]'))
+        row = tab.locator("ol.rows > li", has=tab.locator(f'h3 > a[href$="{folder.split("/", 1)[1]}"]'))
         toggle = row.locator("details.abstract")  # the script's: without it, the title is the way
         toggle.locator("summary").click()
         shown = toggle.locator("div.abstract-text")

@@ -18,9 +18,9 @@ from scholarsite.outputs.families import pages
 
 from .conftest import make_project
 
-ROW = re.compile(r'<li class="(paper(?: no-abstract)?)">(.*?)</li>', re.DOTALL)
+ROW = re.compile(r'<li(?: class="(no-abstract)")?>(<h\d>.*?)</li>', re.DOTALL)  # a listing's row
 TAG = re.compile(r"<[^>]+>")
-TITLE_LINK = re.compile(r'class="paper-title"><a href="([^"]+)">')
+TITLE_LINK = re.compile(r'<h\d><a href="([^"]+)">')
 
 
 def seed_text(name: str, records: list[tuple[int, str, str]]) -> str:
@@ -54,16 +54,16 @@ def rows(page: Path) -> dict[str, dict]:
     """Each paper row of a page by its title: marked names, linked names, chips, its meta text."""
     found = {}
     for kind, row in ROW.findall(page.read_text(encoding="utf-8")):
-        title = html.unescape(TAG.sub("", re.search(r'class="paper-title">(.*?)</h\d>', row).group(1)))
-        meta = re.search(r'<p class="paper-meta">(.*?)</p>', row, re.DOTALL).group(1)
+        title = html.unescape(TAG.sub("", re.search(r"<h\d>(.*?)</h\d>", row).group(1)))
+        meta = re.search(r"</h\d>\n<p>(.*)", row, re.DOTALL).group(1)  # to the row's end
         found[title] = {
             "marked": [html.unescape(m) for m in re.findall(r'<mark class="self">(.*?)</mark>', meta)],
             "linked": [
                 html.unescape(m) for m in re.findall(r'<a href="[^"]*/authors/[^"]*">(.*?)</a>', meta)
             ],
-            "chips": re.findall(r'<a href="[^"]*" title="[^"]*">(.*?)</a>', meta),
+            "chips": re.findall(r'<a href="[^"]*/subjects/[^"]*">(.*?)</a>', meta),
             "text": " ".join(html.unescape(TAG.sub(" ", meta)).split()),
-            "abstract": kind == "paper",  # site.js gives it an abstract toggle
+            "abstract": not kind,  # site.js gives it an abstract toggle
         }
     return found
 
@@ -142,7 +142,7 @@ def test_author_sidebar_names_subjects_and_says_counts_once(identities: Path) ->
     )
     sidebar = page[page.index('<aside class="sidebar">') : page.index("</aside>")]
     assert "<figcaption" not in sidebar  # the charts' headings say it all
-    assert page.index('class="paper-list"') < page.index('id="coauthors"')  # publications first
+    assert page.index('class="rows"') < page.index('id="coauthors"')  # publications first
 
 
 DATED = """papers:
@@ -249,7 +249,7 @@ def test_rows_link_their_abstract_and_never_repeat_it(identities: Path) -> None:
         text = page.read_text(encoding="utf-8")
         assert "An abstract about" not in text, listing
         found = ROW.findall(text)
-        assert found and all(kind == "paper" for kind, _ in found), listing  # each gets a toggle
+        assert found and not any(kind for kind, _ in found), listing  # each gets a toggle
         for link in [TITLE_LINK.search(row)[1] for _, row in found]:  # the toggle fetches from there
             paper = (page.parent / link / "index.html").read_text(encoding="utf-8")
             assert "An abstract about" in paper, (listing, link)

@@ -22,7 +22,7 @@ from .conftest import BASE_URL_YAML, make_project
 SHIPPED_PAIRS = {("Ningxin Zheng", "Ziheng Jiang"): 6}
 LINK_CELL = r'<td><a href="[^"]+">([^<]+)</a></td>'
 PAIR_ROW = re.compile(rf'<tr>{LINK_CELL}{LINK_CELL}<td class="number">(\d+)</td>')
-EGO_ROW = re.compile(r"<tr><td>([^<]+)</td><td>(\d+)</td>")  # named (the sidebar links)
+EGO_ROW = re.compile(r"<tr><td>([^<]+)<td>(\d+)<td>")  # named (the sidebar links)
 EGO_SECTION = re.compile(r'<section class="ego".*?</section>', re.DOTALL)
 
 

@@ -64,7 +64,7 @@ def test_links_are_shown_on_the_paper_page(project: Path) -> None:
 
 
 def test_links_are_shown_in_listing_rows(project: Path) -> None:
-    listing = (project / "site/papers/index.html").read_text(encoding="utf-8")
+    listing = (project / "site/years/2025/index.html").read_text(encoding="utf-8")
     assert '<span class="links"><a href="https://github.com/bytedance/flux?a=1&amp;b=2">Code</a>' in listing
     assert "<script>alert('label')" not in listing
 

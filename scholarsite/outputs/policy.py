@@ -27,13 +27,14 @@ def content_security_policy(
     scripts: Iterable[str] = (), styles: Iterable[str] = (), base_url: str | None = None
 ) -> Markup:
     """The policy for a page with these inline scripts and styles; a `<base href>` may point at
-    the page's own origin or at `base_url`'s."""
+    the page's own origin or at `base_url`'s (given only for a page with a `<base>`). A style
+    source the same as `default-src` is left to it."""
     script_hashes = [source_hash(str(text)) for text in scripts]
     style_hashes = [source_hash(str(text)) for text in styles]
     directives = {
         "default-src": ["'self'"],
         "script-src": ["'self'", "'wasm-unsafe-eval'", *script_hashes],
-        "style-src": ["'self'", *style_hashes],
+        **({"style-src": ["'self'", *style_hashes]} if style_hashes else {}),  # else default-src's
         "img-src": ["'self'", "https:"],
         "object-src": ["'none'"],
         "base-uri": ["'self'", *([origin(base_url)] if base_url else [])],

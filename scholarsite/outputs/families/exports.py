@@ -30,14 +30,15 @@ SHOWN_ONLY = ("kind_label", "venue_tag", "url_label")  # how pages word an origi
 
 
 def json_lines(envelope: dict[str, Any], name: str, items: list[dict[str, Any]]) -> bytes:
-    """Deterministic JSON with one item per line: readable, diffable, and fast to encode."""
+    """Deterministic JSON with one item per line: readable, diffable, and fast to encode; no
+    space after a separator (3 % of the data, issue 27)."""
 
     def dump(value: Any) -> str:
-        return json.dumps(value, ensure_ascii=False, sort_keys=True)
+        return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
-    head = ", ".join(f"{dump(k)}: {dump(v)}" for k, v in sorted(envelope.items()))
+    head = ",".join(f"{dump(k)}:{dump(v)}" for k, v in sorted(envelope.items()))
     body = ",\n".join(dump(item) for item in items)
-    return as_bytes(f'{{{head}, "{name}": [\n{body}\n]}}')
+    return as_bytes(f'{{{head},"{name}":[\n{body}\n]}}')
 
 
 AUTHORS_A_BIBTEX_PART = 200  # authors a part of the authors' BibTeX holds at most, on average

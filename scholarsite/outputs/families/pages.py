@@ -150,7 +150,7 @@ class Planner:
             self.coauthor_index(),
             self.search(),
             self.not_found(),
-            *self.papers_index(),
+            self.papers_index(),
             *(self.content(page) for page in self.inputs.pages if page.name != "index"),
         ]
 
@@ -423,9 +423,13 @@ class Planner:
             new_page=urls.new(subject.slug),
         )
 
+    def year_counts(self) -> list[dict[str, Any]]:
+        """Each year's page and paper count, as the years and papers indexes list them."""
+        return [{"year": y.year, "path": urls.year(y.year), "count": len(y.papers)} for y in self.site.years]
+
     def years_index(self) -> PagePlan:
         """Years with paper counts."""
-        years = [{"year": y.year, "path": urls.year(y.year), "count": len(y.papers)} for y in self.site.years]
+        years = self.year_counts()
         return self.spec(
             urls.YEARS,
             "years.html",
@@ -463,17 +467,18 @@ class Planner:
         shown = [{"author": self.cards.author(a), "count": n} for a, n in counts[:LISTED_AUTHORS]]
         return {"authors": shown, "more_authors": len(counts) - len(shown)}
 
-    def papers_index(self) -> list[PagePlan]:
-        """All papers, newest first, paginated."""
-        return self.listing(
+    def papers_index(self) -> PagePlan:
+        """The papers by year: the year pages (which list them, as the subject and author pages
+        do) and What's new; not every paper again (issue 27: the same rows as the year pages)."""
+        return self.spec(
             urls.PAPERS,
             "papers.html",
             "Papers",
             home_trail(("Papers", urls.PAPERS)),
-            self.site.papers,
-            front={"description": f"All {len(self.site.papers)} papers of the collection, newest first."},
-            rest={"description": "Papers of the collection, newest first."},
+            years=self.year_counts(),
+            count=len(self.site.papers),
             new_page=urls.new(),
+            description=f"The {len(self.site.papers)} papers of the collection, by year.",
         )
 
     def content(self, page: Page) -> PagePlan:
