@@ -206,7 +206,7 @@ def last_plans(ready: Ready) -> PagePlans | None:
     """The pages' plans of the site's last complete build, when the state holds them."""
     stored = ready.caches.page_plans()
     try:
-        recorded = write.read_manifest(str(ready.site_dir.resolve()))[1]
+        recorded = write.recorded_inputs(str(ready.site_dir.resolve()))
     except (OSError, write.WriteConflict):  # site/ not a folder, its manifest damaged: the sync says so
         return None
     return stored if stored.tag and stored.tag == recorded else None

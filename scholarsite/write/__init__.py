@@ -41,6 +41,7 @@ from scholarsite.write.manifest import (
     check_path,
     inventory,
     read_manifest,
+    recorded_inputs,
     scan,
     unchanged,
 )
@@ -70,6 +71,7 @@ __all__ = [
     "check_path",
     "default_workers",
     "inventory",
+    "recorded_inputs",
     "rehearse",
     "replay",
     "start_bundles",

@@ -92,6 +92,16 @@ def read_manifest(root: str) -> tuple[dict[str, Entry], str]:
     return dict(entries), inputs
 
 
+def recorded_inputs(root: str) -> str:
+    """The inputs fingerprint the manifest of the site at `root` records ("" for a site not of
+    a complete build), without copying its entries."""
+    try:
+        inputs = parsed_once(os.path.join(root, MANIFEST), parse_manifest)[1]
+    except FileNotFoundError:
+        return ""
+    return "" if unrecorded(root) else inputs
+
+
 def owned_entries(root: str, paths: Iterable[str]) -> dict[str, Entry]:
     """The manifest's entries for a few `paths` (those it owns), without copying the rest."""
     try:
