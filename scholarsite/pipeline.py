@@ -31,7 +31,7 @@ from scholarsite.inputs.watched import WatchedInputs
 from scholarsite.lifetime import collector_paused
 from scholarsite.model.checks import model_of
 from scholarsite.model.network import KeptNetwork
-from scholarsite.model.related import RelatedIndex, Row
+from scholarsite.model.related import RelatedIndex
 from scholarsite.model.warm import WarmModel
 from scholarsite.outputs.families.pages import opened_page
 from scholarsite.outputs.families.pages_by_change import PagePlans, PagesByChange
@@ -80,7 +80,7 @@ class Caches:
         """The related papers' index of the last build (empty when there is none)."""
         if self.related is None:
             k = int(self.state.value("related_k") or -1)  # -1: no lists yet
-            self.related = RelatedIndex.of_rows(k, map(Row.of_columns, self.state.related_rows()))
+            self.related = RelatedIndex.kept(k, self.state)
         return self.related
 
     def page_plans(self) -> PagePlans:
@@ -95,8 +95,7 @@ class Caches:
         self.parses.save()
         self.memo.save()
         if self.related is not None:
-            rows, removed = self.related.saved()
-            self.state.save_related((row.columns() for row in rows), removed, self.related.k)
+            self.state.save_related(*self.related.saved(), self.related.k)
         if self.planned is not None:
             planned, self.planned = self.planned, None
             now, before = planned.plans, self.page_plans()

@@ -6,9 +6,10 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
+from scholarsite.inputs.state import BuildState
 from scholarsite.model import related
 from scholarsite.model.related import related_papers
 
@@ -169,28 +170,69 @@ TEXTS = st.dictionaries(
 )
 
 
-@given(st.lists(TEXTS, min_size=1, max_size=6), st.integers(1, 4), st.sampled_from([0, 64]))
-def test_an_index_updated_edit_by_edit_equals_a_clean_one(steps: list[dict], k: int, few: int) -> None:
-    """Papers added, edited and removed in any order: the updated index (saved and restored
-    from its rows in between) has the same vectors and lists as one made from the last texts,
-    whether the lists that moved papers touch are updated or ranked anew (`FEW_MOVED`)."""
-    related.FEW_MOVED = few
-    index = related.RelatedIndex(k)
-    for texts in steps:
-        index.update(texts, k)
-        rows, _ = index.saved()
-        kept = {row.key: related.Row.of_columns(row.columns()) for row in rows}  # as stored
-        restored = [
-            kept.get(key)
-            or related.Row(key, index.digests[key], index.counts[key], index.vectors[key], index.related[key])
-            for key in index.digests
-        ]
-        index = related.RelatedIndex.of_rows(k, restored)
-    related.FEW_MOVED = 64
-    clean = related.RelatedIndex(k)
-    clean.update(steps[-1], k)
-    assert index.related == clean.related
-    assert index.vectors == clean.vectors
+TRIO = {f"p{i}": ("", "alpha beta") for i in range(3)}
+
+
+def kept_index(state: BuildState) -> related.RelatedIndex:
+    """The index a build reads from the state the last build kept."""
+    return related.RelatedIndex.kept(int(state.value("related_k") or -1), state)
+
+
+def whole(index: related.RelatedIndex, table: dict) -> dict:
+    """A table of the index for every paper it has (one kept reads its store on demand)."""
+    return {key: table[key] for key in index.digests}
+
+
+@given(
+    st.lists(TEXTS, min_size=1, max_size=6),
+    st.integers(1, 4),
+    st.sampled_from([0, 64]),
+    st.sampled_from([1, 2, related.HELD_BUCKET]),
+)
+@example(  # a term's bucket changes: its papers' other terms' postings change with their weights
+    [{**TRIO, "p3": ("", "gamma")}, {**TRIO, "p3": ("", "alpha gamma")}], 2, 64, related.HELD_BUCKET
+)
+def test_an_index_updated_edit_by_edit_equals_a_clean_one(
+    steps: list[dict], k: int, few: int, held: int
+) -> None:
+    """Papers added, edited and removed in any order, each build reading the index the last
+    one kept in the state store (only the rows and terms its change reaches; the whole index
+    when a term's bucket changes above `HELD_BUCKET`): it has the same vectors and lists as one
+    made from the last texts, whether the lists that moved papers touch are updated or ranked
+    anew (`FEW_MOVED`), and the store then holds what a clean build keeps."""
+    related.FEW_MOVED, related.HELD_BUCKET, held_before = few, held, related.HELD_BUCKET
+    try:
+        state = BuildState(None)
+        for texts in steps:
+            index = kept_index(state)
+            index.update(texts, k)
+            state.save_related(*index.saved(), index.k)
+        index = kept_index(state)
+        clean = related.RelatedIndex(k)
+        clean.update(steps[-1], k)
+        assert whole(index, index.related) == clean.related
+        assert whole(index, index.vectors) == clean.vectors
+        fresh = BuildState(None)
+        fresh.save_related(*clean.saved(), k)
+        assert sorted(state.related_rows()) == sorted(fresh.related_rows())
+        terms = "SELECT * FROM related_terms ORDER BY term"
+        assert state.db.execute(terms).fetchall() == fresh.db.execute(terms).fetchall()
+    finally:
+        related.FEW_MOVED, related.HELD_BUCKET = 64, held_before
+
+
+def test_an_edit_reads_only_the_rows_and_terms_it_reaches() -> None:
+    """A kept index edited in one paper reads that paper's row, the rows of the papers it
+    ranks, and the terms of its texts: not the rest of the store."""
+    docs = {f"p{i:03d}": ("", f"topic{i % 20} detail{i % 30} marker{i} common") for i in range(300)}
+    state = BuildState(None)
+    index = kept_index(state)
+    index.update(docs, 3)
+    state.save_related(*index.saved(), index.k)
+    index = kept_index(state)
+    index.update({**docs, "p000": ("", "topic0 detail0 marker0 common extra")}, 3)
+    assert len(index.counts.looked) < 30  # type: ignore[attr-defined]
+    assert len(index.df.looked) < 10  # type: ignore[attr-defined]
 
 
 def test_an_edit_re_ranks_only_papers_that_share_a_term() -> None:

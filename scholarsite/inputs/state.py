@@ -38,8 +38,13 @@ CREATE TABLE IF NOT EXISTS related (
     key TEXT PRIMARY KEY, digest TEXT NOT NULL, counts TEXT NOT NULL, vector TEXT NOT NULL,
     related TEXT NOT NULL
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS related_terms (
+    term TEXT PRIMARY KEY, df INTEGER NOT NULL, holders TEXT, postings TEXT NOT NULL
+) WITHOUT ROWID;
 """
-RelatedColumns = tuple[str, str, str, str, str]  # key, digest, counts, vector, related (JSON)
+RelatedColumns = tuple[str, str, str, str, str]  # key, digest, counts, vector, related
+TermColumns = tuple[int, str | None, str]  # df, papers (None: not kept), postings
+TermRow = tuple[str, int, str | None, str]  # a term with its columns
 Pair = tuple[str, str]  # an entity or a value pages read: its kind and key
 Stamp = tuple[int, int, int]  # a file's size, mtime (ns) and inode
 
@@ -154,6 +159,22 @@ class BuildState:
         changed = sorted((*pair, value) for pair, value in now.items() if before.get(pair) != value)
         self.db.executemany(f"INSERT OR REPLACE INTO {table} VALUES (?, ?, ?)", changed)  # noqa: S608
 
+    def related_digests(self) -> dict[str, str]:
+        """Every paper's text digest in the related-papers index."""
+        return dict(self.db.execute("SELECT key, digest FROM related"))
+
+    def related_row(self, key: str) -> RelatedColumns | None:
+        """A paper's row of the related-papers index (None: it has none)."""
+        query = "SELECT key, digest, counts, vector, related FROM related WHERE key = ?"
+        row: RelatedColumns | None = self.db.execute(query, (key,)).fetchone()
+        return row
+
+    def related_term(self, term: str) -> TermColumns | None:
+        """A term of the related-papers index (None: no paper holds it)."""
+        query = "SELECT df, holders, postings FROM related_terms WHERE term = ?"
+        row: TermColumns | None = self.db.execute(query, (term,)).fetchone()
+        return row
+
     def related_rows(self) -> Iterator[RelatedColumns]:
         """Every paper's row of the related-papers index."""
         yield from self.db.execute("SELECT key, digest, counts, vector, related FROM related")
@@ -163,12 +184,24 @@ class BuildState:
         row = self.db.execute("SELECT value FROM meta WHERE name = ?", (name,)).fetchone()
         return row[0] if row else None
 
-    def save_related(self, rows: Iterable[RelatedColumns], removed: Iterable[str], k: int) -> None:
-        """Keep changed rows and drop removed ones, and the lists' length k, in one transaction."""
+    def save_related(
+        self,
+        rows: Iterable[RelatedColumns],
+        removed: Iterable[str],
+        terms: Iterable[tuple[str, TermRow | None]],
+        k: int,
+    ) -> None:
+        """Keep changed rows and terms (a term None: no paper holds it now) and drop removed
+        rows, and the lists' length k, in one transaction."""
         with self.kept():
             self.db.execute("INSERT OR REPLACE INTO meta VALUES ('related_k', ?)", (str(k),))
             self.db.executemany("DELETE FROM related WHERE key = ?", ((key,) for key in removed))
             self.db.executemany("INSERT OR REPLACE INTO related VALUES (?, ?, ?, ?, ?)", rows)
+            terms = list(terms)
+            gone = ((term,) for term, columns in terms if columns is None)
+            self.db.executemany("DELETE FROM related_terms WHERE term = ?", gone)
+            kept = (columns for _, columns in terms if columns is not None)
+            self.db.executemany("INSERT OR REPLACE INTO related_terms VALUES (?, ?, ?, ?)", kept)
 
     @contextlib.contextmanager
     def kept(self) -> Iterator[None]:

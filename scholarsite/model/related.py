@@ -23,13 +23,15 @@ import math
 import multiprocessing
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from heapq import nsmallest
 from itertools import chain
+from typing import Protocol, TypeVar
 
 from scholarsite.lifetime import Workers
+from scholarsite.model.ondemand import OnDemand
 
 TOP_TERMS = 16
 MAX_DF = 255  # a term in more papers than this is not kept (its bucket: 2**8 and over)
@@ -37,6 +39,8 @@ TITLE_BOOST = 2
 CHUNK = 5_000  # papers per task when ranking is spread over processes
 FEW_MOVED = 64  # up to this many re-weighed papers, the others' lists are updated, not ranked anew
 IDF_BASE = 21  # idf of a term in bucket b: 1 + (IDF_BASE - b) * ln 2 (positive up to ~10**6 papers)
+Item = TypeVar("Item")
+HELD_BUCKET = MAX_DF.bit_length() + 1  # the store keeps the papers of a term up to this bucket
 
 _WORD = re.compile(r"[^\W_]+")
 # For ASCII text, translating non-alphanumerics to spaces and splitting gives the same words faster.
@@ -108,6 +112,11 @@ def text_digest(title: str, text: str) -> str:
     return hashlib.sha256(f"{title}\0{text}".encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
+RowColumns = tuple[str, str, str, str, str]  # `Row.columns`
+TermColumns = tuple[int, str | None, str]  # a term's df, papers and postings (`Term.columns`)
+TermRow = tuple[str, int, str | None, str]  # the term with them
+
+
 @dataclass(frozen=True)
 class Row:
     """What the index keeps of one paper between builds."""
@@ -118,7 +127,7 @@ class Row:
     vector: Vector
     related: tuple[str, ...]
 
-    def columns(self) -> tuple[str, str, str, str, str]:
+    def columns(self) -> RowColumns:
         """The row as the state store keeps it: terms and numbers separated by spaces (a term
         has none; `repr` of a float reads back exactly), paper keys by newlines (a key has
         none). Twice as fast to read back as JSON, which matters at 37,000 rows a build."""
@@ -127,7 +136,7 @@ class Row:
         return self.key, self.digest, counts, vector, "\n".join(self.related)
 
     @classmethod
-    def of_columns(cls, columns: tuple[str, str, str, str, str]) -> Row:
+    def of_columns(cls, columns: RowColumns) -> Row:
         """A row from the state store."""
         key, digest, counts, vector, found = columns
         count_parts, vector_parts = counts.split(), vector.split()
@@ -140,45 +149,157 @@ class Row:
         )
 
 
+@dataclass(frozen=True)
+class Term:
+    """What the store keeps of one term: its document frequency, the papers holding it (only
+    up to `HELD_BUCKET`: a commoner term's papers are found from the rows, when its bucket
+    changes) and its posting list (kept terms only)."""
+
+    df: int
+    holders: tuple[str, ...] | None
+    postings: tuple[tuple[str, float], ...]
+
+    def columns(self, term: str) -> TermRow:
+        """The term as the state store keeps it: papers by newlines, postings as lines of
+        weight and paper key."""
+        holders = None if self.holders is None else "\n".join(self.holders)
+        return term, self.df, holders, "\n".join(f"{weight!r} {key}" for key, weight in self.postings)
+
+    @classmethod
+    def of_columns(cls, columns: TermColumns) -> Term:
+        """A term from the state store (its df, papers and postings columns)."""
+        df, holders, postings = columns
+        lines = (line.split(" ", 1) for line in postings.split("\n")) if postings else ()
+        papers = None if holders is None else tuple(filter(None, holders.split("\n")))
+        return cls(df, papers, tuple((key, float(weight)) for weight, key in lines))
+
+
+class Store(Protocol):
+    """Where an index kept between builds is read from, a row or a term at a time."""
+
+    def related_digests(self) -> dict[str, str]:
+        """Every paper's text digest."""
+
+    def related_row(self, key: str) -> RowColumns | None:
+        """A paper's row."""
+
+    def related_term(self, term: str) -> TermColumns | None:
+        """A term's entry."""
+
+    def related_rows(self) -> Iterable[RowColumns]:
+        """Every paper's row."""
+
+
 @dataclass
 class RelatedIndex:
     """Every paper's terms, vector and related list, with the tables derived from them;
-    `update` brings it to new texts doing only the work the change needs."""
+    `update` brings it to new texts doing only the work the change needs.
+
+    An index `kept` between builds reads its store on demand: the texts' digests whole, then
+    only the rows and terms the change reaches (`OnDemand`). A change that would need the
+    papers of a term commoner than `HELD_BUCKET` (its bucket changes), or a new k, reads the
+    rest first (`_read_whole`); either way the index is the one a clean build makes."""
 
     k: int = 5
     digests: dict[str, str] = field(default_factory=dict)
     counts: dict[str, Counts] = field(default_factory=dict)
     vectors: dict[str, Vector] = field(default_factory=dict)
     related: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    df: Counter[str] = field(default_factory=Counter)
-    holders: defaultdict[str, set[str]] = field(default_factory=lambda: defaultdict(set))  # term -> papers
-    postings: defaultdict[str, dict[str, float]] = field(default_factory=lambda: defaultdict(dict))
+    df: dict[str, int] = field(default_factory=Counter)
+    holders: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))  # term -> papers
+    postings: dict[str, dict[str, float]] = field(default_factory=lambda: defaultdict(dict))
     unsaved: set[str] = field(default_factory=set)  # papers changed or removed since `saved`
+    unsaved_terms: set[str] = field(default_factory=set)  # terms changed since `saved`
     seen: object = None  # the warm model's mark it was last brought up to (`model.warm.Changes`)
+    store: Store | None = None  # what the index has not read yet is there
 
     @classmethod
-    def of_rows(cls, k: int, rows: Iterable[Row]) -> RelatedIndex:
-        """An index holding the rows kept by the last build, whose lists hold up to k papers."""
-        index = cls(k)
-        for row in rows:
-            index.digests[row.key], index.counts[row.key] = row.digest, row.counts
-            index.vectors[row.key], index.related[row.key] = row.vector, row.related
-            for term, _ in row.counts:
-                index.df[term] += 1
-                index.holders[term].add(row.key)
-            for term, weight in row.vector:
-                index.postings[term][row.key] = weight
-        return index
+    def kept(cls, k: int, store: Store) -> RelatedIndex:
+        """The index the last build kept in `store`, whose lists hold up to k papers."""
+        terms: dict[str, Term | None] = {}
 
-    def saved(self) -> tuple[list[Row], list[str]]:
-        """The rows changed and the keys removed since the last call."""
+        def term(name: str) -> Term | None:
+            if name not in terms:
+                found = store.related_term(name)
+                terms[name] = None if found is None else Term.of_columns(found)
+            return terms[name]
+
+        def row_part(part: Callable[[Row], object]) -> OnDemand:  # type: ignore[type-arg]
+            return OnDemand(
+                lambda key: None if (row := store.related_row(key)) is None else part(Row.of_columns(row))
+            )
+
+        def papers(name: str) -> set[str] | None:
+            found = term(name)
+            return set() if found is None else None if found.holders is None else set(found.holders)
+
+        return cls(
+            k,
+            store.related_digests(),
+            row_part(lambda row: row.counts),
+            row_part(lambda row: row.vector),
+            row_part(lambda row: row.related),
+            OnDemand(lambda name: found.df if (found := term(name)) else 0),
+            OnDemand(papers),
+            OnDemand(lambda name: dict(found.postings) if (found := term(name)) else {}),
+            store=store,
+        )
+
+    def _read_whole(self) -> None:
+        """Read every row not read yet from the store and make the term tables from all rows:
+        the index is whole from here on."""
+        if self.store is None:
+            return
+        stored = {row.key: row for row in map(Row.of_columns, self.store.related_rows())}
+        self.store = None
+
+        def merged(table: dict[str, Item], part: Callable[[Row], Item], empty: Item) -> dict[str, Item]:
+            looked = getattr(table, "looked", ())
+
+            def stored_part(key: str) -> Item:
+                return part(stored[key]) if key in stored else empty
+
+            return {
+                key: dict.get(table, key, empty)
+                if key in looked
+                else part(stored[key])
+                if key in stored
+                else empty
+                for key in self.digests
+            }
+
+        self.counts = merged(self.counts, lambda row: row.counts, ())
+        self.vectors = merged(self.vectors, lambda row: row.vector, ())
+        self.related = merged(self.related, lambda row: row.related, ())
+        self.df, self.holders, self.postings = Counter(), defaultdict(set), defaultdict(dict)
+        for key, terms in self.counts.items():
+            for term, _ in terms:
+                self.df[term] += 1
+                self.holders[term].add(key)
+        for key, vector in self.vectors.items():
+            for term, weight in vector:
+                self.postings[term][key] = weight
+
+    def saved(self) -> tuple[list[RowColumns], list[str], list[tuple[str, TermRow | None]]]:
+        """What changed since the last call, as the store keeps it: the rows changed, the keys
+        removed, and the terms changed (None: no paper holds it now)."""
         keys, self.unsaved = sorted(self.unsaved), set()
         rows = [
-            Row(key, self.digests[key], self.counts[key], self.vectors[key], self.related[key])
+            Row(key, self.digests[key], self.counts[key], self.vectors[key], self.related[key]).columns()
             for key in keys
             if key in self.digests
         ]
-        return rows, [key for key in keys if key not in self.digests]
+        names, self.unsaved_terms = sorted(self.unsaved_terms), set()
+        terms = [(name, (term := self._term(name)) and term.columns(name)) for name in names]
+        return rows, [key for key in keys if key not in self.digests], terms
+
+    def _term(self, name: str) -> Term | None:
+        """What the store keeps of a term (None when no paper holds it)."""
+        df = self.df[name]
+        if not df:
+            return None
+        holders = tuple(sorted(self.holders[name])) if bucket(df) <= HELD_BUCKET else None
+        return Term(df, holders, tuple(sorted(self.postings[name].items())))
 
     def update(self, texts: Mapping[str, tuple[str, str]], k: int, workers: int = 1) -> set[str]:
         """Bring the index to `texts` (paper key -> title and text) with k related papers
@@ -201,7 +322,10 @@ class RelatedIndex:
         gone = gone & self.digests.keys()
         digests = {key: text_digest(*text) for key, text in texts.items()}
         edited = {key for key, d in digests.items() if self.digests.get(key) != d}
-        reweighed = self._count(gone, {key: term_counts(*texts[key]) for key in edited})
+        counts = {key: term_counts(*texts[key]) for key in edited}
+        if k != self.k or not self._in_reach(gone, counts):
+            self._read_whole()
+        reweighed = self._count(gone, counts)
         for key in gone:
             del self.digests[key], self.related[key]
         self.digests.update((key, digests[key]) for key in edited)
@@ -222,20 +346,43 @@ class RelatedIndex:
                 changed.add(key)
         return changed | gone
 
+    def _in_reach(self, gone: set[str], counts: dict[str, Counts]) -> bool:
+        """Whether the change needs no term's papers that the store does not list: no term
+        changes bucket above `HELD_BUCKET` (always, for a whole index)."""
+        if self.store is None:
+            return True
+        moves: Counter[str] = Counter()
+        for key in gone | counts.keys():
+            moves.subtract(term for term, _ in self.counts.get(key, ()))
+        for terms in counts.values():
+            moves.update(term for term, _ in terms)
+        for term, move in moves.items():
+            before, after = bucket(self.df[term]), bucket(self.df[term] + move)
+            if before != after and max(before, after) > HELD_BUCKET:
+                return False
+        return True
+
     def _count(self, gone: set[str], counts: dict[str, Counts]) -> set[str]:
-        """Move the document frequencies to the new texts; the terms whose bucket changed."""
+        """Move the document frequencies to the new texts; the terms whose bucket changed.
+        The papers of a term above `HELD_BUCKET` are followed only by a whole index."""
         before: dict[str, int] = {}
+
+        def papers(term: str) -> set[str]:
+            held = self.store is None or bucket(before[term]) <= HELD_BUCKET
+            return self.holders[term] if held else set()
+
         for key in gone | counts.keys():
             for term, _ in self.counts.pop(key, ()):
                 before.setdefault(term, self.df[term])
                 self.df[term] -= 1
-                self.holders[term].discard(key)
+                papers(term).discard(key)
         for key, terms in counts.items():
             self.counts[key] = terms
             for term, _ in terms:
                 before.setdefault(term, self.df[term])
                 self.df[term] += 1
-                self.holders[term].add(key)
+                papers(term).add(key)
+        self.unsaved_terms |= before.keys()
         return {term for term, df in before.items() if bucket(df) != bucket(self.df[term])}
 
     def _vector(self, counts: Counts) -> Vector:
@@ -264,11 +411,16 @@ class RelatedIndex:
             for term, weight in new or ():
                 self.postings[term][key] = weight
             touched.update(t for t, _ in chain(old, new or ()))
+        self.unsaved_terms |= touched
         return moved - gone, touched
 
     def _rank(self, keys: list[str], workers: int) -> set[str]:
         """Rank the related papers of `keys` again; the keys whose list changed."""
         changed = set()
+        if self.store is not None and len(keys) > CHUNK:  # forked workers must not read the store
+            for key in keys:
+                for term, _ in self.vectors.get(key, ()):
+                    self.postings.get(term)
         for key, found in zip(keys, _map_chunks(self._nearest_all, keys, workers), strict=True):
             if self.related.get(key) != found:
                 self.related[key] = found
