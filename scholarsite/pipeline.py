@@ -86,8 +86,10 @@ class Caches:
     def page_plans(self) -> PagePlans:
         """The pages' plans the state holds (read once a process)."""
         if self.plans is None:
-            (tag, basis, network), paths, digests = self.state.page_plans()
-            self.plans = PagePlans(tag, basis, network, paths, digests)
+            (tag, basis, network), paths, values = self.state.page_plans()
+            digests = {read: digest for read, (digest, _) in values.items()}
+            inputs = {read: inputs for read, (_, inputs) in values.items() if inputs}
+            self.plans = PagePlans(tag, basis, network, paths, digests, inputs)
         return self.plans
 
     def save(self) -> None:
@@ -101,7 +103,7 @@ class Caches:
             now, before = planned.plans, self.page_plans()
             tags, whole = (now.tag, now.basis, now.network), planned.chosen is None
             self.state.save_page_plans(
-                tags, (now.paths, before.paths), (now.digests, before.digests), planned.reads, whole
+                tags, (now.paths, before.paths), (now.stored(), before.stored()), planned.reads, whole
             )
             self.plans = now
 
@@ -293,6 +295,7 @@ def site_data(project: Project, caches: Caches | None = None) -> tuple[SiteData,
         static=project.static,
         related_index=caches.related_index(),
         kept_network=caches.model.network if caches.model else KeptNetwork(),
+        known=caches.page_plans().known,
     )
     return data, sorted(project.diagnostics + problems)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -128,6 +129,14 @@ def retitle(project: Path, paper: Paper) -> None:
     seed.write_text(seed.read_text(encoding="utf-8").replace(paper.title, paper.title + " revised", 1))
 
 
+def reword(project: Path, paper: Paper) -> None:
+    """Add a word to a paper's abstract in its first seed (its key stays the same)."""
+    seed = project / paper.provenance[0].path
+    text = seed.read_text(encoding="utf-8")
+    assert paper.abstract in text
+    seed.write_text(text.replace(paper.abstract, paper.abstract + " Revised.", 1), encoding="utf-8")
+
+
 def test_a_one_shot_build_plans_by_the_change_since_the_last_complete_build(
     project: Path, tmp_path: Path, planned: list[PagesByChange]
 ) -> None:
@@ -192,3 +201,26 @@ def test_adding_a_seed_plans_by_the_change_though_the_network_changed(
     clean_build(project, clean)
     assert site_files(project / "site") == site_files(clean)
     assert manifest_keys(project / "site") == manifest_keys(clean)
+
+
+@pytest.mark.parametrize("edit", [reword, retitle])
+def test_a_build_knows_the_digests_of_the_cards_and_records_whose_inputs_are_the_same(
+    project: Path, planned: list[PagesByChange], edit: Callable[[Path, Paper], None]
+) -> None:
+    """After an edit to a paper, a one-shot build finds that every other paper's card and
+    citation record is made from what it was made from in the last build (so it takes their
+    digests from the state, making none), and every digest so known is the value's when made."""
+    pipeline.build(project)
+    data, _ = pipeline.site_data(load_project(project))
+    paper = next(p for p in data.site.papers if len(p.authors) == 1)
+    edit(project, paper)
+    pipeline.build(project)
+    data = planned[-1].data
+    for values in (data.cards.papers, data.records):
+        assert values.found.keys() == values.entities.keys()
+        known = {key: data.known((values.kind, key)) for key in values.entities}
+        same = {key for key, (inputs, _) in values.found.items() if known[key] and known[key][0] == inputs}
+        assert paper.key not in same
+        assert len(same) >= len(values.entities) - 3  # the paper's, and records citing it by a like title
+        made = {key: values.value(key).digest for key in values.found}
+        assert {key: digest for key, (_, digest) in values.found.items()} == made

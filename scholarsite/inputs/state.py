@@ -27,7 +27,8 @@ CREATE TABLE IF NOT EXISTS page_paths (
     kind TEXT NOT NULL, key TEXT NOT NULL, paths TEXT NOT NULL, PRIMARY KEY (kind, key)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS page_values (
-    kind TEXT NOT NULL, key TEXT NOT NULL, digest TEXT NOT NULL, PRIMARY KEY (kind, key)
+    kind TEXT NOT NULL, key TEXT NOT NULL, digest TEXT NOT NULL, inputs TEXT NOT NULL,
+    PRIMARY KEY (kind, key)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS page_reads (
     kind TEXT NOT NULL, key TEXT NOT NULL, owner_kind TEXT NOT NULL, owner_key TEXT NOT NULL,
@@ -46,6 +47,7 @@ RelatedColumns = tuple[str, str, str, str, str]  # key, digest, counts, vector, 
 TermColumns = tuple[int, str | None, str]  # df, papers (None: not kept), postings
 TermRow = tuple[str, int, str | None, str]  # a term with its columns
 Pair = tuple[str, str]  # an entity or a value pages read: its kind and key
+Value = tuple[str, str]  # a value's digest and the digest of what it is made from ("": not kept)
 Stamp = tuple[int, int, int]  # a file's size, mtime (ns) and inode
 
 
@@ -114,14 +116,16 @@ class BuildState:
                 ),
             )
 
-    def page_plans(self) -> tuple[tuple[str, str, str], dict[Pair, tuple[str, ...]], dict[Pair, str]]:
+    def page_plans(self) -> tuple[tuple[str, str, str], dict[Pair, tuple[str, ...]], dict[Pair, Value]]:
         """What the last complete build planned: its tag, basis and network, each entity's
-        page paths and the digest of each value pages read (`outputs.families.pages_by_change`)."""
+        page paths and, for each value pages read, its digest and the digest of what it is
+        made from (`outputs.families.pages_by_change`)."""
         tags = tuple(self.value(f"pages_{name}") or "" for name in ("tag", "basis", "network"))
         rows = self.db.execute("SELECT kind, key, paths FROM page_paths")
         paths = {(kind, key): tuple(found.split("\n")) if found else () for kind, key, found in rows}
-        rows = self.db.execute("SELECT kind, key, digest FROM page_values")
-        return (tags[0], tags[1], tags[2]), paths, {(kind, key): digest for kind, key, digest in rows}
+        rows = self.db.execute("SELECT kind, key, digest, inputs FROM page_values")
+        values = {(kind, key): (digest, inputs) for kind, key, digest, inputs in rows}
+        return (tags[0], tags[1], tags[2]), paths, values
 
     def page_readers(self, values: Iterable[Pair]) -> set[Pair]:
         """The entities whose pages read any of `values`."""
@@ -132,19 +136,19 @@ class BuildState:
         self,
         tags: tuple[str, str, str],
         paths: tuple[dict[Pair, tuple[str, ...]], dict[Pair, tuple[str, ...]]],
-        digests: tuple[dict[Pair, str], dict[Pair, str]],
+        values: tuple[dict[Pair, Value], dict[Pair, Value]],
         reads: dict[Pair, set[Pair]],
         whole: bool,
     ) -> None:
-        """Keep a complete build's plan (`tags`: its tag, basis and network), `paths` and `digests` as
-        (now, before: what `page_plans` gave; only the rows that differ are written), the
-        values read by each entity planned (`reads`; `whole`: every entity was, the other
-        rows go)."""
+        """Keep a complete build's plan (`tags`: its tag, basis and network), `paths` and
+        `values` as (now, before: what `page_plans` gave; only the rows that differ are
+        written), the values read by each entity planned (`reads`; `whole`: every entity was,
+        the other rows go)."""
         with self.kept():
             names = ("pages_tag", "pages_basis", "pages_network")
             self.db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", zip(names, tags, strict=True))
-            self.changed_rows("page_paths", *(joined(found) for found in paths))
-            self.changed_rows("page_values", *digests)
+            self.changed_rows("page_paths", *(joined(side) for side in paths))
+            self.changed_rows("page_values", *values)
             if whole:
                 self.db.execute("DELETE FROM page_reads")
             else:
@@ -152,12 +156,16 @@ class BuildState:
             rows = ((*value, *owner) for owner, values in reads.items() for value in values)
             self.db.executemany("INSERT OR IGNORE INTO page_reads VALUES (?, ?, ?, ?)", rows)
 
-    def changed_rows(self, table: str, now: dict[Pair, str], before: dict[Pair, str]) -> None:
-        """Make `table` (kind, key, value) hold `now`, knowing it held `before`."""
+    def changed_rows(
+        self, table: str, now: dict[Pair, tuple[str, ...]], before: dict[Pair, tuple[str, ...]]
+    ) -> None:
+        """Make `table` (kind, key, columns...) hold `now`, knowing it held `before`."""
         gone = sorted(before.keys() - now.keys())
         self.db.executemany(f"DELETE FROM {table} WHERE kind = ? AND key = ?", gone)  # noqa: S608
-        changed = sorted((*pair, value) for pair, value in now.items() if before.get(pair) != value)
-        self.db.executemany(f"INSERT OR REPLACE INTO {table} VALUES (?, ?, ?)", changed)  # noqa: S608
+        changed = sorted((*pair, *value) for pair, value in now.items() if before.get(pair) != value)
+        if changed:
+            marks = ", ".join("?" * len(changed[0]))
+            self.db.executemany(f"INSERT OR REPLACE INTO {table} VALUES ({marks})", changed)  # noqa: S608
 
     def related_digests(self) -> dict[str, str]:
         """Every paper's text digest in the related-papers index."""
@@ -218,6 +226,6 @@ class BuildState:
         self.db.close()
 
 
-def joined(paths: dict[Pair, tuple[str, ...]]) -> dict[Pair, str]:
-    """Each entity's page paths as one text, a path a line."""
-    return {owner: "\n".join(found) for owner, found in paths.items()}
+def joined(paths: dict[Pair, tuple[str, ...]]) -> dict[Pair, tuple[str, ...]]:
+    """Each entity's page paths as the one column of its row, a path a line."""
+    return {owner: ("\n".join(found),) for owner, found in paths.items()}

@@ -16,7 +16,7 @@ from urllib.parse import quote, quote_plus, urlsplit
 
 from markupsafe import Markup
 
-from scholarsite.inputs.digests import DigestedDict
+from scholarsite.inputs.digests import DigestedDict, Stand, key_of
 from scholarsite.inputs.memo import Memo
 from scholarsite.inputs.records import Details
 from scholarsite.inputs.sources import SourceEntry, Sources
@@ -30,6 +30,11 @@ PLAIN_TEXT = "plain"  # the memo's name for TeX rendered as plain text
 Entity = TypeVar("Entity")
 Value = TypeVar("Value")
 Read = tuple[str, str]  # a value read by a page: its kind ("paper", "record"...) and key
+Known = Callable[[Read], "tuple[str, str] | None"]  # a value's last digests: of its inputs, of it
+
+
+def nothing_known(read: Read) -> None:
+    """No value's last digests are known (a clean build)."""
 
 
 class ReadLog:
@@ -53,7 +58,11 @@ class MadeOnDemand(Mapping[str, Value], Generic[Entity, Value]):
     """Values derived from some entities (their cards, their citation records), by key, each
     made when first asked for and kept: a page planned alone (the preview's open page) makes
     the values it shows, not the collection's. With a `log`, every value asked for is noted
-    there as (`kind`, key)."""
+    there as (`kind`, key).
+
+    With `inputs` (what a value is made from, in full), `digest_of` gives a value's digest
+    without making it when its inputs are those it had in the last build (`known`: by key,
+    the digests of its inputs and of itself, by (kind, key)); the values are `Digested`."""
 
     def __init__(
         self,
@@ -61,19 +70,47 @@ class MadeOnDemand(Mapping[str, Value], Generic[Entity, Value]):
         make: Callable[[Entity], Value],
         kind: str = "",
         log: ReadLog | None = None,
+        inputs: Callable[[Entity], object] | None = None,
+        known: Known | None = None,
     ):
         self.entities = entities  # by key: other values of the same entities share it
         self.make = make
         self.made: dict[str, Value] = {}
         self.kind = kind
         self.log = log
+        self.inputs = inputs
+        self.known = known or nothing_known
+        self.found: dict[str, tuple[str, str]] = {}  # by key: digests of inputs and value, this build
 
     def __getitem__(self, key: str) -> Value:
         if self.log is not None and self.log.current is not None:
             self.log.current.add((self.kind, key))
+        return self.value(key)
+
+    def value(self, key: str) -> Value:
+        """The value of `key`, made if not yet (and not noted in the log)."""
         if key not in self.made:
             self.made[key] = self.make(self.entities[key])
         return self.made[key]
+
+    def digest_of(self, key: str) -> str:
+        """The digest of the value of `key`: the last build's when its inputs are the same
+        (the value is not made then), else the value's."""
+        if key not in self.found:
+            inputs = key_of(self.inputs(self.entities[key])) if self.inputs is not None else ""
+            last = self.known((self.kind, key))
+            same = inputs and last is not None and last[0] == inputs and key not in self.made
+            self.found[key] = (inputs, last[1] if same and last else self.value(key).digest)  # type: ignore[attr-defined]
+        return self.found[key][1]
+
+    def inputs_digest(self, key: str) -> str:
+        """The digest of what the value of `key` is made from ("" without `inputs`)."""
+        self.digest_of(key)
+        return self.found[key][0]
+
+    def stand_in(self, key: str) -> Stand:
+        """What the value of `key` is in a key (`digests.Stand`), without making it."""
+        return Stand(self.digest_of(key))
 
     def __contains__(self, key: object) -> bool:
         return key in self.entities
@@ -182,6 +219,7 @@ class Cards:
         memo: Memo | None = None,
         sources: Sources | None = None,
         log: ReadLog | None = None,
+        known: Known | None = None,
     ):
         self.memo = memo or Memo()
         self.sources = sources or Sources()
@@ -191,12 +229,18 @@ class Cards:
         self.subjects = MadeOnDemand(subjects, digested(self.subject_card), "subject", log)
         authors = {a.key: a for a in site.authors}
         self.authors = MadeOnDemand(authors, digested(self.author_card), "author", log)
-        self.papers = MadeOnDemand(dict(site.by_key), digested(self.paper_card), "paper", log)
+        papers = dict(site.by_key)
+        self.papers = MadeOnDemand(papers, digested(self.paper_card), "paper", log, self.paper_inputs, known)
 
     @cached_property
     def by_spelling(self) -> dict[str, Author]:
         """Each spelling that names one author of the collection only, with that author."""
         return unique_spellings(self.site.authors)
+
+    @cached_property
+    def spellings_digest(self) -> str:
+        """A digest of `by_spelling`, as paper cards read it (the slug each spelling links to)."""
+        return key_of(sorted((spelling, author.slug) for spelling, author in self.by_spelling.items()))
 
     @staticmethod
     def subject_ref(subject: Subject) -> Card:
@@ -264,6 +308,24 @@ class Cards:
         authors (what a citation key starts with, found without making the card)."""
         names, _ = self.author_list(paper, self.sources.of(paper.key))
         return names[0] if names else paper.authors[0].name
+
+    def paper_inputs(self, paper: Paper) -> tuple[object, ...]:
+        """Everything `paper_card` reads, of the paper and of the rest of the site (with the
+        code's version, which the build state is of): the card is the same while this is."""
+        return (
+            paper.key,
+            paper.title,
+            paper.abstract,
+            paper.year,
+            paper.slug,
+            paper.source,
+            paper.details,
+            [(s.code, s.name, s.info is not None, s.slug) for s in paper.subjects],
+            [(a.name, a.slug, a.spellings) for a in paper.authors],
+            self.sources.of(paper.key),
+            self.sources.own(paper.key),
+            self.spellings_digest,
+        )
 
     def paper_card(self, paper: Paper) -> Card:
         """Everything a paper list shows about a paper."""

@@ -22,7 +22,7 @@ from scholarsite.inputs.memo import Memo
 from scholarsite.inputs.sources import SourceEntry, Sources
 from scholarsite.lifetime import cores
 from scholarsite.model import related, urls
-from scholarsite.model.cards import Cards, MadeOnDemand, ReadLog
+from scholarsite.model.cards import Cards, Known, MadeOnDemand, ReadLog, nothing_known
 from scholarsite.model.impact_figures import ImpactFigures
 from scholarsite.model.model import Author, Paper, Site
 from scholarsite.model.network import KeptNetwork, Network, build_network, coauthor_pairs
@@ -39,15 +39,23 @@ def citation_keys(site: Site, cards: Cards) -> dict[str, str]:
 
 
 def citation_records(
-    keys: dict[str, str], cards: Cards, config: Config
+    keys: dict[str, str], cards: Cards, config: Config, known: Known | None = None
 ) -> MadeOnDemand[Paper, citations.CitationRecord]:
     """A CitationRecord per paper key under its citation key (`keys`), each made when first
-    asked for."""
+    asked for (its digest known without it while what `citation_record` reads is the same)."""
+
+    def inputs(paper: Paper) -> tuple[object, ...]:
+        subjects = [s.code for s in paper.subjects]
+        card = cards.papers.digest_of(paper.key)
+        return card, keys[paper.key], config.base_url, paper.title, paper.year, paper.source, subjects
+
     return MadeOnDemand(
         cards.papers.entities,
         lambda paper: citation_record(paper, keys[paper.key], cards, config),
         "record",
         cards.log,
+        inputs,
+        known,
     )
 
 
@@ -110,11 +118,12 @@ class SiteData:
     related_index: related.RelatedIndex = field(default_factory=related.RelatedIndex)  # warm state
     kept_network: KeptNetwork = field(default_factory=KeptNetwork)  # warm state too
     read_log: ReadLog = field(default_factory=ReadLog)  # the shared values pages read, as planned
+    known: Known = nothing_known  # the last build's values' digests (warm state)
 
     @cached_property
     def cards(self) -> Cards:
         """Plain-data views of every author, subject and paper."""
-        return Cards(self.site, self.memo, self.sources, self.read_log)
+        return Cards(self.site, self.memo, self.sources, self.read_log, self.known)
 
     @cached_property
     def impact(self) -> ImpactFigures:
@@ -129,7 +138,7 @@ class SiteData:
     @cached_property
     def records(self) -> MadeOnDemand[Paper, citations.CitationRecord]:
         """Citation records by paper key."""
-        return citation_records(self.citation_keys, self.cards, self.config)
+        return citation_records(self.citation_keys, self.cards, self.config, self.known)
 
     def bibtex_of(self, record: citations.CitationRecord) -> str:
         """A paper's BibTeX, without the abstract (as DBLP and arXiv do; RIS and CSL carry it).

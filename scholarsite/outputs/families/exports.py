@@ -12,7 +12,7 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from scholarsite.inputs.digests import code_version, key_of
+from scholarsite.inputs.digests import Stand, code_version, key_of
 from scholarsite.model import urls
 from scholarsite.model.cards import Card
 from scholarsite.model.model import MAX_TEAM, Paper
@@ -66,25 +66,32 @@ def citation_files(data: SiteData) -> Iterator[Output]:
     cards, records = data.cards, data.records
     version = code_version()
     for subject in data.site.subjects:
-        cited = [records[p.key] for p in subject.papers]
-        key = key_of(version, cited, digested=True)
+        cited = [p.key for p in subject.papers]
+        key = key_of(version, [records.stand_in(p) for p in cited], digested=True)
         path = urls.beside(cards.subject(subject)["path"], "papers.bib")
-        yield Output(path, key, partial(bibliography, data, cited))
-    parts: dict[str, list[tuple[str, list[CitationRecord]]]] = {}
+        yield Output(path, key, partial(bibliography_of, data, cited))
+    parts: dict[str, list[tuple[str, list[str]]]] = {}
     for author in data.site.authors:
         part = author_bibtex_part(author.slug, len(data.site.authors))
-        parts.setdefault(part, []).append((author.slug, [records[p.key] for p in author.papers]))
+        parts.setdefault(part, []).append((author.slug, [p.key for p in author.papers]))
     for path, authors in sorted(parts.items()):
-        key = key_of(version, authors, digested=True)
-        yield Output(path, key, partial(authors_bibliography, data, authors))
+        read = [(slug, [records.stand_in(p) for p in cited]) for slug, cited in authors]
+        yield Output(path, key_of(version, read, digested=True), partial(authors_bibliography, data, authors))
 
 
-def authors_bibliography(data: SiteData, authors: list[tuple[str, list[CitationRecord]]]) -> bytes:
+def authors_bibliography(data: SiteData, authors: list[tuple[str, list[str]]]) -> bytes:
     """A part of the authors' BibTeX: each author's mark line, then their entries (as their
     papers.bib held them), then a blank line."""
     return as_bytes(
-        "".join(f"{AUTHOR_MARK}{slug}}}\n{bibliography(data, cited).decode()}\n" for slug, cited in authors)
+        "".join(
+            f"{AUTHOR_MARK}{slug}}}\n{bibliography_of(data, cited).decode()}\n" for slug, cited in authors
+        )
     )
+
+
+def bibliography_of(data: SiteData, papers: list[str]) -> bytes:
+    """`bibliography` of the papers of these keys."""
+    return bibliography(data, [data.records.value(key) for key in papers])
 
 
 def author_entries(part: str, slug: str) -> str | None:
@@ -134,12 +141,12 @@ def with_impacts(items: list[dict[str, Any]], figures: list[Card | None]) -> lis
 
 def paper_items(data: SiteData, papers: list[Paper]) -> list[dict[str, Any]]:
     """Papers as `data/papers.json` lists them."""
-    cards, records = data.cards, data.records
+    cards, keys = data.cards, data.citation_keys
     items = [
         with_original(
             {
                 "id": paper.key,
-                "citation_key": records[paper.key].key,
+                "citation_key": keys[paper.key],
                 "title": paper.title,
                 "title_text": cards.paper(paper)["title_plain"],
                 "abstract": paper.abstract,
@@ -175,19 +182,11 @@ def author_items(data: SiteData) -> list[dict[str, Any]]:
 
 
 def papers_read(data: SiteData) -> list[Any]:
-    """What `data/papers.json` is made from, paper by paper (each card by its digest)."""
-    records = data.records
+    """What `data/papers.json` is made from, paper by paper: what its card is made from (the
+    paper's texts and fields among it), its citation key, records and impact."""
+    cards, keys = data.cards.papers, data.citation_keys
     return [
-        (
-            data.cards.paper(p),
-            p.key,
-            p.title,
-            p.abstract,
-            records[p.key].key,
-            [a.slug for a in p.authors],
-            p.provenance,
-            data.impact.paper(p),
-        )
+        (Stand(cards.inputs_digest(p.key)), keys[p.key], p.provenance, data.impact.paper(p))
         for p in data.site.papers
     ]
 

@@ -120,7 +120,8 @@ def outputs(data: SiteData) -> Iterator[Output]:
     settings = (config.base_url, config.language, config.title, config.feed_entries)
     for title, page, papers in feeds:
         newest = papers[: config.feed_entries]
-        key = key_of(code_version(), title, page, settings, [cards.paper(p) for p in newest], digested=True)
+        shown = [cards.papers.stand_in(p.key) for p in newest]
+        key = key_of(code_version(), title, page, settings, shown, digested=True)
         yield Output(
             urls.beside(page, "feed.xml"), key, partial(atom_feed, title, page, newest, cards, config)
         )

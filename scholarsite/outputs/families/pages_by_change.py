@@ -78,6 +78,17 @@ class PagePlans:
     network: str  # the co-author network's digest (`network_of`)
     paths: dict[Owner, tuple[str, ...]] = field(default_factory=dict)  # each entity's pages
     digests: dict[Read, str] = field(default_factory=dict)  # of every value pages read
+    inputs: dict[Read, str] = field(default_factory=dict)  # of what values are made from, where kept
+
+    def known(self, read: Read) -> tuple[str, str] | None:
+        """The digests of the inputs of a value and of the value (`cards.Known`), if kept."""
+        inputs = self.inputs.get(read)
+        return (inputs, self.digests[read]) if inputs else None
+
+    def stored(self) -> dict[Read, tuple[str, str]]:
+        """Each value's digest and its inputs' ("" where not kept), as the state keeps them."""
+        inputs = self.inputs
+        return {read: (digest, inputs.get(read, "")) for read, digest in self.digests.items()}
 
 
 class PagesByChange:
@@ -89,7 +100,16 @@ class PagesByChange:
         self.data = data
         self.planner = Planner(data)
         self.order = list(self.planner.owned())
-        self.plans = PagePlans(tag, basis_of(data, self.planner), network_of(data), digests=self.digests())
+        values = self.values()
+        self.plans = PagePlans(
+            tag, basis_of(data, self.planner), network_of(data), digests=self.digests(values)
+        )
+        self.plans.inputs = {
+            (kind, key): inputs
+            for kind, made in values.items()
+            for key, (inputs, _) in made.found.items()
+            if inputs
+        }
         self.last = last if last is not None and last.basis == self.plans.basis else None
         self.chosen = self.replanned(self.last, readers) if self.last is not None else None
         self.reads: dict[Owner, set[Read]] = {}  # of the entities planned (not the site's own)
@@ -115,7 +135,7 @@ class PagesByChange:
         """The digest of every value of `values` (by default `values()`: every value pages
         may read but the ego figures), each made now if not yet."""
         found = (values or self.values()).items()
-        return {(kind, key): made[key].digest for kind, made in found for key in made.entities}
+        return {(kind, key): made.digest_of(key) for kind, made in found for key in made.entities}
 
     def egos(self, last: PagePlans) -> dict[Read, str]:
         """The ego figures' digests: the last plan's while the network is the same (a figure

@@ -25,6 +25,7 @@ from pagefind.service import PagefindService
 from scholarsite.errors import BuildError, error
 from scholarsite.inputs.digests import code_version, key_of
 from scholarsite.lifetime import die_with_parent
+from scholarsite.model import urls
 from scholarsite.model.cards import Card
 from scholarsite.outputs import shards
 from scholarsite.outputs.registry import Bundle
@@ -92,16 +93,22 @@ def paper_record(card: Card, portable: bool) -> dict[str, Any]:
 Entry = tuple[str, Any, Callable[[], dict[str, Any]]]  # URL, what the record is made from, how
 
 
+def record_of_paper(card_of: Callable[[str], Card], key: str, portable: bool) -> dict[str, Any]:
+    """The search record of the paper `key`, its card made now (`paper_record`)."""
+    return paper_record(card_of(key), portable)
+
+
 def entries(data: SiteData) -> list[Entry]:
     """Every paper's and subject's search record, as its URL, what it is made from (a paper's:
-    its card, so its record is made only when its shard is indexed again) and the function
-    making it. Only papers carry the year, author and subject filters, so a facet counts
+    its card's digest, so its card and record are made only when its shard is indexed again)
+    and the function making it. Only papers carry the year, author and subject filters, so a facet counts
     papers; a subject's page is found by its kind and its text, an author's through the
     `author` facet (see `paper_record`)."""
     cards, found, portable = data.cards, [], data.config.portable
     for paper in data.site.papers:
-        card = cards.paper(paper)
-        found.append((url_of(card["path"], portable), card, partial(paper_record, card, portable)))
+        url = url_of(urls.paper(paper.year, paper.slug), portable)  # its card's path
+        made = partial(record_of_paper, cards.papers.value, paper.key, portable)
+        found.append((url, cards.papers.stand_in(paper.key), made))
     small: list[dict[str, Any]] = []
     for subject in data.site.subjects:
         small.append(
