@@ -7,8 +7,11 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scholarsite.inputs.memo import Memo
 from scholarsite.inputs.unicode import normalise
-from scholarsite.model.identity import MAX_SLUG, slug_for
+from scholarsite.model.identity import MAX_SLUG, slug_for, title_slug
+from scholarsite.model.naming import remembered
+from scholarsite.tex.render import tex_to_plain
 
 SLUG_RE = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 
@@ -58,3 +61,15 @@ def test_slugs_are_valid_stable_and_non_empty(title: str) -> None:
 def test_distinct_identities_get_distinct_slugs(a: str, b: str) -> None:
     if normalise(a) != normalise(b):
         assert slug_for(normalise(a)) != slug_for(normalise(b))
+
+
+@given(st.text(max_size=40), st.text(max_size=40), st.sampled_from(["author", "paper", "item"]))
+def test_a_remembered_naming_names_as_a_fresh_one(identity: str, shown: str, fallback: str) -> None:
+    """Slugs and plain titles kept in the memo are those made afresh, asked once or again, by
+    a build with the memo saved (any text: the memo's key holds both of a title slug's parts)."""
+    memo = Memo()
+    for naming in (remembered(memo), remembered(memo)):
+        assert naming.slug(identity, fallback) == slug_for(identity, fallback)
+        assert naming.title_slug(identity, shown) == title_slug(identity, shown)
+        assert naming.plain_title(shown) == tex_to_plain(shown)
+    assert len(memo.entries) == 3

@@ -23,10 +23,10 @@ from scholarsite.inputs.sources import SourceEntry, Sources
 from scholarsite.inputs.unicode import normalise
 from scholarsite.model import urls
 from scholarsite.model.model import Author, Paper, Site, Subject
+from scholarsite.model.naming import PLAIN_TEXT
 from scholarsite.tex import render as tex
 
 Card = dict[str, Any]
-PLAIN_TEXT = "plain"  # the memo's name for TeX rendered as plain text
 Entity = TypeVar("Entity")
 Value = TypeVar("Value")
 Read = tuple[str, str]  # a value read by a page: its kind ("paper", "record"...) and key

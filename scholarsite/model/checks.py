@@ -15,28 +15,27 @@ from scholarsite.inputs.seeds import AuthorRecord
 from scholarsite.inputs.sources import SOURCES_FILE, Sources
 from scholarsite.inputs.unicode import normalise
 from scholarsite.model import urls
-from scholarsite.model.cards import PLAIN_TEXT
 from scholarsite.model.conflicts import abstract_notes
 from scholarsite.model.lineage import with_lineage
-from scholarsite.model.model import Identities, Site, build_model
+from scholarsite.model.model import PLAIN, Identities, Site, build_model
+from scholarsite.model.naming import remembered
 from scholarsite.model.warm import WarmModel
-from scholarsite.tex.render import tex_to_plain
 
 
 def model_of(
     project: Project, memo: Memo | None = None, warm: WarmModel | None = None
 ) -> tuple[Site, dict[str, Page], list[Diagnostic]]:
     """The cross-referenced model of a project's accepted seeds (who is who as author pages
-    declare it, ordered by the publication dates sources.yaml knows, titles' plain text kept
-    in `memo`, where the cards read it; the pages and keys its papers had, `model.lineage`),
-    its author pages by slug, and every problem between the parts (papers whose seeds give
-    different abstracts: a note). With `warm` (a process that builds again), the last build's
-    model merged again by the change."""
+    declare it, ordered by the publication dates sources.yaml knows, titles' plain text and
+    slugs kept in `memo`, where the cards read the plain text; the pages and keys its papers
+    had, `model.lineage`), its author pages by slug, and every problem between the parts
+    (papers whose seeds give different abstracts: a note). With `warm` (a process that builds
+    again), the last build's model merged again by the change."""
     identities, problems = identities_of(project.author_pages)
     authors = [parse.author for parse in project.seeds if parse.author is not None]
-    plain = partial(memo.text, PLAIN_TEXT, tex_to_plain) if memo is not None else tex_to_plain
+    naming = remembered(memo) if memo is not None else PLAIN
     merge = warm.build if warm is not None else build_model
-    build = partial(merge, authors, identities=identities, plain_title=plain)
+    build = partial(merge, authors, identities=identities, naming=naming)
     followed = warm.lineage if warm is not None else None
     site = with_lineage(build, project.sources, project.lineage, RecordPlaces(authors), followed)
     author_pages, unmatched = match_author_pages(site, project.author_pages)

@@ -21,10 +21,11 @@ from scholarsite.inputs.records import NO_DETAILS, Details
 from scholarsite.inputs.seeds import AuthorRecord, SeedRecord
 from scholarsite.inputs.unicode import normalise, strip_ignorable
 from scholarsite.model import urls
-from scholarsite.model.identity import short_hash, slug_for, title_slug
-from scholarsite.tex.render import tex_to_plain
+from scholarsite.model.identity import short_hash, slug_for
+from scholarsite.model.naming import Naming
 
 T = TypeVar("T")
+PLAIN = Naming()  # titles as plain text and slugs, made afresh
 
 REMEMBERED_TEXTS = 2**18  # titles and abstracts a process keeps the identities of: a collection's worth
 MAX_TEAM = 100  # a paper listed by more authors of the collection makes none of them co-authors:
@@ -210,13 +211,13 @@ class Identities:
     claims: Mapping[str, str] = field(default_factory=dict)
     aliases: Mapping[str, str] = field(default_factory=dict)
 
-    def identity(self, record: AuthorRecord) -> tuple[str, str | None]:
+    def identity(self, record: AuthorRecord, naming: Naming = PLAIN) -> tuple[str, str | None]:
         """(author key, slug when a page decides it) of a seed file's person."""
         if record.path in self.claims:
             slug = self.claims[record.path]
             return f"{slug}#page", slug
         name = normalise(record.name)
-        slug = self.aliases.get(name) or slug_for(name, "author")
+        slug = self.aliases.get(name) or naming.slug(name, "author")
         if slug in self.aliases.values():  # an alias, or the name of the page that lists aliases
             return f"{slug}#page", slug
         return name, None
@@ -227,15 +228,15 @@ class Identities:
 
 
 def merge_authors(
-    records: Iterable[AuthorRecord], identities: Identities
+    records: Iterable[AuthorRecord], identities: Identities, naming: Naming = PLAIN
 ) -> list[tuple[Author, list[SeedRecord]]]:
     """One Author per person (normalised name, unless an author page says otherwise), with
     every seed record of its files, in file order, and every spelling of the person's name."""
     merged: dict[str, tuple[Author, list[SeedRecord]]] = {}
     for record in sorted(records, key=lambda r: r.path):
-        key, slug = identities.identity(record)
+        key, slug = identities.identity(record, naming)
         if key not in merged:
-            author = Author(key, slug or slug_for(key, "author"), record.name, None, False, [])
+            author = Author(key, slug or naming.slug(key, "author"), record.name, None, False, [])
             merged[key] = (author, [])
         author, seed_records = merged[key]
         author.seed_paths.append(record.path)
@@ -272,12 +273,12 @@ def abstract_identity(abstract: str) -> tuple[str, str]:
 
 
 class PaperIndex:
-    """Finds or creates the paper a record belongs to; `plain_title` gives a title's text as
+    """Finds or creates the paper a record belongs to; `naming` gives a title's text as
     shown, its slug's source."""
 
-    def __init__(self, plain_title: Callable[[str], str] = tex_to_plain) -> None:
+    def __init__(self, naming: Naming = PLAIN) -> None:
         self.variants: dict[tuple[int, str], list[Paper]] = {}
-        self.plain_title = plain_title
+        self.naming = naming
 
     def paper_for(self, record: SeedRecord, author: Author) -> Paper:
         """Same (year, title) merges; in one author's records a different abstract is a new
@@ -297,8 +298,8 @@ class PaperIndex:
     def new_paper(self, record: SeedRecord, title_key: str, abstract_key: str, variant: int) -> Paper:
         """A paper from its first record; variants after the first get an abstract hash. Its slug
         comes from its title as shown; `legacy_slug` is the one its TeX source would give."""
-        slug = title_slug(title_key, self.plain_title(record.title))
-        legacy_slug = slug_for(title_key, "paper")
+        slug = self.naming.title_slug(title_key, self.naming.plain_title(record.title))
+        legacy_slug = self.naming.slug(title_key, "paper")
         key = f"{record.year}/{title_key}"
         if variant:
             slug, legacy_slug = (f"{s}-{abstract_key[:6]}" for s in (slug, legacy_slug))
@@ -426,19 +427,19 @@ def build_model(
     records: Iterable[AuthorRecord],
     published: Mapping[str, datetime.date] | None = None,
     identities: Identities | None = None,
-    plain_title: Callable[[str], str] = tex_to_plain,
+    naming: Naming = PLAIN,
 ) -> Site:
     """Merge author records into a cross-referenced Site; papers are ordered by year, then by
-    their `published` date (by paper key) where it is known. `plain_title` renders a title as
-    plain text (the build passes one that remembers)."""
+    their `published` date (by paper key) where it is known. `naming` gives titles as
+    plain text and slugs (the build passes one that remembers them)."""
     order = paper_order(published or {})
-    index = PaperIndex(plain_title)
+    index = PaperIndex(naming)
     subjects: dict[str, Subject] = {}
     papers: dict[str, Paper] = {}
     authors: list[Author] = []
     records = list(records)
     identities = identities or Identities()
-    for author, seed_records in merge_authors(records, identities):
+    for author, seed_records in merge_authors(records, identities, naming):
         authors.append(author)
         for record in seed_records:
             paper = index.paper_for(record, author)

@@ -41,6 +41,7 @@ from scholarsite.model.model import (
     redirects_of,
     title_identity,
 )
+from scholarsite.model.naming import Naming
 from scholarsite.model.network import KeptNetwork
 
 Item = TypeVar("Item")
@@ -152,10 +153,10 @@ class Merged:
         records: list[AuthorRecord],
         published: Mapping[str, datetime.date],
         identities: Identities,
-        plain_title: Callable[[str], str],
+        naming: Naming,
     ) -> Merged:
         """The model `build_model` makes, indexed."""
-        site = build_model(records, published, identities, plain_title)
+        site = build_model(records, published, identities, naming)
         groups: dict[Group, list[Paper]] = {}
         for paper in site.papers:
             groups.setdefault(group_of(paper), []).append(paper)
@@ -197,32 +198,32 @@ class Merged:
             contested=list(self.contested),
         )
 
-    def update(
-        self, now: dict[str, AuthorRecord], changed: list[str], plain_title: Callable[[str], str]
-    ) -> None:
+    def update(self, now: dict[str, AuthorRecord], changed: list[str], naming: Naming) -> None:
         """Merge again what the seeds `changed` since (`now`: every seed's record, by path)."""
         touched_keys = {self.keys[path] for path in changed if path in self.keys}
         for path in changed:
             self.keys.pop(path, None)
             if path in now:
-                self.keys[path] = self.identities.identity(now[path])[0]
+                self.keys[path] = self.identities.identity(now[path], naming)[0]
                 touched_keys.add(self.keys[path])
         self.records = now
         gone_authors = [self.authors.pop(key) for key in touched_keys if key in self.authors]
         touched_seeds = [now[path] for path, key in self.keys.items() if key in touched_keys]
-        fresh_authors = {a.key: (a, list(own)) for a, own in merge_authors(touched_seeds, self.identities)}
+        fresh_authors = {
+            a.key: (a, list(own)) for a, own in merge_authors(touched_seeds, self.identities, naming)
+        }
         self.authors.update({key: author for key, (author, _) in fresh_authors.items()})
         removed(self.ordered_authors, gone_authors, author_key)
         inserted(self.ordered_authors, (author for author, _ in fresh_authors.values()), author_key)
         groups = {group_of(paper) for author in gone_authors for paper in author.papers}
         groups |= {group_of(record) for _, own in fresh_authors.values() for record in own}
-        self.merge_groups(groups, fresh_authors, plain_title)
+        self.merge_groups(groups, fresh_authors, naming)
 
     def merge_groups(
         self,
         groups: set[Group],
         fresh_authors: dict[str, tuple[Author, list[SeedRecord]]],
-        plain_title: Callable[[str], str],
+        naming: Naming,
     ) -> None:
         """Merge the papers of `groups` again from their records, and count again what their
         papers, before and after, are part of."""
@@ -237,7 +238,7 @@ class Merged:
             [*kept_members.values(), *(author for author, _ in fresh_authors.values())],
             key=lambda author: author.seed_paths[0],  # build_model's order of authors
         )
-        index = PaperIndex(plain_title)
+        index = PaperIndex(naming)
         made: list[Paper] = []
         for author in members:
             own = fresh_authors[author.key][1] if author.key in fresh_authors else self.records_of(author)
@@ -392,7 +393,7 @@ class WarmModel:
         records: Iterable[AuthorRecord],
         published: Mapping[str, datetime.date],
         identities: Identities,
-        plain_title: Callable[[str], str],
+        naming: Naming,
     ) -> Site:
         """The model `build_model` makes of `records` (same arguments)."""
         records = list(records)
@@ -404,9 +405,9 @@ class WarmModel:
             or (last.identities, last.published) != (identities, published)
             or len(changed) > WHOLE_ABOVE * max(len(records), 1)
         ):
-            last = Merged.of(records, published, identities, plain_title)
+            last = Merged.of(records, published, identities, naming)
         else:
-            last.update(now, changed, plain_title)
+            last.update(now, changed, naming)
         self.last = last
         return last.site(records)
 

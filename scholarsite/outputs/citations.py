@@ -15,7 +15,7 @@ import json
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from urllib.parse import quote
@@ -139,13 +139,16 @@ def _split_particle(words: list[str]) -> tuple[str, str]:
     return " ".join(words[:n]), " ".join(words[n:])
 
 
-def make_citation_keys(items: Sequence[tuple[str, int, str]]) -> list[str]:
+def make_citation_keys(
+    items: Sequence[tuple[str, int, str]], base: Callable[[str, int, str], str] | None = None
+) -> list[str]:
     """Keys like "jiang2025comet" for (first author, year, plain title) items.
 
     A key depends only on its own item unless several items share it; those get suffixes
-    a, b, c, ... in input order, skipping any key another item already has.
+    a, b, c, ... in input order, skipping any key another item already has. `base` gives an
+    item's key before suffixes (by default `base_key`; the build passes one that remembers).
     """
-    bases = [_base_key(author, year, title) for author, year, title in items]
+    bases = [(base or base_key)(author, year, title) for author, year, title in items]
     counts = Counter(bases)
     used = {base for base in bases if counts[base] == 1}
     keys = []
@@ -165,7 +168,7 @@ def make_citation_keys(items: Sequence[tuple[str, int, str]]) -> list[str]:
 
 
 @lru_cache(maxsize=2**18)  # a collection's worth: a process that builds again keys each paper once
-def _base_key(author: str, year: int, title: str) -> str:
+def base_key(author: str, year: int, title: str) -> str:
     """Family name, year and first significant title word, lowercased ASCII."""
     family = _ascii_word(split_name(author).family) or "anon"
     return f"{family}{year}{_first_significant_word(strip_ignorable(title))}"

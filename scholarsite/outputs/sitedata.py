@@ -33,9 +33,22 @@ from scholarsite.outputs.templates import Templates
 
 def citation_keys(site: Site, cards: Cards) -> dict[str, str]:
     """Each paper's citation key, by paper key: unique and stable (found for every paper at
-    once, since a key is unique in the site)."""
+    once, since a key is unique in the site; each key before suffixes kept in the memo)."""
     items = [citation_item(paper, cards) for paper in site.papers]
-    return dict(zip((p.key for p in site.papers), citations.make_citation_keys(items), strict=True))
+
+    def base(author: str, year: int, title: str) -> str:
+        return cards.memo.text(CITATION_BASE, remembered_base, json.dumps([author, year, title]))
+
+    return dict(zip((p.key for p in site.papers), citations.make_citation_keys(items, base), strict=True))
+
+
+CITATION_BASE = "citation base"  # the memo's name for a citation key before its suffix
+
+
+def remembered_base(item: str) -> str:
+    """`citations.base_key` of an item as `citation_keys` keeps it in the memo."""
+    author, year, title = json.loads(item)
+    return citations.base_key(author, year, title)
 
 
 def citation_records(
