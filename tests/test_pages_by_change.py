@@ -224,3 +224,25 @@ def test_a_build_knows_the_digests_of_the_cards_and_records_whose_inputs_are_the
         assert len(same) >= len(values.entities) - 3  # the paper's, and records citing it by a like title
         made = {key: values.value(key).digest for key in values.found}
         assert {key: digest for key, (_, digest) in values.found.items()} == made
+
+
+def test_an_abstract_edit_rewrites_the_bibtex_files_from_the_entries_kept(
+    project: Path, tmp_path: Path, planned: list[PagesByChange]
+) -> None:
+    """The BibTeX files an edited paper is in are made again from the entries the memo kept
+    by their records' digests, through builds that made no BibTeX file (a new site title):
+    its authors' part holds every paper of this project, yet few citation records are made."""
+    pipeline.build(project)
+    settings = project / "site.yaml"
+    settings.write_text(settings.read_text().replace("Test records", "Other records"))
+    pipeline.build(project)
+    data, _ = pipeline.site_data(load_project(project))
+    paper = next(p for p in data.site.papers if len(p.authors) == 1)
+    reword(project, paper)
+    pipeline.build(project)
+    records = planned[-1].data.records
+    assert len(records.made) < len(records.entities) / 4
+    clean = tmp_path / "clean"
+    clean_build(project, clean)
+    bibtex = {path: text for path, text in site_files(clean).items() if path.endswith(".bib")}
+    assert bibtex and {path: site_files(project / "site")[path] for path in bibtex} == bibtex

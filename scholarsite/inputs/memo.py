@@ -4,14 +4,15 @@ Rendering the TeX of every title and abstract and writing every BibTeX entry cos
 10,000 papers, though few of them change between two builds. The memo keeps each result by
 a digest of its input and of scholarsite's code, in `.scholarsite-cache/derived/` (plain JSON
 in shards, so loading runs no code and a build rewrites only the shards it changed). Only
-entries used by the last build are kept; a missing or unreadable shard is simply rebuilt.
+entries the last build used or kept (`keep`) are kept; a missing or unreadable shard is
+simply rebuilt.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
-from functools import lru_cache
+from collections.abc import Callable, Iterable
+from functools import lru_cache, partial
 from pathlib import Path
 
 from markupsafe import Markup
@@ -71,6 +72,12 @@ class Memo:
             found = self.entries[key] = compute(source)
             self.dirty.add(shard_of(key))
         return found
+
+    def keep(self, name: str, sources: Iterable[str]) -> None:
+        """Keep the entries of `name` applied to `sources` that are known, though this build
+        does not use them (a later build will)."""
+        entries, used = self.entries, self.used
+        used.update(key for key in map(partial(entry_key, name), sources) if key in entries)
 
     def markup(self, name: str, compute: Callable[[str], Markup], source: str) -> Markup:
         """Like `text`, for functions that return safe HTML."""

@@ -157,8 +157,8 @@ class SiteData:
         """A paper's BibTeX, without the abstract (as DBLP and arXiv do; RIS and CSL carry it).
 
         Made only for pages and BibTeX files being made, and kept for this build (a paper's
-        entry is on its page and in the files of its authors and subjects), not in the memo:
-        most builds make few of them, and an entry kept only while used would churn the memo.
+        entry is on its page and in the files of its authors and subjects); the files' entries
+        are kept in the memo too, by their records' digests (`exports.bulk_entry`).
         """
         if record not in self.bibtex_made:
             self.bibtex_made[record] = citations.to_bibtex(replace(record, abstract_plain=""))

@@ -52,6 +52,9 @@ def bibtex_parts(authors: int) -> int:
     return shards.shard_count(authors, AUTHORS_A_BIBTEX_PART)
 
 
+BULK_BIBTEX = "bibtex in bulk"  # the memo's name for a BibTeX entry as files of many hold it
+
+
 def author_bibtex_part(slug: str, authors: int) -> str:
     """The file holding the BibTeX of the author `slug`, among `authors`."""
     return urls.bibtex_part(shards.shard_of(slug, bibtex_parts(authors)))
@@ -65,6 +68,7 @@ def citation_files(data: SiteData) -> Iterator[Output]:
     is made from (made only when one of them changed)."""
     cards, records = data.cards, data.records
     version = code_version()
+    data.memo.keep(BULK_BIBTEX, (records.digest_of(paper) for paper in records))  # each file's next rewrite
     for subject in data.site.subjects:
         cited = [p.key for p in subject.papers]
         key = key_of(version, [records.stand_in(p) for p in cited], digested=True)
@@ -90,8 +94,19 @@ def authors_bibliography(data: SiteData, authors: list[tuple[str, list[str]]]) -
 
 
 def bibliography_of(data: SiteData, papers: list[str]) -> bytes:
-    """`bibliography` of the papers of these keys."""
-    return bibliography(data, [data.records.value(key) for key in papers])
+    """`bibliography` of the papers of these keys, each entry from the memo when its citation
+    record is one the last build had (`bulk_entry`)."""
+    return as_bytes("\n".join(bulk_entry(data, key) for key in papers))
+
+
+def bulk_entry(data: SiteData, paper: str) -> str:
+    """The BibTeX entry of a paper as a file of many cites it, kept in the memo by its citation
+    record's digest (an edit rewrites the files of a paper's authors and subjects: their other
+    entries are not made again, nor their records)."""
+    records = data.records
+    return data.memo.text(
+        BULK_BIBTEX, lambda _: data.bibtex_of(in_bulk(records.value(paper))), records.digest_of(paper)
+    )
 
 
 def author_entries(part: str, slug: str) -> str | None:
