@@ -15,6 +15,7 @@ from scholarsite.inputs.records import Details
 from scholarsite.inputs.seeds import AuthorRecord, SeedRecord
 from scholarsite.model.communities import find_communities
 from scholarsite.model.model import Identities, Site, build_model, page_paths, title_identity
+from scholarsite.model.naming import Naming
 from scholarsite.model.network import KeptNetwork, Network, build_network, coauthor_pairs
 from scholarsite.model.warm import WarmModel
 
@@ -25,13 +26,10 @@ SUBJECTS = ["cs.DC", "cs.LG", "math.OC", "xx.YY"]
 PUBLISHED = {"2024/on topic 1": datetime.date(2024, 5, 1), "2023/on topic 2": datetime.date(2023, 1, 2)}
 
 
-def plain(text: str) -> str:
-    return text.strip()
-
-
-def shown(text: str) -> str:
-    """A title as shown, TeX rendered (its slug differs from its source's: a legacy page)."""
-    return text.strip().replace("$\\mathcal{O}(n)$", "O(n)")
+plain = Naming(plain_title=str.strip)
+shown = Naming(  # a title as shown, TeX rendered (its slug differs from its source's: a legacy page)
+    plain_title=lambda text: text.strip().replace("$\\mathcal{O}(n)$", "O(n)")
+)
 
 
 def record(rng: random.Random, path: str, line: int) -> SeedRecord:
