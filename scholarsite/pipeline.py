@@ -95,7 +95,7 @@ class Caches:
     def save(self) -> None:
         """Write what changed."""
         self.parses.save()
-        self.memo.save()
+        self.memo.save(collect=self.model is None)  # a warm model names only what changed
         if self.related is not None:
             self.state.save_related(*self.related.saved(), self.related.k)
         if self.planned is not None:

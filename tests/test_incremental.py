@@ -25,9 +25,11 @@ from benchmarks.corpus import generate
 from scholarsite import pipeline
 from scholarsite.inputs import seeds as seeds_module
 from scholarsite.inputs.config import NONE_GIVEN
+from scholarsite.inputs.memo import MEMO_FILE
 from scholarsite.inputs.project import load_project
 from scholarsite.inputs.state import BuildState
 from scholarsite.model import lineage, urls
+from scholarsite.model.warm import WarmModel
 from scholarsite.outputs.families import exports, pages
 from scholarsite.outputs.registry import Output
 from scholarsite.outputs.site import in_search
@@ -467,3 +469,24 @@ def test_recorded_seeds_are_not_read_again(project: Path, monkeypatch: pytest.Mo
     fast = load_project(project, caches.parses, NONE_GIVEN, looked.files.regular)
     assert read == [edited.name]
     assert fast.seeds == load_project(project).seeds and fast.diagnostics == load_project(project).diagnostics
+
+
+def test_a_process_that_builds_again_keeps_the_names_of_papers_it_did_not_merge_again(project: Path) -> None:
+    """The preview's model is merged by the change, so a build after a save names (slugs,
+    plain titles) only the papers that changed: the memo keeps the other papers' names rather
+    than dropping them and rewriting every shard. The next one-shot build keeps what it used."""
+    caches = pipeline.Caches.of(project)
+    caches.model = WarmModel()
+    pipeline.build(project, caches=caches, workers=1)
+    first = dict(caches.memo.entries)
+    folder = project / MEMO_FILE
+    shards = {file.name: file.stat().st_mtime_ns for file in folder.iterdir()}
+    edit_abstract(project, random.Random(3))
+    pipeline.build(project, caches=caches, workers=1)
+    assert first.items() <= caches.memo.entries.items()
+    rewritten = [file for file in folder.iterdir() if shards.get(file.name) != file.stat().st_mtime_ns]
+    assert 0 < len(rewritten) < len(shards) / 2
+    one_shot = pipeline.Caches.of(project)
+    edit_abstract(project, random.Random(4))
+    pipeline.build(project, caches=one_shot, workers=1)
+    assert len(one_shot.memo.entries) < len(caches.memo.entries)

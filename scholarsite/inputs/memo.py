@@ -3,9 +3,10 @@
 Rendering the TeX of every title and abstract and writing every BibTeX entry cost seconds at
 10,000 papers, though few of them change between two builds. The memo keeps each result by
 a digest of its input and of scholarsite's code, in `.scholarsite-cache/derived/` (plain JSON
-in shards, so loading runs no code and a build rewrites only the shards it changed). Only
-entries the last build used or kept (`keep`) are kept; a missing or unreadable shard is
-simply rebuilt.
+in shards, so loading runs no code and a build rewrites only the shards it changed). A one-shot
+build keeps only the entries it used or kept (`keep`); a process that builds again (the
+preview) keeps every entry, since its model, merged by the change, names only the papers that
+changed. A missing or unreadable shard is simply rebuilt.
 """
 
 from __future__ import annotations
@@ -83,10 +84,13 @@ class Memo:
         """Like `text`, for functions that return safe HTML."""
         return Markup(self.text(name, compute, source))
 
-    def save(self) -> None:
-        """Keep the entries this build used; write the shards whose entries changed."""
-        self.dirty |= {shard_of(key) for key in self.entries.keys() - self.used}
-        self.entries = {key: self.entries[key] for key in self.used}
+    def save(self, collect: bool = True) -> None:
+        """Keep the entries this build used (every entry, without `collect`: a build that
+        merged its model by the change named only the papers it changed, and the rest are
+        still the site's); write the shards whose entries changed."""
+        if collect:
+            self.dirty |= {shard_of(key) for key in self.entries.keys() - self.used}
+            self.entries = {key: self.entries[key] for key in self.used}
         bodies: dict[int, dict[str, str]] = {shard: {} for shard in self.dirty}
         for key in sorted(self.entries):
             if (shard := shard_of(key)) in bodies:
