@@ -2,6 +2,7 @@
 
     python benchmarks/bench_build.py --authors 1000 --papers 10000 --repeats 3 [--json FILE]
                                      [--server] [--source CHECKOUT] [--workdir DIR]
+                                     [--hugo-theme {full,bare}]
 
 Writes a scholarsite project and a Hugo site (`benchmarks/project.py`) for one corpus, then,
 for each of `--repeats` rounds, runs these scenarios, alternating the two tools scenario by
@@ -15,7 +16,12 @@ scenario (the tool that goes first alternates from round to round):
                         existing paper's front matter naming the new author
   edit one abstract     one single-author paper's abstract, in its seed / its content file
   edit paper template   an HTML comment at the end of the main block of templates/paper.html /
-                        of layouts/papers/page.html (so every paper page changes)
+                        of the Hugo theme's paper template (so every paper page changes):
+                        layouts/papers/page.html, or the bare theme's layouts/page.html
+
+`--hugo-theme full` (the default) gives Hugo layouts making scholarsite's page set
+(`benchmarks/hugo/`); `bare` a minimal theme of plain lists over the same content, pages,
+pagination and taxonomies (`benchmarks/hugo-bare/`). The tables and JSON name the theme.
 
 Every build is its own process: wall seconds, CPU seconds (user + system of the process and
 its children: getrusage(RUSAGE_CHILDREN) before and after) and peak RSS of that one run
@@ -52,6 +58,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.corpus import Corpus, Paper, make_corpus, seed_text  # noqa: E402
 from benchmarks.project import (  # noqa: E402
+    HUGO_THEMES,
     ROOT,
     paper_markdown,
     paper_slugs,
@@ -324,6 +331,7 @@ class Hugo(Tool):
 
     binary: Path = Path("hugo")
     slugs: list[str] = field(default_factory=list)
+    theme: str = "full"
 
     def paper_file(self, index: int) -> Path:
         """Content file of paper ``index`` of the corpus."""
@@ -346,12 +354,12 @@ class Hugo(Tool):
         self.edits.write(self.paper_file(self.changes.edited), text)
 
     def edit_template(self) -> None:
-        """A comment at the end of the "main" definition (the file's last `end`).
+        """A comment at the end of the paper template's "main" definition (the file's last `end`).
 
         Go's html/template drops comments written as template text, so the comment is a string
         marked safe: it reaches every paper page, as the comment in scholarsite's template does.
         """
-        path = self.project / "layouts" / "papers" / "page.html"
+        path = self.project / HUGO_THEMES[self.theme].paper_template
         text = path.read_text(encoding="utf-8")
         last_end = re.compile(r"\{\{-?\s*end\s*-?\}\}(?![\s\S]*\{\{-?\s*end\s*-?\}\})")
         comment = "{{ " + json.dumps(TEMPLATE_COMMENT.strip()) + " | safeHTML }}\n"
@@ -402,10 +410,10 @@ def scholarsite_tool(
 
 
 def hugo_tool(
-    corpus: Corpus, changes: Changes, project: Path, source: Path, logs: Path, binary: Path
+    corpus: Corpus, changes: Changes, project: Path, source: Path, logs: Path, binary: Path, theme: str
 ) -> Hugo:
-    """The Hugo site of ``corpus`` and its build command."""
-    write_hugo_project(project, corpus, source)
+    """The Hugo site of ``corpus`` with the layouts of ``theme``, and its build command."""
+    write_hugo_project(project, corpus, source, theme)
     cache = project / ".hugo-cache"
     command = [str(binary), "--source", str(project), "--quiet", "--cacheDir", str(cache)]
     caches = [project / "resources", cache]
@@ -420,6 +428,7 @@ def hugo_tool(
         changes=changes,
         binary=binary,
         slugs=paper_slugs(corpus.papers),
+        theme=theme,
     )
 
 
@@ -464,10 +473,10 @@ def summarise(runs: dict[str, dict[str, list[Run]]]) -> dict[str, dict[str, dict
     }
 
 
-def timing_table(summary: dict[str, dict[str, dict[str, float]]], repeats: int) -> str:
+def timing_table(summary: dict[str, dict[str, dict[str, float]]], repeats: int, theme: str) -> str:
     """Scenarios down; both tools' medians, the ratios and peak RSS across."""
     lines = [
-        f"| scenario (median of {repeats}) | scholarsite wall s | scholarsite CPU s"
+        f"| scenario (median of {repeats}; Hugo theme {theme}) | scholarsite wall s | scholarsite CPU s"
         " | hugo wall s | hugo CPU s | CPU ratio ss/hugo | wall ratio ss/hugo"
         " | peak RSS scholarsite MB | peak RSS hugo MB |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
@@ -527,9 +536,9 @@ def page_counts(folder: Path) -> dict[str, int]:
     return counts
 
 
-def sites_table(figures: dict[str, dict[str, float]], counts: dict[str, dict[str, int]]) -> str:
+def sites_table(figures: dict[str, dict[str, float]], counts: dict[str, dict[str, int]], theme: str) -> str:
     """Both final sites: size, then files by kind."""
-    lines = ["| | scholarsite | hugo |", "|---|---:|---:|"]
+    lines = [f"| | scholarsite | hugo ({theme} theme) |", "|---|---:|---:|"]
     ss, hu = figures["scholarsite"], figures["hugo"]
     lines.append(f"| files | {ss['files']:,} | {hu['files']:,} |")
     lines.append(f"| total MB | {ss['mb']:.1f} | {hu['mb']:.1f} |")
@@ -667,7 +676,7 @@ def fmt_seconds(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.2f} s"
 
 
-def server_table(results: dict[str, list[dict[str, float | None]]]) -> str:
+def server_table(results: dict[str, list[dict[str, float | None]]], theme: str) -> str:
     """Median latencies per server."""
     lines = [
         "| preview server, add one seed (median) | save → page file on disk | save → rebuild printed"
@@ -679,7 +688,7 @@ def server_table(results: dict[str, list[dict[str, float | None]]]) -> str:
         for key in ("page_on_disk_s", "rebuild_printed_s", "startup_s"):
             values = [r[key] for r in rows if r[key] is not None]
             cells.append(fmt_seconds(statistics.median(values) if values else None))
-        label = "hugo server (renders to disk)" if name == "hugo" else "python build.py serve"
+        label = f"hugo server, {theme} theme (renders to disk)" if name == "hugo" else "python build.py serve"
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -716,6 +725,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="scholarsite checkout: its build.py, templates, content and assets",
     )
     parser.add_argument("--workdir", type=Path, help="keep the projects here (default: a temporary folder)")
+    parser.add_argument(
+        "--hugo-theme",
+        choices=sorted(HUGO_THEMES),
+        default="full",
+        help="Hugo layouts: full (scholarsite's page set, the default) or bare (a minimal theme)",
+    )
     return parser.parse_args(argv)
 
 
@@ -728,11 +743,11 @@ def make_tools(args: argparse.Namespace, work: Path, hugo: Path) -> dict[str, To
     source = args.source.resolve()
     tools: dict[str, Tool] = {
         "scholarsite": scholarsite_tool(corpus, changes, work / "scholarsite", source, logs),
-        "hugo": hugo_tool(corpus, changes, work / "hugo", source, logs, hugo),
+        "hugo": hugo_tool(corpus, changes, work / "hugo", source, logs, hugo, args.hugo_theme),
     }
     print(
         f"corpus: {args.authors} authors, {args.papers} papers (seed {args.seed}); "
-        f"{len(corpus.seeds)} seed files; projects in {work}"
+        f"{len(corpus.seeds)} seed files; Hugo theme {args.hugo_theme}; projects in {work}"
     )
     for name, tool in tools.items():
         print(f"{name + ':':<13}{' '.join(tool.command)}", flush=True)
@@ -766,6 +781,7 @@ def main(argv: list[str] | None = None) -> int:
         data = {
             "machine": info,
             "corpus": {"authors": args.authors, "papers": args.papers, "seed": args.seed},
+            "hugo_theme": args.hugo_theme,
             "commands": {name: tool.command for name, tool in tools.items()},
             "runs": {s: {t: [asdict(r) for r in rs] for t, rs in by.items()} for s, by in runs.items()},
             "summary": summary,
@@ -792,13 +808,13 @@ def report(
         f"Python {info['python']}; {info['hugo']}"
     )
     print(f"scholarsite from {info['scholarsite']}; load average (1/5/15 min) before / after: {load}")
-    print(f"\n{args.authors} authors, {args.papers} papers\n")
-    print(timing_table(summary, args.repeats))
+    print(f"\n{args.authors} authors, {args.papers} papers; Hugo theme {args.hugo_theme}\n")
+    print(timing_table(summary, args.repeats, args.hugo_theme))
     print("\nFinal sites (after the last round)\n")
-    print(sites_table(figures, counts))
+    print(sites_table(figures, counts, args.hugo_theme))
     if servers:
         print()
-        print(server_table(servers))
+        print(server_table(servers, args.hugo_theme))
 
 
 if __name__ == "__main__":

