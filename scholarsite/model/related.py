@@ -217,6 +217,7 @@ class RelatedIndex:
     def kept(cls, k: int, store: Store) -> RelatedIndex:
         """The index the last build kept in `store`, whose lists hold up to k papers."""
         terms: dict[str, Term | None] = {}
+        rows: dict[str, Row | None] = {}  # each read once, for the three tables that part it
 
         def term(name: str) -> Term | None:
             if name not in terms:
@@ -224,10 +225,14 @@ class RelatedIndex:
                 terms[name] = None if found is None else Term.of_columns(found)
             return terms[name]
 
+        def row(key: str) -> Row | None:
+            if key not in rows:
+                found = store.related_row(key)
+                rows[key] = None if found is None else Row.of_columns(found)
+            return rows[key]
+
         def row_part(part: Callable[[Row], object]) -> OnDemand:  # type: ignore[type-arg]
-            return OnDemand(
-                lambda key: None if (row := store.related_row(key)) is None else part(Row.of_columns(row))
-            )
+            return OnDemand(lambda key: None if (found := row(key)) is None else part(found))
 
         def papers(name: str) -> set[str] | None:
             found = term(name)
