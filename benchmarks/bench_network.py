@@ -4,18 +4,18 @@
 
 Builds the model of a `benchmarks.corpus` collection from its records (no seed text is parsed:
 that is the build's cost, not the network's), then times each part the network adds to a
-build, median of `--repeats`: the co-author pairs, Louvain's communities (what the memo saves
+build, median of `--repeats`: the co-author pairs, the communities (what the memo saves
 when no pair changed, and what reading them back from it costs), naming and colouring them,
 the views every author page and the network page read, those reads' keys, the figures' layout
 and their rendering (the partial alone, for every author), and the network page. Then one seed
 is added as `bench_build.py` adds it (a newcomer with a new paper and an existing one) and it
 counts the ego figures whose reads changed: the author pages the network makes again.
 
-The corpus's teams are drawn at random, so its network has no communities to find, and Louvain
-on such a graph is unstable: one more node moves many others. `--clustered N` redraws each
-paper's co-authors from its first author's group of N (one in twenty from anywhere), a network
-with communities as collections of labs have, to count what adding a seed changes there. Prints
-a Markdown table and asserts nothing.
+The corpus's teams are drawn at random, so its network has no communities to find (Louvain's
+method, used before, was unstable on such a graph: one more node moved every other).
+`--clustered N` redraws each paper's co-authors from its first author's group of N (one in
+twenty from anywhere), a network with communities as collections of labs have, to count what
+adding a seed changes there. Prints a Markdown table and asserts nothing.
 """
 
 from __future__ import annotations
@@ -131,7 +131,7 @@ def measure(authors: int, papers: int, repeats: int, group: int | None) -> dict[
     site = build_model(records(corpus))
     figures: dict[str, Any] = {"authors": len(site.authors), "papers": len(site.papers)}
     figures["pairs"], pairs = timed(repeats, lambda: coauthor_pairs(site))
-    figures["communities (Louvain)"], groups = timed(repeats, lambda: find_communities(pairs))
+    figures["communities"], groups = timed(repeats, lambda: find_communities(pairs))
     saved = json.dumps(groups, ensure_ascii=False, separators=(",", ":"))
     figures["communities from the memo"], _ = timed(repeats, lambda: json.loads(saved))
     figures["name and colour"], network = timed(repeats, lambda: build_network(site, groups, pairs))

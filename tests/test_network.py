@@ -119,8 +119,8 @@ print(json.dumps(communities.find_communities(dict(sorted(pairs.items())))))
 
 
 def test_communities_are_the_same_in_every_process() -> None:
-    """Louvain with its fixed seed on a graph built in key order: string hashing (which
-    differs between processes) changes nothing."""
+    """Communities depend on keys and shared papers alone: string hashing (which differs
+    between processes) changes nothing."""
     found = []
     for hash_seed in ("1", "2"):
         env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": str(ROOT)}
@@ -130,6 +130,36 @@ def test_communities_are_the_same_in_every_process() -> None:
         found.append(json.loads(out.stdout))
     assert found[0] == found[1]
     assert len(found[0]) > 2  # a real partition, not one group
+
+
+def corpus_pairs(authors: int, papers: int, seed: int) -> dict[network.Pair, int]:
+    """The co-author pairs of a generated collection, as `coauthor_pairs` gives them."""
+    from benchmarks.corpus import make_corpus
+
+    corpus = make_corpus(authors, papers, seed=seed)
+    pairs: dict[network.Pair, int] = {}
+    for paper in corpus.papers:
+        for pair in combinations(sorted({corpus.names[i] for i in paper.authors}), 2):
+            pairs[pair] = pairs.get(pair, 0) + 1
+    return dict(sorted(pairs.items()))
+
+
+@pytest.mark.parametrize("seed", [4, 5, 6])
+def test_an_added_author_moves_only_the_communities_within_two_ties_of_them(seed: int) -> None:
+    """Whom an author follows depends on their own ties and their co-authors' totals, which
+    an added author changes only for their co-authors: so every community with no member
+    within two ties of the newcomer is found again as it was (Louvain moved every one here)."""
+    pairs = corpus_pairs(300, 900, seed)
+    before = communities.find_communities(pairs)
+    joined = list(list(pairs)[len(pairs) // 2])  # two co-authors
+    after = communities.find_communities(
+        dict(sorted({**pairs, **{tuple(sorted(("newcomer", key))): 2 for key in joined}}.items()))
+    )
+    near = {"newcomer", *joined}
+    near |= {b if a in near else a for a, b in pairs if a in near or b in near}
+    kept = [group for group in before if not near & set(group)]
+    assert kept and all(group in after for group in kept)
+    assert len(kept) < len(before)  # the newcomer did move some
 
 
 def ego_card(names: list[str], links: list[tuple[int, int, int]] = ()) -> dict:

@@ -1,16 +1,13 @@
 """The collection's co-author network: who wrote with whom, grouped into communities.
 
 Two authors of the collection are linked when they list a paper in common, weighted by how many
-(`Author.coauthors` counts them). Communities are found in each connected component with
-networkx's Louvain method and a fixed seed, on a graph built in key order, so the same network
-gives the same communities in every process; nodes are visited in an order drawn per node and
-named by their keys at every level, so that one added author leaves the communities away from
-it as they were where the network has communities (`model.communities`, which alone imports
-networkx: it is asked only when the co-author pairs changed). A community is named after its most central
+(`Author.coauthors` counts them). Communities follow each author's strongest tie
+(`model.communities`), so the same network gives the same communities in every process and
+one added author leaves the communities away from it as they were. A community is named after its most central
 members (the most papers shared within it) and gets one of `COLOURS` colour classes, chosen
 from a hash of its centre's slug so that it keeps its colour while its centre stays, and
 differing from those of its closest neighbours where it can. Everything here is linear in
-co-author pairs (Louvain near-linear per level).
+co-author pairs.
 """
 
 from __future__ import annotations

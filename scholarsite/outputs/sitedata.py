@@ -23,6 +23,7 @@ from scholarsite.inputs.sources import SourceEntry, Sources
 from scholarsite.lifetime import cores
 from scholarsite.model import related, urls
 from scholarsite.model.cards import Cards, Known, MadeOnDemand, ReadLog, nothing_known
+from scholarsite.model.communities import find_communities
 from scholarsite.model.impact_figures import ImpactFigures
 from scholarsite.model.model import Author, Paper, Site
 from scholarsite.model.network import KeptNetwork, Network, build_network, coauthor_pairs
@@ -200,15 +201,13 @@ class SiteData:
     @cached_property
     def network(self) -> Network:
         """The co-author network: the last build's when it is the same (`KeptNetwork`). Its
-        communities (Louvain: seconds at 100,000 papers) are kept in the memo by a digest of
-        the co-author pairs and found again only when a pair changed."""
+        communities are kept in the memo by a digest of the co-author pairs and found again
+        only when a pair changed."""
         if kept := self.kept_network.reused(self.site):
             return kept
         pairs = coauthor_pairs(self.site)
 
         def compute(_: str) -> str:
-            from scholarsite.model.communities import find_communities  # networkx: only when needed
-
             return json.dumps(find_communities(pairs), ensure_ascii=False, separators=(",", ":"))
 
         key = key_of(list(pairs.items()))
