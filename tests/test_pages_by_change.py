@@ -226,6 +226,35 @@ def test_a_build_knows_the_digests_of_the_cards_and_records_whose_inputs_are_the
         assert {key: digest for key, (_, digest) in values.found.items()} == made
 
 
+def test_an_added_author_changes_the_cards_whose_author_lists_name_them(
+    project: Path, tmp_path: Path, planned: list[PagesByChange]
+) -> None:
+    """A paper card links each name of its own author list to the collection's author so
+    spelled: a new seed for a name one paper's list gives changes that card's inputs (and its
+    page, which links the newcomer now), and no other card's."""
+    pipeline.build(project)
+    data, _ = pipeline.site_data(load_project(project))
+    paper = next(p for p in data.site.papers if len(p.authors) == 1)
+    seed = project / paper.provenance[0].path
+    listed = f"{paper.title}\n\nAuthors: {paper.authors[0].name}; Zed Outsider\n"
+    seed.write_text(seed.read_text(encoding="utf-8").replace(f"{paper.title}\n", listed, 1), encoding="utf-8")
+    pipeline.build(project)
+    other = sorted((project / "seeds").glob("*.txt"))[-1]
+    text = other.read_text(encoding="utf-8")
+    (project / "seeds" / "zed.txt").write_text(text.replace(text.split("\n\n")[1], "Zed Outsider"))
+    pipeline.build(project)
+    cards = planned[-1].data.cards.papers
+    known = {key: planned[-1].data.known(("paper", key)) for key in cards.entities}
+    changed = {key for key, (inputs, _) in cards.found.items() if not known[key] or known[key][0] != inputs}
+    zed = [card["path"] for card in cards.value(paper.key)["all_authors"] if card["name"] == "Zed Outsider"]
+    assert paper.key in changed and zed == ["authors/zed-outsider/index.html"]
+    zeds = {p.key for p in planned[-1].data.site.papers if "Zed Outsider" in {a.name for a in p.authors}}
+    assert changed <= zeds | {paper.key}
+    clean = tmp_path / "clean"
+    clean_build(project, clean)
+    assert site_files(project / "site") == site_files(clean)
+
+
 def test_an_abstract_edit_rewrites_the_bibtex_files_from_the_entries_kept(
     project: Path, tmp_path: Path, planned: list[PagesByChange]
 ) -> None:

@@ -237,11 +237,6 @@ class Cards:
         """Each spelling that names one author of the collection only, with that author."""
         return unique_spellings(self.site.authors)
 
-    @cached_property
-    def spellings_digest(self) -> str:
-        """A digest of `by_spelling`, as paper cards read it (the slug each spelling links to)."""
-        return key_of(sorted((spelling, author.slug) for spelling, author in self.by_spelling.items()))
-
     @staticmethod
     def subject_ref(subject: Subject) -> Card:
         """What a paper shows of its subject: nothing that changes when other papers do."""
@@ -311,7 +306,10 @@ class Cards:
 
     def paper_inputs(self, paper: Paper) -> tuple[object, ...]:
         """Everything `paper_card` reads, of the paper and of the rest of the site (with the
-        code's version, which the build state is of): the card is the same while this is."""
+        code's version, which the build state is of): the card is the same while this is.
+        Of the collection's other authors, a card reads only whom each name of its own author
+        list links to (an added author changes only the cards whose lists name them)."""
+        names, _ = self.author_list(paper, self.sources.of(paper.key))
         return (
             paper.key,
             paper.title,
@@ -324,7 +322,7 @@ class Cards:
             [(a.name, a.slug, a.spellings) for a in paper.authors],
             self.sources.of(paper.key),
             self.sources.own(paper.key),
-            self.spellings_digest,
+            [(name, person.slug if (person := self.person(paper, name)) else "") for name in names],
         )
 
     def paper_card(self, paper: Paper) -> Card:
