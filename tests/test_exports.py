@@ -196,9 +196,31 @@ def test_a_long_data_list_is_split_into_parts_that_add_up_to_it(
         for number, part in enumerate(index["parts"], 1):
             assert part["path"] == f"{name}-{number}.json"
             text = json.loads((split / part["path"]).read_text(encoding="utf-8"))
-            assert text["part"] == number and len(text[name]) == part["count"] <= size
+            assert text["part"] == number and 0 < len(text[name]) == part["count"] <= 2 * size
             items += text[name]
         assert items == whole[name]
+        assert len(index["parts"]) > 2
+
+
+def test_a_paper_added_changes_its_own_part_of_the_papers_list(
+    site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A part ends where an item's key says so, not after a count: the newest paper, added at
+    the head of the list, changes the first part's file and the index, no other part."""
+    monkeypatch.setattr(exports, "PART_SIZE", {"papers": 40, "authors": 30})
+    project = make_project(tmp_path / "project", site.parent / "seeds", BASE_URL_YAML)
+    pipeline.build(project)
+    data = project / "site/data"
+    before = {file.name: file.read_bytes() for file in data.glob("papers-*.json")}
+    (project / "seeds/zz-newest.txt").write_text(
+        "arXiv subjects\n\nNew Comer\n\nPublications and source records attributed to New Comer.\n\n"
+        "1 record\n\narXiv2027\n\nThe Newest Paper of All\n\nIt comes first.\n\ncs.DC↗\n",
+        encoding="utf-8",
+    )
+    pipeline.build(project)
+    after = {file.name: file.read_bytes() for file in data.glob("papers-*.json")}
+    assert before.keys() == after.keys() and len(before) > 4
+    assert [name for name in sorted(after) if after[name] != before[name]] == ["papers-1.json"]
 
 
 def test_a_collaborations_paper_is_cited_whole_on_its_page_and_shortened_in_bulk(tmp_path: Path) -> None:

@@ -1,8 +1,8 @@
 """Two output families: BibTeX collections (per author and subject) and the collection as data
 (`data/*.json`, `llms.txt`). A paper's own citation downloads are made in the browser
-(`downloads`). A data list of more than `PART_SIZE` items is split into parts of that many
-(no data file passes about 3.5 MB at 100,000 papers) listed by an index at the list's usual
-path."""
+(`downloads`). A data list of more than `PART_SIZE` items is split into parts of about that
+many (no data file passes about 7 MB at 100,000 papers), whose ends depend on the items' own
+keys (`part_spans`), listed by an index at the list's usual path."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from typing import Any
 from scholarsite.inputs.digests import Stand, code_version, key_of
 from scholarsite.model import urls
 from scholarsite.model.cards import Card
+from scholarsite.model.identity import short_hash
 from scholarsite.model.model import MAX_TEAM, Paper
 from scholarsite.outputs import shards
 from scholarsite.outputs.citations import CitationRecord
@@ -23,7 +24,7 @@ from scholarsite.outputs.sitedata import SiteData
 
 DATA_SCHEMA_VERSION = 1  # one file holds the whole list
 PARTS_SCHEMA_VERSION = 2  # the list split into parts, listed by an index
-PART_SIZE = {"papers": 2000, "authors": 1000}  # items in one data file: about 3.5 MB of either
+PART_SIZE = {"papers": 2000, "authors": 1000}  # items in one data file on average: about 3.5 MB
 
 FIRST_AUTHORS = 10  # names a file of many entries gives of a paper of over MAX_TEAM authors
 SHOWN_ONLY = ("kind_label", "venue_tag", "url_label")  # how pages word an original, not data
@@ -206,21 +207,35 @@ def papers_read(data: SiteData) -> list[Any]:
     ]
 
 
+def part_spans(keys: list[str], size: int) -> list[slice]:
+    """Consecutive parts of a list whose items have these keys: a part ends after an item whose
+    key hashes to a multiple of `size` (so parts hold `size` items on average), or at twice
+    `size` items. An item added or removed changes its own part, not every part after it (as
+    parts of `size` items each did: one paper added at 37,537 made every part again)."""
+    spans, start = [], 0
+    for end, key in enumerate(keys, 1):
+        if end - start >= 2 * size or int(short_hash(key), 16) % size == 0:
+            spans.append(slice(start, end))
+            start = end
+    return spans + [slice(start, len(keys))] if start < len(keys) else spans
+
+
 def data_list(
-    path: str, name: str, reads: list[Any], make: Callable[[slice], list[dict[str, Any]]]
+    path: str, name: str, items: tuple[list[str], list[Any]], make: Callable[[slice], list[dict[str, Any]]]
 ) -> Iterator[Output]:
-    """The list `name` at `path`, made by `make` from the slice of its items wanted: one file of
-    every item; or, past its PART_SIZE items, parts of that many (`urls.data_part`) and at
-    `path` an index of them. Each file is keyed by the `reads` of its items."""
-    version, size = code_version(), PART_SIZE[name]
+    """The list `name` at `path` of `items` (each item's key, and what it is made from), made
+    by `make` from the slice of its items wanted: one file of every item; or, past its
+    PART_SIZE items, parts (`part_spans`, `urls.data_part`) and at `path` an index of them.
+    Each file is keyed by what its items are made from."""
+    (keys, reads), version, size = items, code_version(), PART_SIZE[name]
     if len(reads) <= size:
         envelope = {"schema_version": DATA_SCHEMA_VERSION}
         key = key_of(version, reads, digested=True)
         yield Output(path, key, partial(list_file, envelope, name, make, slice(None)))
         return
     parts = []
-    for number, start in enumerate(range(0, len(reads), size), 1):
-        part, wanted = urls.data_part(path, number), slice(start, start + size)
+    for number, wanted in enumerate(part_spans(keys, size), 1):
+        part = urls.data_part(path, number)
         envelope = {"schema_version": PARTS_SCHEMA_VERSION, "part": number}
         key = key_of(version, number, reads[wanted], digested=True)
         parts.append({"path": urls.relative(path, part), "count": len(reads[wanted])})
@@ -242,10 +257,14 @@ def data_files(data: SiteData) -> Iterator[Output]:
     from and encoded only when it changed."""
     papers = data.site.papers
     authors = with_impacts(author_items(data), [data.impact.author(a) for a in data.site.authors])
+    paper_keys, author_keys = [p.key for p in papers], [a.key for a in data.site.authors]
     yield from data_list(
-        urls.PAPERS_JSON, "papers", papers_read(data), lambda wanted: paper_items(data, papers[wanted])
+        urls.PAPERS_JSON,
+        "papers",
+        (paper_keys, papers_read(data)),
+        lambda wanted: paper_items(data, papers[wanted]),
     )
-    yield from data_list(urls.AUTHORS_JSON, "authors", authors, authors.__getitem__)
+    yield from data_list(urls.AUTHORS_JSON, "authors", (author_keys, authors), authors.__getitem__)
     yield fixed(urls.LLMS_TXT, llms_txt(data))
 
 
