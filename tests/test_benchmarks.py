@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks import bench_oneshot
 from benchmarks.bench_build import TEMPLATE_COMMENT
 from benchmarks.corpus import make_corpus
 from benchmarks.project import paper_slugs
@@ -48,3 +49,19 @@ def test_bench_build_runs_every_scenario_for_both_tools(theme: str, tmp_path: Pa
         page = public / str(paper.year) / slug / "index.html"
         assert page.is_file(), f"no page for paper {paper.title!r}"
         assert TEMPLATE_COMMENT.strip() in page.read_text(encoding="utf-8"), page
+
+
+def test_bench_oneshot_times_each_change_and_leaves_the_seeds_as_they_were(tmp_path: Path) -> None:
+    command = [sys.executable, str(ROOT / "benchmarks" / "bench_oneshot.py"), "--authors", "30"]
+    command += ["--papers", "90", "--repeats", "1", "--profile", "3", "--workdir", str(tmp_path)]
+    proc = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    counts = {"edit one abstract": 2, "add one seed": 1, "remove that seed": 1}
+    for scenario, runs in counts.items():
+        row = rf"^\| {scenario} \| {NUMBER} \({NUMBER}-{NUMBER}\) \| {NUMBER} \| {NUMBER} \| {runs} \|$"
+        assert re.search(row, proc.stdout, re.MULTILINE), f"no row for {scenario!r}:\n{proc.stdout}"
+    assert "### cProfile: add one seed" in proc.stdout and "cumulative" in proc.stdout
+    seeds = tmp_path / "project" / "seeds"
+    assert not (seeds / bench_oneshot.ADDED).exists()
+    first = bench_oneshot.first_record(bench_oneshot.seeds(tmp_path / "project")[0])
+    assert not first.abstract.endswith(bench_oneshot.SENTENCE)
