@@ -91,10 +91,11 @@ class Memo:
         if collect:
             self.dirty |= {shard_of(key) for key in self.entries.keys() - self.used}
             self.entries = {key: self.entries[key] for key in self.used}
-        bodies: dict[int, dict[str, str]] = {shard: {} for shard in self.dirty}
-        for key in sorted(self.entries):
-            if (shard := shard_of(key)) in bodies:
-                bodies[shard][key] = self.entries[key]
-        code = code_version()
-        self.shards.write((shard, {"code": code, "entries": items}) for shard, items in bodies.items())
+        keys: dict[int, list[str]] = {shard: [] for shard in self.dirty}  # only these are sorted
+        for key in self.entries:
+            if (shard := shard_of(key)) in keys:
+                keys[shard].append(key)
+        code, entries = code_version(), self.entries
+        bodies = ((shard, {key: entries[key] for key in sorted(found)}) for shard, found in keys.items())
+        self.shards.write((shard, {"code": code, "entries": items}) for shard, items in bodies)
         self.used, self.dirty = set(), set()
