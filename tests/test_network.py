@@ -7,7 +7,7 @@ import json
 import os
 import subprocess
 import sys
-from itertools import combinations
+from itertools import combinations, pairwise
 from pathlib import Path
 
 import pytest
@@ -130,6 +130,17 @@ def test_communities_are_the_same_in_every_process() -> None:
         found.append(json.loads(out.stdout))
     assert found[0] == found[1]
     assert len(found[0]) > 2  # a real partition, not one group
+
+
+def test_a_chain_of_follows_is_one_community_and_equal_ties_follow_the_more_central() -> None:
+    """Each author of a line shares more with the next, who shares more in all: every one
+    follows the next, up to the last, who leads them all (20,000 long: each chain is walked
+    once). The line's first author shares one paper with the next and one with B, who shares
+    more in all (with C): of equal ties the more central is followed, so it joins B and C."""
+    keys = [f"a{n:05d}" for n in range(20_000)]
+    pairs: dict[network.Pair, int] = {(a, b): n + 1 for n, (a, b) in enumerate(pairwise(keys))}
+    pairs |= {("a00000", "b"): 1, ("b", "c"): 5}
+    assert communities.find_communities(dict(sorted(pairs.items()))) == [["a00000", "b", "c"], keys[1:]]
 
 
 def corpus_pairs(authors: int, papers: int, seed: int) -> dict[network.Pair, int]:

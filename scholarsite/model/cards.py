@@ -10,7 +10,7 @@ import contextlib
 import datetime
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any, Generic, TypeVar
 from urllib.parse import quote, quote_plus, urlsplit
 
@@ -22,7 +22,7 @@ from scholarsite.inputs.records import Details
 from scholarsite.inputs.sources import SourceEntry, Sources
 from scholarsite.inputs.unicode import normalise
 from scholarsite.model import urls
-from scholarsite.model.model import Author, Paper, Site, Subject
+from scholarsite.model.model import REMEMBERED_TEXTS, Author, Paper, Site, Subject
 from scholarsite.model.naming import PLAIN_TEXT
 from scholarsite.tex import render as tex
 
@@ -201,6 +201,11 @@ def original_card(entry: SourceEntry | None, details: Details) -> Card | None:
     return card if any(card[name] for name in known) else None
 
 
+# A name of an author list as the collection spells it, remembered: every build reads the
+# links of every paper's list (`Cards.paper_inputs`), and a name is in many lists.
+spelling_of = lru_cache(maxsize=REMEMBERED_TEXTS)(normalise)
+
+
 def unique_spellings(authors: list[Author]) -> dict[str, Author]:
     """Each spelling that names one author of the collection only, with that author."""
     owners: dict[str, list[Author]] = {}
@@ -286,7 +291,7 @@ class Cards:
         """The collection's author a name of a paper's source list is: one of the paper's own
         authors under any of their spellings (seeds' names, aliases), else the one author of the
         collection so spelled."""
-        spelling = normalise(name)
+        spelling = spelling_of(name)
         own = (a for a in paper.authors if spelling in a.spellings)
         return next(own, None) or self.by_spelling.get(spelling)
 
@@ -309,7 +314,8 @@ class Cards:
         code's version, which the build state is of): the card is the same while this is.
         Of the collection's other authors, a card reads only whom each name of its own author
         list links to (an added author changes only the cards whose lists name them)."""
-        names, _ = self.author_list(paper, self.sources.of(paper.key))
+        entry = self.sources.of(paper.key)
+        names, _ = self.author_list(paper, entry)
         return (
             paper.key,
             paper.title,
@@ -320,7 +326,7 @@ class Cards:
             paper.details,
             [(s.code, s.name, s.info is not None, s.slug) for s in paper.subjects],
             [(a.name, a.slug, a.spellings) for a in paper.authors],
-            self.sources.of(paper.key),
+            entry,
             self.sources.own(paper.key),
             [(name, person.slug if (person := self.person(paper, name)) else "") for name in names],
         )

@@ -41,10 +41,18 @@ def find_communities(pairs: Mapping[Pair, int]) -> list[list[str]]:
     for key, mine in ties.items():
         _, strongest = min(mine, key=lambda tie: (-tie[0], -shared[tie[1]], tie[1]))
         follows[key] = strongest if more_central(strongest, key) else key
+    leaders: dict[str, str] = {}  # each chain walked once: a long chain is linear, not quadratic
+
+    def leader_of(key: str) -> str:
+        chain = []
+        while key not in leaders and follows[key] != key:
+            chain.append(key)
+            key = follows[key]
+        leader = leaders.get(key, key)
+        leaders.update(dict.fromkeys([*chain, key], leader))
+        return leader
+
     groups: dict[str, list[str]] = defaultdict(list)
     for key in sorted(ties):
-        leader = key
-        while follows[leader] != leader:
-            leader = follows[leader]
-        groups[leader].append(key)
+        groups[leader_of(key)].append(key)
     return sorted(groups.values())

@@ -221,13 +221,13 @@ def part_spans(keys: list[str], size: int) -> list[slice]:
 
 
 def data_list(
-    path: str, name: str, items: tuple[list[str], list[Any]], make: Callable[[slice], list[dict[str, Any]]]
+    path: str, name: str, keys: list[str], reads: list[Any], make: Callable[[slice], list[dict[str, Any]]]
 ) -> Iterator[Output]:
-    """The list `name` at `path` of `items` (each item's key, and what it is made from), made
-    by `make` from the slice of its items wanted: one file of every item; or, past its
-    PART_SIZE items, parts (`part_spans`, `urls.data_part`) and at `path` an index of them.
-    Each file is keyed by what its items are made from."""
-    (keys, reads), version, size = items, code_version(), PART_SIZE[name]
+    """The list `name` at `path` of the items with these `keys`, made by `make` from the slice
+    of its items wanted: one file of every item; or, past its PART_SIZE items, parts
+    (`part_spans`, `urls.data_part`) and at `path` an index of them. Each file is keyed by the
+    `reads` of its items (what each is made from)."""
+    version, size = code_version(), PART_SIZE[name]
     if len(reads) <= size:
         envelope = {"schema_version": DATA_SCHEMA_VERSION}
         key = key_of(version, reads, digested=True)
@@ -261,10 +261,11 @@ def data_files(data: SiteData) -> Iterator[Output]:
     yield from data_list(
         urls.PAPERS_JSON,
         "papers",
-        (paper_keys, papers_read(data)),
+        paper_keys,
+        papers_read(data),
         lambda wanted: paper_items(data, papers[wanted]),
     )
-    yield from data_list(urls.AUTHORS_JSON, "authors", (author_keys, authors), authors.__getitem__)
+    yield from data_list(urls.AUTHORS_JSON, "authors", author_keys, authors, authors.__getitem__)
     yield fixed(urls.LLMS_TXT, llms_txt(data))
 
 
