@@ -14,6 +14,7 @@ import contextlib
 import itertools
 import time
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,8 +40,9 @@ from scholarsite.outputs.registry import Output, Produced
 from scholarsite.outputs.site import SEARCH_FAMILIES, in_search, outputs, site_outputs
 from scholarsite.outputs.sitedata import SiteData
 from scholarsite.outputs.templates import Templates
-from scholarsite.write import budget, ownership, shortcut
+from scholarsite.write import budget, ownership, shortcut, survey
 from scholarsite.write.report import BuildResult
+from scholarsite.write.survey import Survey
 
 Progress = Callable[[str, int, int], None]  # stage, done, total
 Shown = Callable[[write.SyncReport, Iterable[Diagnostic]], None]  # pages in place: reload
@@ -119,6 +121,7 @@ class Ready:
     data: SiteData
     diagnostics: tuple[Diagnostic, ...]
     workers: int
+    surveyed: Future[Survey | None] | None = None  # of site/, begun before the inputs were read
 
     def search(self) -> list[Produced]:
         """The search bundles, being made already in processes of their own when there are
@@ -163,7 +166,9 @@ def build(
             shown(result.report, result.diagnostics)
         return result
     with collector_paused():
-        ready = prepare(root, site_dir, looked, strict, overrides, caches, workers, progress)
+        workers = write.default_workers() if workers is None else workers
+        surveyed = survey.start(site_dir) if shown is None and workers > 1 else None
+        ready = prepare(root, site_dir, looked, strict, overrides, caches, workers, progress, surveyed)
         with reported_with(ready.diagnostics):
             if shown is None:  # pages and search index switched together
                 report = sync_rest(
@@ -257,8 +262,9 @@ def prepare(
     strict: bool,
     overrides: Overrides,
     caches: Caches | None,
-    workers: int | None,
+    workers: int,
     progress: Progress,
+    surveyed: Future[Survey | None] | None,
 ) -> Ready:
     """Load, validate and model: BuildError when the problems fail the build (the seeds that
     parsed are kept in the cache: they need not be parsed again once the rest is fixed)."""
@@ -272,8 +278,7 @@ def prepare(
         caches.parses.save()
         raise BuildError(diagnostics)
     progress("model", 0, 0)
-    count = write.default_workers() if workers is None else workers
-    return Ready(site_dir, looked.fingerprint, caches, project, data, tuple(diagnostics), count)
+    return Ready(site_dir, looked.fingerprint, caches, project, data, tuple(diagnostics), workers, surveyed)
 
 
 def site_data(project: Project, caches: Caches | None = None) -> tuple[SiteData, list[Diagnostic]]:
@@ -329,6 +334,7 @@ def sync_outputs(
         inputs=inputs,
         only=only,
         carried=carried,
+        surveyed=ready.surveyed,
     )
 
 

@@ -10,13 +10,14 @@ import signal
 import subprocess
 import sys
 import time
+from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scholarsite import write
+from scholarsite import pipeline, write
 from scholarsite.errors import BuildError
 from scholarsite.outputs.registry import fixed
 from scholarsite.write import (
@@ -26,10 +27,12 @@ from scholarsite.write import (
     SyncReport,
     WriteConflict,
     produce,
+    survey,
     switch,
 )
 from scholarsite.write.manifest import UNRECORDED, read_manifest
 from scholarsite.write.objecttext import ObjectText
+from tests.conftest import FIXTURES, make_project
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -570,3 +573,59 @@ def test_object_text_is_what_json_writes(first: dict[str, list[str | int]], data
             members = {**{name: value for name, value in members.items() if name not in gone}, **new}
         else:
             members = data.draw(st.dictionaries(st.text(min_size=1, max_size=3), MEMBER_VALUES, max_size=8))
+
+
+def surveyed(site: Path) -> Future[survey.Survey | None]:
+    """A survey of `site` made now, as `survey.start` hands it to the sync."""
+    future: Future[survey.Survey | None] = Future()
+    future.set_result(survey.survey(str(site.resolve())))
+    return future
+
+
+def test_a_sync_takes_the_survey_made_before_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    site = tmp_path / "site"
+    sync(OUTPUTS, site)
+    (site / "index.html").write_bytes(b"<h1>changed by hand</h1>")
+    (site / "papers/2024/tvm/index.html").unlink()
+    (site / "notes.txt").write_bytes(b"mine")
+    found = surveyed(site)
+    monkeypatch.setattr(switch, "scan", lambda root: pytest.fail("the sync listed site/ again"))
+    report = sync(OUTPUTS, site, surveyed=found)
+    assert sorted(report.written) == ["index.html", "papers/2024/tvm/index.html"]
+    assert report.foreign == ("notes.txt",)
+    assert {path: (site / path).read_bytes() for path in OUTPUTS} == OUTPUTS
+
+
+def test_a_survey_the_site_has_moved_on_from_is_not_taken(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = tmp_path / "site"
+    sync(OUTPUTS, site)
+    stale = surveyed(site)
+    sync({**OUTPUTS, "extra.html": b"<p>new</p>"}, site)  # another sync: a new manifest
+    listed: list[str] = []
+    real_scan = switch.scan
+    monkeypatch.setattr(switch, "scan", lambda root: listed.append(root) or real_scan(root))
+    report = sync(OUTPUTS, site, surveyed=stale)
+    assert listed and report.removed == ("extra.html",) and not (site / "extra.html").exists()
+
+
+def test_no_survey_while_a_switch_waits_to_be_replayed(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    sync(OUTPUTS, site)
+    (site / write.JOURNAL).write_text('{"early": [], "moves": [], "late": [], "prune": []}')
+    assert survey.survey(str(site)) is None
+    assert survey.start(tmp_path / "nothing-built-yet") is None
+
+
+def test_a_one_shot_build_repairs_what_its_survey_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = make_project(tmp_path / "project", FIXTURES / "golden-project" / "seeds")
+    pipeline.build(root, workers=2)
+    page = next((root / "site" / "authors").glob("*/index.html"))
+    whole = page.read_bytes()
+    page.write_bytes(b"damaged")
+    monkeypatch.setattr(switch, "scan", lambda root: pytest.fail("the sync listed site/ itself"))
+    report = pipeline.build(root, workers=2).report
+    assert page.read_bytes() == whole and page.relative_to(root / "site").as_posix() in report.written

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -37,6 +37,7 @@ def _table() -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
+@lru_cache(maxsize=4096)  # every record names its subjects: a collection has a few hundred
 def lookup(code: str) -> SubjectInfo | None:
     """Info for ``code`` (aliases resolve to their canonical code), or None if unknown."""
     table = _table()

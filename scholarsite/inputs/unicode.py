@@ -51,8 +51,8 @@ EAST_ASIAN = frozenset(
 
 
 def strip_ignorable(text: str) -> str:
-    """`text` without default-ignorable (invisible) code points."""
-    return IGNORABLE_RE.sub("", text)
+    """`text` without default-ignorable (invisible) code points (none is ASCII)."""
+    return text if text.isascii() else IGNORABLE_RE.sub("", text)
 
 
 def normalise(text: str) -> str:

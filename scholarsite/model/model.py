@@ -286,9 +286,9 @@ class PaperIndex:
         title_key = title_identity(record.title)
         compared, abstract_key = abstract_identity(record.abstract)
         variants = self.variants.setdefault((record.year, title_key), [])
-        same_text = [p for p in variants if p.abstract_key == abstract_key]
-        not_mine = [p for p in variants if author not in p.authors]
-        match = (same_text or not_mine or [None])[0]
+        same_text = (p for p in variants if p.abstract_key == abstract_key)
+        not_mine = (p for p in variants if author not in p.authors)
+        match = next(same_text, None) or next(not_mine, None)
         if match is None:
             match = self.new_paper(record, title_key, abstract_key, variant=len(variants))
             variants.append(match)

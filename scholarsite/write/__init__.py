@@ -2,7 +2,8 @@
 
 A sync (`sync`):
 
-1. reads the manifest and lists site/ (names only, never file contents: `manifest`);
+1. reads the manifest and lists site/ (names only, never file contents: `manifest`), or takes
+   the listing a survey begun earlier made (`survey`);
 2. skips every output whose key is unchanged and whose file is still there: it is neither
    produced, nor read back, nor written (`switch.plan_of`);
 3. produces the others (in worker processes when there are many) into a staging folder
@@ -21,11 +22,13 @@ from __future__ import annotations
 import fcntl
 import os
 from collections.abc import Collection, Iterable
+from concurrent.futures import Future
 from pathlib import Path
 
 from scholarsite.errors import BuildError, Diagnostic
 from scholarsite.inputs.store import file_mode
 from scholarsite.outputs.registry import Bundle, Produced
+from scholarsite.write import survey
 from scholarsite.write.manifest import (
     JOURNAL,
     MANIFEST,
@@ -54,6 +57,7 @@ from scholarsite.write.produce import (
     start_bundles,
 )
 from scholarsite.write.report import SyncReport
+from scholarsite.write.survey import Survey
 from scholarsite.write.switch import Scope, Sync, plan_of, replay
 
 __all__ = [
@@ -101,6 +105,7 @@ def sync(
     inputs: str | None = None,
     only: Collection[str] | None = None,
     carried: Collection[str] = frozenset(),
+    surveyed: Future[Survey | None] | None = None,
 ) -> SyncReport:
     """Make ``site_dir`` hold exactly ``items`` (plus untouched foreign files).
 
@@ -112,6 +117,7 @@ def sync(
     paths are looked at one by one instead of listing the whole site. ``carried`` are owned
     paths kept as they are without being planned (the pages a change did not touch): out of the
     scope, but CarriedLost, before anything is written, when one of them is not intact.
+    ``surveyed``: a survey of the site begun earlier (`survey.start`), used if still true.
     """
     listed = list(items)
     validate(listed)
@@ -121,7 +127,7 @@ def sync(
     try:
         fcntl.flock(lock, fcntl.LOCK_EX)  # one sync per site at a time
         scope = only.__contains__ if only is not None else scope
-        sync = Sync(root, scope or (lambda path: True), inputs, only, carried)
+        sync = Sync(root, scope or (lambda path: True), inputs, only, carried, survey.taken(surveyed))
         return sync.run(listed, workers, progress)
     finally:
         os.close(lock)

@@ -19,7 +19,7 @@ from scholarsite.errors import BuildError, Diagnostic, error
 from scholarsite.inputs.jsondata import loads
 from scholarsite.inputs.store import file_mode
 from scholarsite.outputs.registry import Bundle, Copy, Output, Produced
-from scholarsite.write import repair
+from scholarsite.write import repair, survey
 from scholarsite.write.manifest import (
     JOURNAL,
     MANIFEST,
@@ -50,6 +50,7 @@ from scholarsite.write.produce import (
 )
 from scholarsite.write.report import SyncReport
 from scholarsite.write.reread import written
+from scholarsite.write.survey import Survey
 
 MIN_FREE_BYTES = 32 * 2**20  # refuse to start writing with less free space than this
 Scope = Callable[[str], bool]
@@ -101,8 +102,10 @@ class Sync:
         inputs: str | None,
         only: Collection[str] | None = None,
         carried: Collection[str] = frozenset(),
+        surveyed: Survey | None = None,
     ):
         self.root = root
+        self.surveyed = surveyed  # what site/ held, found beforehand (`survey`): used if still so
         self.only = only  # the paths considered, when they are few and known (looked at, not listed)
         self.inputs = inputs
         self.recorded = ""
@@ -119,8 +122,8 @@ class Sync:
         everything, self.recorded = read_manifest(self.root)
         previous, outside = self.split(everything)
         shutil.rmtree(self.stage, ignore_errors=True)  # a killed build's leftovers
-        disk = (look_at(self.root, self.only) if self.only is not None else None) or scan(self.root)
-        bad = repair.damaged(self.root, previous, disk.files)  # made again, as if missing
+        disk = self.listing()
+        bad = self.damaged(previous, disk)  # made again, as if missing
         self.check_carried(everything, disk)
         usable = Disk({p: s for p, s in disk.files.items() if p not in bad}, disk.dirs, disk.temps)
         plan = plan_of(items, previous, usable)
@@ -176,11 +179,26 @@ class Sync:
         unchanged = tuple(sorted(plan.keys.keys() - set(staged)))
         return SyncReport(tuple(staged), unchanged, (), (), tuple(sorted(path for path, _, _ in done)))
 
+    def listing(self) -> Disk:
+        """What site/ holds: the survey's listing when there is one and the site is still as it
+        found it (the lock held, a pending switch replayed), else looked at now."""
+        if self.surveyed is not None and self.surveyed.stamp != survey.stamp_of(self.root):
+            self.surveyed = None
+        if self.surveyed is not None:
+            return self.surveyed.disk
+        return (look_at(self.root, self.only) if self.only is not None else None) or scan(self.root)
+
+    def damaged(self, entries: dict[str, Entry], disk: Disk) -> set[str]:
+        """The paths of `entries` whose files in site/ were changed since the build wrote them."""
+        if self.surveyed is not None:
+            return {path for path in self.surveyed.damaged if path in entries}
+        return repair.damaged(self.root, entries, disk.files)
+
     def check_carried(self, entries: dict[str, Entry], disk: Disk) -> None:
         """CarriedLost when a carried path is not an intact regular file the manifest owns."""
         kept = {path: entries[path] for path in self.carried if path in entries}
         lost = [path for path in self.carried if path not in kept or disk.files.get(path) is not False]
-        lost += repair.damaged(self.root, kept, disk.files)
+        lost += self.damaged(kept, disk)
         if lost:
             raise CarriedLost(sorted(lost)[:5])
 
