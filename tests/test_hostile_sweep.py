@@ -389,8 +389,8 @@ DEEP_JSON = "[" * 100_000 + "]" * 100_000  # more nesting than Python's JSON dec
 PLANTED = {  # the file, and whether the inputs change (a build with none reads no cache)
     "lineage.txt line": ("lineage.txt", True),
     "last build record": (".scholarsite-cache/last-build.json", False),
-    "parse cache shard": (".scholarsite-cache/seeds/00.json", True),
-    "memo shard": (".scholarsite-cache/memo/00.json", True),
+    "parse cache shard": (".scholarsite-cache/seeds/000.json", True),
+    "memo shard": (".scholarsite-cache/derived/000.json", True),
     "site manifest": ("site/.scholarsite-manifest.json", False),
     "site stats record": ("site/.scholarsite-stats.json", False),
 }

@@ -46,7 +46,7 @@ def test_unchanged_seeds_are_not_parsed_again(tmp_path: Path, counted: list[str]
 def test_damaged_cache_is_rebuilt(tmp_path: Path, counted: list[str]) -> None:
     project = make_project(tmp_path / "p")
     (project / ".scholarsite-cache/seeds").mkdir(parents=True)
-    (project / ".scholarsite-cache/seeds/00.json").write_bytes(b"not json")
+    (project / ".scholarsite-cache/seeds/000.json").write_bytes(b"not json")
     assert pipeline.build(project).report.written
     assert len(counted) == 2
 
@@ -88,7 +88,7 @@ def test_a_planted_cache_is_data_never_code(tmp_path: Path, counted: list[str], 
     Path("/tmp/scholarsite-pwned").unlink(missing_ok=True)
     project = make_project(tmp_path / "p")
     (project / ".scholarsite-cache/seeds").mkdir(parents=True)
-    (project / ".scholarsite-cache/seeds/00.json").write_bytes(content)
+    (project / ".scholarsite-cache/seeds/000.json").write_bytes(content)
     (project / ".scholarsite-cache/seeds.pickle").write_bytes(PAYLOAD)  # an old cache is never read
     result = pipeline.build(project)
     assert not Path("/tmp/scholarsite-pwned").exists()
@@ -116,3 +116,15 @@ def test_a_change_rewrites_only_the_cache_shards_it_touches(tmp_path: Path) -> N
     pipeline.build(project)
     rewritten = [path for path in shards if path.stat().st_mtime_ns != before[path]]
     assert 1 <= len(rewritten) <= 12, [p.relative_to(project).as_posix() for p in rewritten]
+
+
+def test_the_shards_of_the_layout_before_are_removed_at_the_next_write(tmp_path: Path) -> None:
+    project = make_project(tmp_path / "p")
+    for folder in ("seeds", "derived"):
+        (project / ".scholarsite-cache" / folder).mkdir(parents=True)
+        (project / ".scholarsite-cache" / folder / "07.json").write_text('{"entries": {}}')
+    (project / ".scholarsite-cache/derived/notes.json").write_text("{}")  # not a shard: kept
+    pipeline.build(project)
+    left = sorted(path.name for path in (project / ".scholarsite-cache").glob("*/*.json"))
+    assert "07.json" not in left and "notes.json" in left
+    assert len([name for name in left if len(name) == len("3ff.json")]) > 2  # the shards written now

@@ -3,13 +3,16 @@
 A cache (seed parses, derived text) is split by the first hex digits of each entry's digest
 into SHARDS files, so a build that changed one seed rewrites the shards of the entries it
 added or dropped, not the whole cache (28 MB at 10,000 papers, ten times that at 100,000).
-The files are plain JSON, never pickle: loading a cache runs no code.
+An added seed adds entries to a few dozen shards (its paper's texts, its subjects' listings):
+with 64 shards that rewrote nearly all of a 57 MB cache at 37,537 papers (1.5 s), with 1,024
+a few megabytes. The files are plain JSON, never pickle: loading a cache runs no code.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import tempfile
 from collections.abc import Iterable, Iterator
@@ -19,7 +22,8 @@ from typing import Any
 from scholarsite.inputs.jsondata import loads
 
 CACHE_FOLDER = Path(".scholarsite-cache")
-SHARDS = 64
+SHARDS = 1024
+LEGACY_NAME = re.compile(r"[0-9]{2}\.json")  # a shard file of the 64-shard layout before
 
 
 def file_mode() -> int:
@@ -50,7 +54,7 @@ def shard_of(digest: str) -> int:
 
 
 class Shards:
-    """A cache's shard files, `<folder>/<name>/NN.json`; None as folder: nothing on disk."""
+    """A cache's shard files, `<folder>/<name>/NNN.json` (three hex digits); None as folder: nothing on disk."""
 
     def __init__(self, folder: Path | None, name: str):
         self.folder = folder / name if folder is not None else None
@@ -58,22 +62,26 @@ class Shards:
     def file(self, shard: int) -> Path:
         """The file of one shard."""
         assert self.folder is not None
-        return self.folder / f"{shard:02d}.json"
+        return self.folder / f"{shard:03x}.json"
 
     def read(self) -> Iterator[tuple[int, Any]]:
-        """(shard, decoded body) of every shard file there is (ValueError or OSError when one
-        is not JSON or cannot be read)."""
+        """(shard, decoded body) of every shard file there is, in shard order, the folder listed
+        once (ValueError or OSError when one is not JSON or cannot be read)."""
         if self.folder is None or not self.folder.is_dir():
             return
+        names = {entry.name for entry in os.scandir(self.folder) if entry.is_file()}
         for shard in range(SHARDS):
-            file = self.file(shard)
-            if file.is_file():
+            if (file := self.file(shard)).name in names:
                 yield shard, loads(file.read_bytes())
 
     def write(self, bodies: Iterable[tuple[int, Any]]) -> None:
-        """Write (shard, body) pairs, each atomically."""
+        """Write (shard, body) pairs, each atomically; the shard files of the layout before
+        (which no build reads any more) are removed."""
         if self.folder is None:
             return
         for shard, body in bodies:
             text = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
             write_atomically(self.file(shard), text.encode("utf-8", "surrogatepass"))
+        for entry in os.scandir(self.folder) if self.folder.is_dir() else ():
+            if LEGACY_NAME.fullmatch(entry.name):
+                os.unlink(entry.path)
