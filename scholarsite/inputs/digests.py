@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import io
 import pickle
+import threading
 from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
@@ -80,12 +81,38 @@ class _KeyPickler(_PlainPickler):
         return (str, (obj.digest,)) if isinstance(obj, Digested) else NotImplemented
 
 
+class _Picklers(threading.local):
+    """Each thread's two picklers and their buffer, made once: a build asks for hundreds of
+    thousands of keys, and making a pickler cost as much as pickling a small key's data."""
+
+    def __init__(self) -> None:
+        self.buffer = io.BytesIO()
+        self.plain = _PlainPickler(self.buffer)
+        self.keyed = _KeyPickler(self.buffer)
+        self.busy = False  # a key is being pickled
+
+
+_PICKLERS = _Picklers()
+
+
 def key_of(*parts: Any, digested: bool = False) -> str:
     """The key of plain data (dicts, lists, strings, numbers, Markup, dates).
 
     With `digested`, `Digested` values in the data are written as their digest (for data that
     holds the shared cards and records). Pickle is four times faster than JSON here.
     """
-    buffer = io.BytesIO()
-    (_KeyPickler(buffer) if digested else _PlainPickler(buffer)).dump(parts)
+    picklers = _PICKLERS
+    if picklers.busy:  # asked while pickling (a value's digest made mid-key): picklers of its own
+        picklers = _Picklers()
+    buffer = picklers.buffer
+    buffer.seek(0)
+    buffer.truncate()
+    picklers.busy = True
+    try:
+        (picklers.keyed if digested else picklers.plain).dump(parts)
+    except BaseException:
+        picklers.__init__()  # a pickler stopped mid-way: fresh ones for the next key
+        raise
+    finally:
+        picklers.busy = False
     return hashlib.sha256(buffer.getvalue()).hexdigest()
