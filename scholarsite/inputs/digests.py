@@ -64,14 +64,6 @@ class DigestedDict(Digested, dict):  # type: ignore[type-arg]
     """A dict that is `Digested`: never change it once made."""
 
 
-class Stand(Digested):
-    """A value's digest standing for the value in keys (which then come out as the value's
-    would), where the value itself is not needed: it is made only for the outputs made."""
-
-    def __init__(self, digest: str):
-        self.digest = digest  # the cached property's place: never computed
-
-
 class _KeyPickler(_PlainPickler):
     """A _PlainPickler that writes `Digested` values as their digest. It overrides
     `reducer_override`, which pickle asks only of objects that are not of a built-in type

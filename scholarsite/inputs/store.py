@@ -54,7 +54,8 @@ def shard_of(digest: str) -> int:
 
 
 class Shards:
-    """A cache's shard files, `<folder>/<name>/NNN.json` (three hex digits); None as folder: nothing on disk."""
+    """A cache's shard files, `<folder>/<name>/NNN.json` (three hex digits); None as folder:
+    nothing on disk."""
 
     def __init__(self, folder: Path | None, name: str):
         self.folder = folder / name if folder is not None else None

@@ -16,7 +16,7 @@ from urllib.parse import quote, quote_plus, urlsplit
 
 from markupsafe import Markup
 
-from scholarsite.inputs.digests import DigestedDict, Stand, key_of
+from scholarsite.inputs.digests import DigestedDict, key_of
 from scholarsite.inputs.memo import Memo
 from scholarsite.inputs.records import Details
 from scholarsite.inputs.sources import SourceEntry, Sources
@@ -107,10 +107,6 @@ class MadeOnDemand(Mapping[str, Value], Generic[Entity, Value]):
         """The digest of what the value of `key` is made from ("" without `inputs`)."""
         self.digest_of(key)
         return self.found[key][0]
-
-    def stand_in(self, key: str) -> Stand:
-        """What the value of `key` is in a key (`digests.Stand`), without making it."""
-        return Stand(self.digest_of(key))
 
     def __contains__(self, key: object) -> bool:
         return key in self.entities

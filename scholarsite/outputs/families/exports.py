@@ -12,7 +12,7 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from scholarsite.inputs.digests import Stand, code_version, key_of
+from scholarsite.inputs.digests import code_version, key_of
 from scholarsite.model import urls
 from scholarsite.model.cards import Card
 from scholarsite.model.identity import short_hash
@@ -72,7 +72,7 @@ def citation_files(data: SiteData) -> Iterator[Output]:
     data.memo.keep(BULK_BIBTEX, (records.digest_of(paper) for paper in records))  # each file's next rewrite
     for subject in data.site.subjects:
         cited = [p.key for p in subject.papers]
-        key = key_of(version, [records.stand_in(p) for p in cited], digested=True)
+        key = key_of(version, [records.digest_of(p) for p in cited])
         path = urls.beside(cards.subject(subject)["path"], "papers.bib")
         yield Output(path, key, partial(bibliography_of, data, cited))
     parts: dict[str, list[tuple[str, list[str]]]] = {}
@@ -80,8 +80,8 @@ def citation_files(data: SiteData) -> Iterator[Output]:
         part = author_bibtex_part(author.slug, len(data.site.authors))
         parts.setdefault(part, []).append((author.slug, [p.key for p in author.papers]))
     for path, authors in sorted(parts.items()):
-        read = [(slug, [records.stand_in(p) for p in cited]) for slug, cited in authors]
-        yield Output(path, key_of(version, read, digested=True), partial(authors_bibliography, data, authors))
+        read = [(slug, [records.digest_of(p) for p in cited]) for slug, cited in authors]
+        yield Output(path, key_of(version, read), partial(authors_bibliography, data, authors))
 
 
 def authors_bibliography(data: SiteData, authors: list[tuple[str, list[str]]]) -> bytes:
@@ -202,7 +202,7 @@ def papers_read(data: SiteData) -> list[Any]:
     paper's texts and fields among it), its citation key, records and impact."""
     cards, keys = data.cards.papers, data.citation_keys
     return [
-        (Stand(cards.inputs_digest(p.key)), keys[p.key], p.provenance, data.impact.paper(p))
+        (cards.inputs_digest(p.key), keys[p.key], p.provenance, data.impact.paper(p))
         for p in data.site.papers
     ]
 

@@ -120,8 +120,8 @@ def outputs(data: SiteData) -> Iterator[Output]:
     settings = (config.base_url, config.language, config.title, config.feed_entries)
     for title, page, papers in feeds:
         newest = papers[: config.feed_entries]
-        shown = [cards.papers.stand_in(p.key) for p in newest]
-        key = key_of(code_version(), title, page, settings, shown, digested=True)
+        shown = [cards.papers.digest_of(p.key) for p in newest]
+        key = key_of(code_version(), title, page, settings, shown)
         yield Output(
             urls.beside(page, "feed.xml"), key, partial(atom_feed, title, page, newest, cards, config)
         )

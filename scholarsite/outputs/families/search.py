@@ -108,7 +108,7 @@ def entries(data: SiteData) -> list[Entry]:
     for paper in data.site.papers:
         url = url_of(urls.paper(paper.year, paper.slug), portable)  # its card's path
         made = partial(record_of_paper, cards.papers.value, paper.key, portable)
-        found.append((url, cards.papers.stand_in(paper.key), made))
+        found.append((url, cards.papers.digest_of(paper.key), made))
     small: list[dict[str, Any]] = []
     for subject in data.site.subjects:
         small.append(
@@ -189,7 +189,6 @@ def outputs(data: SiteData) -> Iterator[Bundle]:
             data.config.portable,
             folder,
             [r for _, r, _ in shard],
-            digested=True,
         )
         makers = [make for _, _, make in shard]
         yield Bundle(folder, key, partial(index_shard, makers, language, number == 0))
