@@ -202,7 +202,12 @@ def papers_read(data: SiteData) -> list[Any]:
     paper's texts and fields among it), its citation key, records and impact."""
     cards, keys = data.cards.papers, data.citation_keys
     return [
-        (cards.inputs_digest(p.key), keys[p.key], p.provenance, data.impact.paper(p))
+        (
+            cards.inputs_digest(p.key),
+            keys[p.key],
+            [(q.path, q.line) for q in p.provenance],
+            data.impact.paper(p),
+        )
         for p in data.site.papers
     ]
 
