@@ -95,9 +95,12 @@ class Caches:
         return self.plans
 
     def save(self) -> None:
-        """Write what changed."""
+        """Write what changed. The memo keeps only the entries this build used when it planned
+        every page (every card made); a build that planned some (or merged its model by the
+        change) used only theirs, and keeps every entry."""
         self.parses.save()
-        self.memo.save(collect=self.model is None)  # a warm model names only what changed
+        whole = self.model is None and self.planned is not None and self.planned.chosen is None
+        self.memo.save(collect=whole)
         if self.related is not None:
             self.state.save_related(*self.related.saved(), self.related.k)
         if self.planned is not None:

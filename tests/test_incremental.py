@@ -474,7 +474,8 @@ def test_recorded_seeds_are_not_read_again(project: Path, monkeypatch: pytest.Mo
 def test_a_process_that_builds_again_keeps_the_names_of_papers_it_did_not_merge_again(project: Path) -> None:
     """The preview's model is merged by the change, so a build after a save names (slugs,
     plain titles) only the papers that changed: the memo keeps the other papers' names rather
-    than dropping them and rewriting every shard. The next one-shot build keeps what it used."""
+    than dropping them and rewriting every shard. So does a one-shot build that plans only the
+    pages the change reaches; one that plans every page (a template edited) keeps what it used."""
     caches = pipeline.Caches.of(project)
     caches.model = WarmModel()
     pipeline.build(project, caches=caches, workers=1)
@@ -489,4 +490,8 @@ def test_a_process_that_builds_again_keeps_the_names_of_papers_it_did_not_merge_
     one_shot = pipeline.Caches.of(project)
     edit_abstract(project, random.Random(4))
     pipeline.build(project, caches=one_shot, workers=1)
-    assert len(one_shot.memo.entries) < len(caches.memo.entries)
+    assert caches.memo.entries.keys() < one_shot.memo.entries.keys()
+    whole = pipeline.Caches.of(project)
+    visible_edit(project / "templates/paper.html", "<!-- edited -->")
+    pipeline.build(project, caches=whole, workers=1)
+    assert len(whole.memo.entries) < len(one_shot.memo.entries)

@@ -3,10 +3,12 @@
 Rendering the TeX of every title and abstract and writing every BibTeX entry cost seconds at
 10,000 papers, though few of them change between two builds. The memo keeps each result by
 a digest of its input and of scholarsite's code, in `.scholarsite-cache/derived/` (plain JSON
-in shards, so loading runs no code and a build rewrites only the shards it changed). A one-shot
-build keeps only the entries it used or kept (`keep`); a process that builds again (the
-preview) keeps every entry, since its model, merged by the change, names only the papers that
-changed. A missing or unreadable shard is simply rebuilt.
+in shards, so loading runs no code and a build rewrites only the shards it changed). A build
+that planned every page keeps only the entries it used or kept (`keep`); any other keeps every
+entry: it made the cards of the pages it planned only (an edit that dropped the others' TeX
+renderings had the next build that showed them render them again, thousands at 37,537 papers),
+and a process that builds again (the preview) names only the papers that changed. A missing or
+unreadable shard is simply rebuilt.
 """
 
 from __future__ import annotations
