@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import pytest
@@ -608,6 +609,20 @@ def test_a_survey_the_site_has_moved_on_from_is_not_taken(
     monkeypatch.setattr(switch, "scan", lambda root: listed.append(root) or real_scan(root))
     report = sync(OUTPUTS, site, surveyed=stale)
     assert listed and report.removed == ("extra.html",) and not (site / "extra.html").exists()
+
+
+def test_a_survey_whose_process_died_leaves_the_sync_to_look_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = tmp_path / "site"
+    sync(OUTPUTS, site)
+    (site / "index.html").write_bytes(b"damaged")
+    died: Future[survey.Survey | None] = Future()
+    died.set_exception(BrokenProcessPool("killed"))
+    listed: list[str] = []
+    real_scan = switch.scan
+    monkeypatch.setattr(switch, "scan", lambda root: listed.append(root) or real_scan(root))
+    assert sync(OUTPUTS, site, surveyed=died).written == ("index.html",) and listed
 
 
 def test_no_survey_while_a_switch_waits_to_be_replayed(tmp_path: Path) -> None:

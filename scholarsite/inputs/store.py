@@ -59,6 +59,7 @@ class Shards:
 
     def __init__(self, folder: Path | None, name: str):
         self.folder = folder / name if folder is not None else None
+        self.legacy: list[str] = []  # files of the layout before, found by `read`, removed by `write`
 
     def file(self, shard: int) -> Path:
         """The file of one shard."""
@@ -71,18 +72,19 @@ class Shards:
         if self.folder is None or not self.folder.is_dir():
             return
         names = {entry.name for entry in os.scandir(self.folder) if entry.is_file()}
+        self.legacy = sorted(name for name in names if LEGACY_NAME.fullmatch(name))
         for shard in range(SHARDS):
             if (file := self.file(shard)).name in names:
                 yield shard, loads(file.read_bytes())
 
     def write(self, bodies: Iterable[tuple[int, Any]]) -> None:
         """Write (shard, body) pairs, each atomically; the shard files of the layout before
-        (which no build reads any more) are removed."""
+        that `read` found (no build reads them any more) are removed."""
         if self.folder is None:
             return
         for shard, body in bodies:
             text = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
             write_atomically(self.file(shard), text.encode("utf-8", "surrogatepass"))
-        for entry in os.scandir(self.folder) if self.folder.is_dir() else ():
-            if LEGACY_NAME.fullmatch(entry.name):
-                os.unlink(entry.path)
+        for name in self.legacy:
+            (self.folder / name).unlink(missing_ok=True)
+        self.legacy = []
