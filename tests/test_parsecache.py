@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -10,6 +12,8 @@ from benchmarks.corpus import generate
 from scholarsite import pipeline
 from scholarsite.inputs import cache as parsecache
 from scholarsite.inputs import freshness
+from scholarsite.inputs.records import SeedRecord, identity_of
+from scholarsite.inputs.unicode import strip_ignorable
 
 from .conftest import make_project
 
@@ -78,9 +82,10 @@ PAYLOAD = b"cos\nsystem\n(S'touch /tmp/scholarsite-pwned'\ntR."
     "content",
     [
         PAYLOAD,
-        b'{"format": 2, "entries": [[["seeds/a.txt", "x", 2027, "v"], {"author": 5, "diagnostics": []}]]}',
-        b'{"format": 2, "entries": [[["seeds/a.txt"], {}]]}',
-        b'{"format": 2, "entries": {}}',
+        b'{"format": %d, "entries": [[["seeds/a.txt", "x", 2027, "v"], {"author": 5, "diagnostics": []}]]}'
+        % parsecache.FORMAT,
+        b'{"format": %d, "entries": [[["seeds/a.txt"], {}]]}' % parsecache.FORMAT,
+        b'{"format": %d, "entries": {}}' % parsecache.FORMAT,
         b"[" * 100_000,
     ],
 )
@@ -128,3 +133,27 @@ def test_the_shards_of_the_layout_before_are_removed_at_the_next_write(tmp_path:
     left = sorted(path.name for path in (project / ".scholarsite-cache").glob("*/*.json"))
     assert "07.json" not in left and "notes.json" in left
     assert len([name for name in left if len(name) == len("3ff.json")]) > 2  # the shards written now
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    ["One line.", "Wrapped\nover  two lines.", "Invisible\u200b joiner\u00ad here.", ""],
+)
+def test_a_record_keeps_its_identity_in_the_cache(abstract: str) -> None:
+    """The model's identity of a record (title normalised, abstract as compared, its key) is
+    kept with it and read back as it was; a record changed with `replace` works its own out."""
+    record = SeedRecord("arXiv", 2024, "On  Graphs $\\alpha$", abstract, ("cs.DS",), "seeds/a.txt", 3)
+    kept = parsecache.record_of(json.loads(json.dumps(parsecache.record_data(record))))
+    assert kept == record and "identity" in kept.__dict__  # given, not worked out again
+    assert kept.identity == record.identity == identity_of(record.title, abstract)
+    assert record.identity.abstract == " ".join(strip_ignorable(abstract).split())
+    retitled = replace(kept, title="Other")
+    assert retitled.identity.title == "other" and retitled.identity.abstract_key == kept.identity.abstract_key
+
+
+def test_a_planted_identity_of_the_wrong_shape_throws_the_cache_away() -> None:
+    record = SeedRecord("arXiv", 2024, "T", "A.", (), "seeds/a.txt", 3)
+    data = parsecache.record_data(record)
+    for identity in (None, ["t", None], ["t", 5, "k"], [1, None, "k"]):
+        with pytest.raises(parsecache.Invalid):
+            parsecache.record_of([*data[:-1], identity])

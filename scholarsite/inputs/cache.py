@@ -21,13 +21,13 @@ from typing import Any
 
 from scholarsite.errors import Diagnostic, Severity, note
 from scholarsite.inputs.digests import code_version
-from scholarsite.inputs.records import NO_DETAILS, Details
+from scholarsite.inputs.records import NO_DETAILS, Details, RecordIdentity
 from scholarsite.inputs.seeds import AuthorRecord, SeedParse, SeedRecord, parse_seed
 from scholarsite.inputs.store import CACHE_FOLDER, SHARDS, Shards, shard_of
 
 Key = tuple[str, str, int, str]
 CACHE_FILE = CACHE_FOLDER / "seeds"  # a folder of shards
-FORMAT = 2
+FORMAT = 3  # a record's identity kept with it since 3
 
 
 class Invalid(ValueError):
@@ -65,7 +65,7 @@ def diagnostic_of(value: Any) -> Diagnostic:
     )
 
 
-RECORD_FIELDS = ("source", "year", "title", "abstract", "subjects", "path", "line", "details")
+RECORD_FIELDS = ("source", "year", "title", "abstract", "subjects", "path", "line", "details", "identity")
 DETAILS_TEXTS = ("venue", "kind", "doi", "url", "date")
 AUTHOR_FIELDS = ("name", "path", "line", "claimed_count", "at_least", "records")
 
@@ -89,13 +89,20 @@ def parse_data(parse: SeedParse) -> dict[str, Any]:
 
 
 def record_data(record: SeedRecord) -> list[Any]:
-    """A seed record as JSON data (a list in RECORD_FIELDS order; details None when empty)."""
+    """A seed record as JSON data (a list in RECORD_FIELDS order; details None when empty;
+    its identity's compared abstract None when it is the abstract)."""
     details = (
         None
         if record.details == NO_DETAILS
         else {**asdict(record.details), "authors": [*record.details.authors]}
     )
-    return [*(getattr(record, name) for name in RECORD_FIELDS[:-1]), details]
+    identity = record.identity
+    compared = None if identity.abstract == record.abstract else identity.abstract
+    return [
+        *(getattr(record, name) for name in RECORD_FIELDS[:-2]),
+        details,
+        [identity.title, compared, identity.abstract_key],
+    ]
 
 
 def details_of(value: Any) -> Details:
@@ -111,8 +118,8 @@ def record_of(value: Any) -> SeedRecord:
     items = expect(value, list)
     if len(items) != len(RECORD_FIELDS):
         raise Invalid("a record has the wrong number of fields")
-    source, year, title, abstract, subjects, path, line, details = items
-    return SeedRecord(
+    source, year, title, abstract, subjects, path, line, details, identity = items
+    record = SeedRecord(
         expect(source, str),
         expect(year, int),
         expect(title, str),
@@ -121,6 +128,18 @@ def record_of(value: Any) -> SeedRecord:
         expect(path, str),
         expect(line, int),
         details_of(details),
+    )
+    return record.with_identity(identity_of_data(identity, abstract))
+
+
+def identity_of_data(value: Any, abstract: str) -> RecordIdentity:
+    """A record's identity from JSON data (`record_data`)."""
+    items = expect(value, list)
+    if len(items) != 3:
+        raise Invalid("a record's identity has the wrong number of parts")
+    title, compared, key = items
+    return RecordIdentity(
+        expect(title, str), abstract if compared is None else expect(compared, str), expect(key, str)
     )
 
 

@@ -32,6 +32,11 @@ def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def short_hash(identity: str, length: int = 8) -> str:
+    """A stable hexadecimal digest of an identity."""
+    return hashlib.sha256(identity.encode("utf-8")).hexdigest()[:length]
+
+
 class _PlainPickler(pickle.Pickler):
     """Pickles values in full, in "fast" mode: no memo, so the bytes depend on values alone,
     not on which equal strings happen to be one object."""

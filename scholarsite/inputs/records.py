@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from scholarsite.errors import Diagnostic, Severity
+from scholarsite.inputs.digests import short_hash
+from scholarsite.inputs.unicode import normalise, strip_ignorable
 
 KINDS = (
     "article",
@@ -39,6 +42,26 @@ NO_DETAILS = Details()
 
 
 @dataclass(frozen=True)
+class RecordIdentity:
+    """How the model tells a record's paper apart: its title's normal form, its abstract as
+    compared (whitespace collapsed, invisible characters stripped: a re-wrapped abstract is
+    the same abstract) and that text's key. Worked out once, when the seed is parsed: the
+    parse cache keeps it, so a build does not normalise and hash every record again."""
+
+    title: str
+    abstract: str
+    abstract_key: str
+
+
+def identity_of(title: str, abstract: str) -> RecordIdentity:
+    """The identity of a record with this title and abstract."""
+    compared = " ".join(strip_ignorable(abstract).split())
+    return RecordIdentity(
+        normalise(title), abstract if compared == abstract else compared, short_hash(compared, 16)
+    )
+
+
+@dataclass(frozen=True)
 class SeedRecord:
     """One publication record as listed in one seed file."""
 
@@ -50,6 +73,18 @@ class SeedRecord:
     path: str
     line: int
     details: Details = NO_DETAILS
+
+    @cached_property
+    def identity(self) -> RecordIdentity:
+        """Its identity (of its title and abstract alone), worked out when first asked for,
+        unless the parse cache gave the one it kept (`with_identity`)."""
+        return identity_of(self.title, self.abstract)
+
+    def with_identity(self, identity: RecordIdentity) -> SeedRecord:
+        """The record, its identity known: the one kept with it (`identity` of a record made
+        again by `dataclasses.replace` is worked out again)."""
+        self.__dict__["identity"] = identity  # where `cached_property` keeps it
+        return self
 
 
 @dataclass(frozen=True)

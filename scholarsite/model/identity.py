@@ -10,24 +10,19 @@ identity when the two differ.
 
 from __future__ import annotations
 
-import hashlib
 import re
 import unicodedata
 from functools import lru_cache
 
 from slugify import slugify
 
+from scholarsite.inputs.digests import short_hash
 from scholarsite.inputs.unicode import normalise
 from scholarsite.tex.macros import MATH_SYMBOLS
 
 MAX_SLUG = 80
 HASHED_PREFIX = 60
 REMEMBERED_SLUGS = 2**18  # slugs kept by a process that builds again (the preview): a collection's worth
-
-
-def short_hash(identity: str, length: int = 8) -> str:
-    """A stable hexadecimal digest of an identity."""
-    return hashlib.sha256(identity.encode("utf-8")).hexdigest()[:length]
 
 
 PLAIN_RE = re.compile(r"[a-z0-9]+(?: [a-z0-9]+)*")  # what slugify writes back as it is, hyphenated

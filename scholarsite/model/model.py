@@ -19,15 +19,15 @@ from scholarsite.inputs import taxonomy
 from scholarsite.inputs.lineage_file import Lineage
 from scholarsite.inputs.records import NO_DETAILS, Details
 from scholarsite.inputs.seeds import AuthorRecord, SeedRecord
-from scholarsite.inputs.unicode import normalise, strip_ignorable
+from scholarsite.inputs.unicode import normalise
 from scholarsite.model import urls
-from scholarsite.model.identity import short_hash, slug_for
+from scholarsite.model.identity import slug_for
 from scholarsite.model.naming import Naming
 
 T = TypeVar("T")
 PLAIN = Naming()  # titles as plain text and slugs, made afresh
 
-REMEMBERED_TEXTS = 2**18  # titles and abstracts a process keeps the identities of: a collection's worth
+REMEMBERED_TEXTS = 2**18  # titles a process keeps the identities of: a collection's worth
 MAX_TEAM = 100  # a paper listed by more authors of the collection makes none of them co-authors:
 # a collaboration of thousands is not a co-authorship, and counting it would cost the square of
 # its size (2,000 seeds sharing one paper: 4 million pairs). It still lists every author.
@@ -264,14 +264,6 @@ def title_identity(title: str) -> str:
     return normalise(title)
 
 
-@lru_cache(maxsize=REMEMBERED_TEXTS)
-def abstract_identity(abstract: str) -> tuple[str, str]:
-    """An abstract as compared (whitespace collapsed, invisible characters stripped) and its
-    key, remembered as `title_identity` is."""
-    compared = " ".join(strip_ignorable(abstract).split())
-    return compared, short_hash(compared, 16)
-
-
 class PaperIndex:
     """Finds or creates the paper a record belongs to; `naming` gives a title's text as
     shown, its slug's source."""
@@ -283,8 +275,8 @@ class PaperIndex:
     def paper_for(self, record: SeedRecord, author: Author) -> Paper:
         """Same (year, title) merges; in one author's records a different abstract is a new
         paper. The record's abstract is noted on the paper it belongs to."""
-        title_key = title_identity(record.title)
-        compared, abstract_key = abstract_identity(record.abstract)
+        identity = record.identity
+        title_key, compared, abstract_key = identity.title, identity.abstract, identity.abstract_key
         variants = self.variants.setdefault((record.year, title_key), [])
         same_text = (p for p in variants if p.abstract_key == abstract_key)
         not_mine = (p for p in variants if author not in p.authors)

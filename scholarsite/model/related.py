@@ -108,8 +108,14 @@ def kept(bucket_: int) -> bool:
 
 @lru_cache(maxsize=2**18)  # a collection's texts, in a process that builds again
 def text_digest(title: str, text: str) -> str:
-    """A digest of a paper's text as the index reads it."""
+    """A digest of a paper's text (or of the TeX it is made from: any two strings that give
+    the text)."""
     return hashlib.sha256(f"{title}\0{text}".encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def digests_of(texts: Mapping[str, tuple[str, str]]) -> dict[str, str]:
+    """The digest of each text."""
+    return {key: text_digest(*text) for key, text in texts.items()}
 
 
 RowColumns = tuple[str, str, str, str, str]  # `Row.columns`
@@ -306,10 +312,19 @@ class RelatedIndex:
         holders = tuple(sorted(self.holders[name])) if bucket(df) <= HELD_BUCKET else None
         return Term(df, holders, tuple(sorted(self.postings[name].items())))
 
-    def update(self, texts: Mapping[str, tuple[str, str]], k: int, workers: int = 1) -> set[str]:
+    def update(
+        self,
+        texts: Mapping[str, tuple[str, str]],
+        k: int,
+        workers: int = 1,
+        digests: Mapping[str, str] | None = None,
+    ) -> set[str]:
         """Bring the index to `texts` (paper key -> title and text) with k related papers
-        each; the keys whose related list changed (or that are gone)."""
-        return self.update_some(texts, self.digests.keys() - texts.keys(), k, workers, everything=True)
+        each; the keys whose related list changed (or that are gone). With `digests` (paper
+        key -> a digest of whatever its text is made from), the text of a paper is looked up
+        only when its digest is new: `texts` may make them on demand."""
+        digests = digests if digests is not None else digests_of(texts)
+        return self.update_some(texts, self.digests.keys() - digests.keys(), k, workers, True, digests)
 
     def update_some(
         self,
@@ -318,6 +333,7 @@ class RelatedIndex:
         k: int,
         workers: int = 1,
         everything: bool = False,
+        digests: Mapping[str, str] | None = None,
     ) -> set[str]:
         """`update`, told only what changed: the texts of the papers that may have (new or
         edited; every other paper's text is the one the index has) and the keys of the papers
@@ -325,7 +341,7 @@ class RelatedIndex:
         if k != self.k and not everything:
             raise ValueError("a change of k ranks every paper again: give every text")
         gone = gone & self.digests.keys()
-        digests = {key: text_digest(*text) for key, text in texts.items()}
+        digests = digests if digests is not None else digests_of(texts)
         edited = {key for key, d in digests.items() if self.digests.get(key) != d}
         counts = {key: term_counts(*texts[key]) for key in edited}
         if k != self.k or not self._in_reach(gone, counts):
@@ -339,7 +355,7 @@ class RelatedIndex:
         rerank = moved | edited | set().union(*(self.postings[t].keys() for t in touched))
         whole = set(rerank) if len(moved) + len(gone) > FEW_MOVED else moved | edited
         if k != self.k:
-            self.k, rerank, whole = k, set(texts), set(texts)
+            self.k, rerank, whole = k, set(digests), set(digests)
         self.unsaved |= gone | edited | moved
         whole |= {key for key in rerank - whole if not (moved | gone).isdisjoint(self.related.get(key, ()))}
         changed = self._rank(sorted(whole), workers)

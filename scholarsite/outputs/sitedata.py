@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import weakref
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
@@ -27,6 +27,7 @@ from scholarsite.model.communities import find_communities
 from scholarsite.model.impact_figures import ImpactFigures
 from scholarsite.model.model import Author, Paper, Site
 from scholarsite.model.network import KeptNetwork, Network, build_network, coauthor_pairs
+from scholarsite.model.ondemand import OnDemand
 from scholarsite.outputs import citations
 from scholarsite.outputs.coauthors import CoauthorViews
 from scholarsite.outputs.templates import Templates
@@ -178,20 +179,24 @@ class SiteData:
         gone)."""
         index, k, cards = self.related_index, self.config.related_papers, self.cards
 
-        def text(paper: Paper) -> tuple[str, str]:  # from the texts alone: no card is made for it
-            title = cards.title_plain(paper)
-            return title, f"{title} {cards.abstract_plain(paper)}"
+        by_key = cards.papers.entities
 
-        log = self.site.changes
+        def text(key: str) -> tuple[str, str]:  # from the texts alone: no card is made for it
+            title = cards.title_plain(by_key[key])
+            return title, f"{title} {cards.abstract_plain(by_key[key])}"
+
+        def digests(papers: Iterable[Paper]) -> dict[str, str]:  # of the TeX: its text is made if new
+            return {paper.key: related.text_digest(paper.title, paper.abstract) for paper in papers}
+
+        log, texts = self.site.changes, OnDemand(text)
         change = log.since(index.seen) if log is not None and k == index.k else None
         if change is None:
-            changed = index.update({paper.key: text(paper) for paper in self.site.papers}, k, workers=cores())
+            changed = index.update(texts, k, cores(), digests(self.site.papers))
         else:
             gone, made = change
-            texts = {paper.key: text(paper) for paper in made}
-            changed = index.update_some(texts, gone - texts.keys(), k, workers=cores())
+            made_digests = digests(made)
+            changed = index.update_some(texts, gone - made_digests.keys(), k, cores(), digests=made_digests)
         index.seen = log.mark if log is not None else None
-        by_key = cards.papers.entities
 
         def related_to(paper: Paper) -> list[Paper]:
             return [by_key[other] for other in index.related.get(paper.key, ())]
