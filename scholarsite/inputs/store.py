@@ -10,7 +10,6 @@ a few megabytes. The files are plain JSON, never pickle: loading a cache runs no
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import stat
@@ -19,7 +18,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from scholarsite.inputs.jsondata import loads
+from scholarsite.inputs.jsondata import dumps, loads_checked
 
 CACHE_FOLDER = Path(".scholarsite-cache")
 SHARDS = 1024
@@ -75,7 +74,7 @@ class Shards:
         self.legacy = sorted(name for name in names if LEGACY_NAME.fullmatch(name))
         for shard in range(SHARDS):
             if (file := self.file(shard)).name in names:
-                yield shard, loads(file.read_bytes())
+                yield shard, loads_checked(file.read_bytes())
 
     def write(self, bodies: Iterable[tuple[int, Any]]) -> None:
         """Write (shard, body) pairs, each atomically; the shard files of the layout before
@@ -83,8 +82,7 @@ class Shards:
         if self.folder is None:
             return
         for shard, body in bodies:
-            text = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
-            write_atomically(self.file(shard), text.encode("utf-8", "surrogatepass"))
+            write_atomically(self.file(shard), dumps(body))
         for name in self.legacy:
             (self.folder / name).unlink(missing_ok=True)
         self.legacy = []
