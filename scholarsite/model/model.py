@@ -13,7 +13,8 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import ClassVar, Protocol, TypeVar
+from itertools import chain
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from scholarsite.inputs import taxonomy
 from scholarsite.inputs.lineage_file import Lineage
@@ -367,14 +368,16 @@ def ranked(counter: Counter[T], name: Callable[[T], object]) -> list[tuple[T, in
     return sorted(counter.items(), key=lambda item: (-item[1], name(item[0])))
 
 
-def fill_author_views(author: Author, order: PaperOrder) -> None:
-    """Sort an author's papers; count co-authors (over papers of at most `MAX_TEAM` authors of
-    the collection), subjects and years."""
+def fill_author_views(author: Author, order: Callable[[Paper], Any]) -> None:
+    """Sort an author's papers (`order`: the site's, or a key that sorts as it does); count
+    co-authors (over papers of at most `MAX_TEAM` authors of the collection), subjects and
+    years."""
     author.papers.sort(key=order)
-    teams = (p.authors for p in author.papers if len(p.authors) <= MAX_TEAM)
-    coauthors = Counter(a for team in teams for a in team if a is not author)
+    teams = chain.from_iterable(p.authors for p in author.papers if len(p.authors) <= MAX_TEAM)
+    coauthors = Counter(teams)
+    del coauthors[author]
     author.coauthors = ranked(coauthors, lambda a: a.key)
-    subjects = Counter(s for p in author.papers for s in p.subjects)
+    subjects = Counter(chain.from_iterable(p.subjects for p in author.papers))
     author.subject_counts = ranked(subjects, lambda s: s.code)
     years = Counter(p.year for p in author.papers)
     author.year_counts = sorted(years.items(), reverse=True)
@@ -382,7 +385,7 @@ def fill_author_views(author: Author, order: PaperOrder) -> None:
 
 def author_counts(papers: list[Paper]) -> list[tuple[Author, int]]:
     """How many of `papers` each author lists, most first."""
-    return ranked(Counter(a for p in papers for a in p.authors), lambda a: a.key)
+    return ranked(Counter(chain.from_iterable(p.authors for p in papers)), lambda a: a.key)
 
 
 def page_of(paper: Paper) -> str:
@@ -443,8 +446,9 @@ def build_model(
         years.setdefault(paper.year, Year(paper.year)).papers.append(paper)
         for subject in paper.subjects:
             subject.papers.append(paper)
+    place = {id(paper): at for at, paper in enumerate(ordered_papers)}  # sorts as `order` does
     for author in authors:
-        fill_author_views(author, order)
+        fill_author_views(author, lambda paper: place[id(paper)])
     for group in (*subjects.values(), *years.values()):
         group.author_counts = author_counts(group.papers)
     pages = page_paths(ordered_papers)
