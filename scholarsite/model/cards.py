@@ -327,14 +327,23 @@ class Cards:
             [(name, person.slug if (person := self.person(paper, name)) else "") for name in names],
         )
 
+    def original(self, paper: Paper) -> tuple[Card | None, list[Card], tuple[str, ...], bool]:
+        """What a paper's card says of its original (`original_card`), its links (a maintainer
+        added), its own author list and whether that is complete (`author_list`): the part of
+        the card the data files read, found without making the card."""
+        entry, own = self.sources.of(paper.key), self.sources.own(paper.key)
+        details = replace(paper.details, kind=own.type) if own and own.type else paper.details
+        links = [
+            {"kind": link.kind, "url": link.url, "text": link.text} for link in (own.links if own else ())
+        ]
+        names, complete = self.author_list(paper, entry)
+        return original_card(entry, details), links, names, complete
+
     def paper_card(self, paper: Paper) -> Card:
         """Everything a paper list shows about a paper."""
         memo = self.memo
         title_plain = self.title_plain(paper)
-        entry, own = self.sources.of(paper.key), self.sources.own(paper.key)
-        details = replace(paper.details, kind=own.type) if own and own.type else paper.details
-        links = own.links if own else ()
-        names, complete = self.author_list(paper, entry)
+        original, links, names, complete = self.original(paper)
         return {
             "path": urls.paper(paper.year, paper.slug),
             "title": memo.markup("title", tex.tex_to_title_html, paper.title),
@@ -348,8 +357,8 @@ class Cards:
             "all_authors": self.full_authors(paper, names),
             "complete": complete,
             "listed": bool(names),  # all_authors is the paper's own list (complete or not)
-            "original": original_card(entry, details),
-            "links": [{"kind": link.kind, "url": link.url, "text": link.text} for link in links],
+            "original": original,
+            "links": links,
             "arxiv_search": arxiv_search_url(title_plain),
         }
 

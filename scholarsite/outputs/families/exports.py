@@ -14,7 +14,7 @@ from typing import Any
 
 from scholarsite.inputs.digests import code_version, key_of
 from scholarsite.model import urls
-from scholarsite.model.cards import Card
+from scholarsite.model.cards import Card, Cards
 from scholarsite.model.identity import short_hash
 from scholarsite.model.model import MAX_TEAM, Paper
 from scholarsite.outputs import shards
@@ -136,17 +136,17 @@ def in_bulk(record: CitationRecord) -> CitationRecord:
     return replace(record, authors=record.authors[:FIRST_AUTHORS], complete=False)
 
 
-def with_original(item: dict[str, Any], card: Card) -> dict[str, Any]:
+def with_original(item: dict[str, Any], cards: Cards, paper: Paper) -> dict[str, Any]:
     """A paper's data with `original` (identifiers, links, dates and the complete author list)
-    when sources.yaml knows its original, and the `links` (kind, url, text) a maintainer added."""
-    if card["links"]:
-        item = {**item, "links": card["links"]}
-    original = card["original"]
+    when sources.yaml knows its original, and the `links` (kind, url, text) a maintainer added
+    (`Cards.original`: its card is not made)."""
+    original, links, names, complete = cards.original(paper)
+    if links:
+        item = {**item, "links": links}
     if not original:
         return item
-    authors = [a["name"] for a in card["all_authors"]] if card["complete"] else []
     data = {key: value for key, value in original.items() if key not in SHOWN_ONLY}
-    return {**item, "original": {**data, "authors": authors}}
+    return {**item, "original": {**data, "authors": list(names) if complete else []}}
 
 
 def with_impacts(items: list[dict[str, Any]], figures: list[Card | None]) -> list[dict[str, Any]]:
@@ -164,16 +164,17 @@ def paper_items(data: SiteData, papers: list[Paper]) -> list[dict[str, Any]]:
                 "id": paper.key,
                 "citation_key": keys[paper.key],
                 "title": paper.title,
-                "title_text": cards.paper(paper)["title_plain"],
+                "title_text": cards.title_plain(paper),
                 "abstract": paper.abstract,
                 "year": paper.year,
                 "source": paper.source,
                 "subjects": [s.code for s in paper.subjects],
                 "authors": [a.slug for a in paper.authors],
-                "page": cards.paper(paper)["path"],
+                "page": urls.paper(paper.year, paper.slug),
                 "records": [{"file": p.path, "line": p.line} for p in paper.provenance],
             },
-            cards.paper(paper),
+            cards,
+            paper,
         )
         for paper in papers
     ]
