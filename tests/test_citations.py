@@ -301,7 +301,10 @@ def test_any_title_and_abstract_give_parseable_bibtex(title: str, abstract: str)
     fields = library.entries[0].fields_dict
     assert braces_balance(fields["title"].value)
     if not set(title) & set("$\\{}"):  # control characters are dropped, as on the page
-        assert unescape(fields["title"].value[1:-1]) == one_line(remove_forbidden_chars(one_line(title)))
+        # compared as NFC: a control character dropped from between a letter and its accent
+        # leaves them apart, which is the same text
+        title_shown = unicodedata.normalize("NFC", unescape(fields["title"].value[1:-1]))
+        assert title_shown == one_line(remove_forbidden_chars(one_line(title)))
     if abstract.strip():
         assert unescape(fields["abstract"].value) == one_line(abstract)
 

@@ -81,6 +81,7 @@ class MadeOnDemand(Mapping[str, Value], Generic[Entity, Value]):
         self.inputs = inputs
         self.known = known or nothing_known
         self.found: dict[str, tuple[str, str]] = {}  # by key: digests of inputs and value, this build
+        self.inputs_found: dict[str, str] = {}  # by key: digests of inputs, this build
 
     def __getitem__(self, key: str) -> Value:
         if self.log is not None and self.log.current is not None:
@@ -97,16 +98,20 @@ class MadeOnDemand(Mapping[str, Value], Generic[Entity, Value]):
         """The digest of the value of `key`: the last build's when its inputs are the same
         (the value is not made then), else the value's."""
         if key not in self.found:
-            inputs = key_of(self.inputs(self.entities[key])) if self.inputs is not None else ""
+            inputs = self.inputs_digest(key)
             last = self.known((self.kind, key))
             same = inputs and last is not None and last[0] == inputs and key not in self.made
             self.found[key] = (inputs, last[1] if same and last else self.value(key).digest)  # type: ignore[attr-defined]
         return self.found[key][1]
 
     def inputs_digest(self, key: str) -> str:
-        """The digest of what the value of `key` is made from ("" without `inputs`)."""
-        self.digest_of(key)
-        return self.found[key][0]
+        """The digest of what the value of `key` is made from ("" without `inputs`), found
+        without making the value."""
+        if key not in self.inputs_found:
+            self.inputs_found[key] = (
+                key_of(self.inputs(self.entities[key])) if self.inputs is not None else ""
+            )
+        return self.inputs_found[key]
 
     def __contains__(self, key: object) -> bool:
         return key in self.entities

@@ -148,7 +148,11 @@ def make_citation_keys(
     a, b, c, ... in input order, skipping any key another item already has. `base` gives an
     item's key before suffixes (by default `base_key`; the build passes one that remembers).
     """
-    bases = [(base or base_key)(author, year, title) for author, year, title in items]
+    return unique_keys([(base or base_key)(author, year, title) for author, year, title in items])
+
+
+def unique_keys(bases: Sequence[str]) -> list[str]:
+    """The keys of items whose keys before suffixes are `bases` (`make_citation_keys`)."""
     counts = Counter(bases)
     used = {base for base in bases if counts[base] == 1}
     keys = []

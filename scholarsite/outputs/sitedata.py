@@ -9,17 +9,16 @@ long as the paper is unchanged).
 from __future__ import annotations
 
 import json
-import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cached_property, partial
 
 from scholarsite.inputs.config import Config
 from scholarsite.inputs.content import Page
 from scholarsite.inputs.digests import DigestedDict, key_of
 from scholarsite.inputs.files import Hashed
 from scholarsite.inputs.memo import Memo
-from scholarsite.inputs.sources import SourceEntry, Sources
+from scholarsite.inputs.sources import Sources
 from scholarsite.lifetime import cores
 from scholarsite.model import related, urls
 from scholarsite.model.cards import Cards, Known, MadeOnDemand, ReadLog, nothing_known
@@ -35,22 +34,26 @@ from scholarsite.outputs.templates import Templates
 
 def citation_keys(site: Site, cards: Cards) -> dict[str, str]:
     """Each paper's citation key, by paper key: unique and stable (found for every paper at
-    once, since a key is unique in the site; each key before suffixes kept in the memo)."""
-    items = [citation_item(paper, cards) for paper in site.papers]
+    once, since a key is unique in the site). A key before its suffix is kept in the memo by
+    the digest of what the paper's card is made from, which holds everything the key is made
+    of (its first author, year and title): a build works out only the keys of the papers
+    whose card changed."""
+    papers, memo = cards.papers, cards.memo
 
-    def base(author: str, year: int, title: str) -> str:
-        return cards.memo.text(CITATION_BASE, remembered_base, json.dumps([author, year, title]))
+    def base(paper: Paper) -> str:
+        made = partial(citation_base, paper, cards)
+        return memo.text(CITATION_BASE, made, papers.inputs_digest(paper.key))
 
-    return dict(zip((p.key for p in site.papers), citations.make_citation_keys(items, base), strict=True))
+    bases = [base(paper) for paper in site.papers]
+    return dict(zip((p.key for p in site.papers), citations.unique_keys(bases), strict=True))
 
 
 CITATION_BASE = "citation base"  # the memo's name for a citation key before its suffix
 
 
-def remembered_base(item: str) -> str:
-    """`citations.base_key` of an item as `citation_keys` keeps it in the memo."""
-    author, year, title = json.loads(item)
-    return citations.base_key(author, year, title)
+def citation_base(paper: Paper, cards: Cards, _: str = "") -> str:
+    """A paper's citation key before its suffix (`citations.base_key`)."""
+    return citations.base_key(cards.first_author(paper), paper.year, cards.title_plain(paper))
 
 
 def citation_records(
@@ -72,22 +75,6 @@ def citation_records(
         inputs,
         known,
     )
-
-
-CitedAs = tuple[str, int, str]  # first author, year, plain title: what a citation key is made of
-CITED: weakref.WeakKeyDictionary[Paper, tuple[SourceEntry | None, CitedAs]] = weakref.WeakKeyDictionary()
-
-
-def citation_item(paper: Paper, cards: Cards) -> CitedAs:
-    """What a paper's citation key is made of; remembered while the paper lives, for the same
-    sources.yaml entry (a paper is never changed once made: a warm model keeps the untouched)."""
-    entry = cards.sources.of(paper.key)
-    known = CITED.get(paper)
-    if known is not None and (known[0] is entry or known[0] == entry):
-        return known[1]
-    item = (cards.first_author(paper), paper.year, cards.title_plain(paper))
-    CITED[paper] = (entry, item)
-    return item
 
 
 def citation_record(paper: Paper, key: str, cards: Cards, config: Config) -> citations.CitationRecord:
