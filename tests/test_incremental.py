@@ -29,7 +29,9 @@ from scholarsite.inputs.memo import MEMO_FILE
 from scholarsite.inputs.project import load_project
 from scholarsite.inputs.state import BuildState
 from scholarsite.model import lineage, urls
+from scholarsite.model.model import Author
 from scholarsite.model.warm import WarmModel
+from scholarsite.outputs.coauthors import CoauthorViews
 from scholarsite.outputs.families import exports, pages
 from scholarsite.outputs.registry import Output
 from scholarsite.outputs.site import in_search
@@ -495,3 +497,42 @@ def test_a_process_that_builds_again_keeps_the_names_of_papers_it_did_not_merge_
     visible_edit(project / "templates/paper.html", "<!-- edited -->")
     pipeline.build(project, caches=whole, workers=1)
     assert len(whole.memo.entries) < len(one_shot.memo.entries)
+
+
+def test_a_new_coauthor_makes_again_only_the_ego_figures_near_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An added seed (a new author of a seed's papers) changes the co-author network: only the
+    ego figures of the authors whose own co-authors or community changed, and of their
+    co-authors, are made again; the others keep their digests; the site is a clean build's."""
+    seeds = tmp_path / "seeds"
+    generate(seeds, 300, 600, seed=7)
+    project = make_project(tmp_path / "project", seeds=seeds, site_yaml=BASE_URL_YAML)
+    pipeline.build(project)
+    before, _ = pipeline.site_data(load_project(project))
+    source = seed_files(project)[0]
+    name = source.read_text(encoding="utf-8").split("\n")[2]
+    added = source.read_text(encoding="utf-8").replace(name, "Zed Q. Added")
+    (project / "seeds" / "zz-added.txt").write_text(added, encoding="utf-8")
+    made: list[str] = []
+    real = CoauthorViews.ego
+    monkeypatch.setattr(
+        CoauthorViews, "ego", lambda views, author: made.append(author.key) or real(views, author)
+    )
+    pipeline.build(project)
+    monkeypatch.undo()
+    after, _ = pipeline.site_data(load_project(project))
+    was = {a.key: network_view(before, a) for a in before.site.authors}
+    touched = {a.key for a in after.site.authors if was.get(a.key) != network_view(after, a)}
+    near = touched | {c.key for a in after.site.authors if a.key in touched for c, _ in a.coauthors}
+    assert made and set(made) <= near
+    assert len(set(made)) < len([a for a in after.site.authors if a.coauthors]) / 2
+    clean = tmp_path / "clean"
+    clean_build(project, clean)
+    assert site_files(project / "site") == site_files(clean)
+
+
+def network_view(data: pipeline.SiteData, author: Author) -> tuple[object, ...]:
+    """What the network says of an author: name, co-authors with papers shared, community."""
+    community = data.coauthor_views.community(author) if author.coauthors else None
+    return author.name, [(c.key, n) for c, n in author.coauthors], community

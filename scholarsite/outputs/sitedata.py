@@ -215,12 +215,28 @@ class SiteData:
 
     @cached_property
     def egos(self) -> MadeOnDemand[Author, DigestedDict]:
-        """What each author's ego-network figure draws, by author key (empty: no co-authors)."""
+        """What each author's ego-network figure draws, by author key (empty: no co-authors);
+        its digest known without making it while what it is made from is the last build's, as
+        far as the network goes (the author cards it shows are read by the pages that show it):
+        the name, co-authors with the papers shared, and community of the author and of each
+        co-author (a pair among the co-authors is among those co-authors' own)."""
         views = self.coauthor_views
         authors = {author.key: author for author in self.site.authors}
-        return MadeOnDemand(
-            authors, lambda author: DigestedDict(views.ego(author) or {}), "ego", self.cards.log
-        )
+        own: dict[str, str] = {}
+
+        def own_digest(author: Author) -> str:
+            if author.key not in own:
+                community = views.community(author) if author.coauthors else None
+                own[author.key] = key_of(author.name, [(c.key, n) for c, n in author.coauthors], community)
+            return own[author.key]
+
+        def inputs(author: Author) -> list[str]:
+            return [own_digest(author), *(own_digest(coauthor) for coauthor, _ in author.coauthors)]
+
+        def make(author: Author) -> DigestedDict:
+            return DigestedDict(views.ego(author) or {})
+
+        return MadeOnDemand(authors, make, "ego", self.cards.log, inputs, self.known)
 
     @property
     def has_feeds(self) -> bool:

@@ -140,11 +140,16 @@ class PagesByChange:
     def egos(self, last: PagePlans) -> dict[Read, str]:
         """The ego figures' digests: the last plan's while the network is the same (a figure
         then changes only with its author and the author cards it shows, which are read),
-        else every figure made again."""
+        else each figure's whose inputs are the last build's (`SiteData.egos`) and the
+        others' made again."""
         egos = self.data.egos
         if last.network != self.plans.network:
-            return self.digests({"ego": egos})
-        return {read: digest for read, digest in last.digests.items() if read[0] == "ego" and read[1] in egos}
+            found = self.digests({"ego": egos})
+            self.plans.inputs.update((("ego", key), inputs) for key, (inputs, _) in egos.found.items())
+            return found
+        kept = {read: digest for read, digest in last.digests.items() if read[0] == "ego" and read[1] in egos}
+        self.plans.inputs.update((read, last.inputs[read]) for read in kept if read in last.inputs)
+        return kept
 
     def replanned(self, last: PagePlans, readers: Readers) -> set[Owner]:
         """Whose pages changed since `last` or may have."""
@@ -177,5 +182,7 @@ class PagesByChange:
                 paths = self.kept(owner)
             self.plans.paths[owner] = paths
             listed.extend(paths)
-        self.plans.digests.update((("ego", key), ego.digest) for key, ego in self.data.egos.made.items())
+        egos = self.data.egos
+        self.plans.digests.update((("ego", key), ego.digest) for key, ego in egos.made.items())
+        self.plans.inputs.update((("ego", key), egos.inputs_digest(key)) for key in egos.made)
         yield from sitemap(self.data, listed)
