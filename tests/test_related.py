@@ -244,3 +244,16 @@ def test_an_edit_re_ranks_only_papers_that_share_a_term() -> None:
     sharing = {key for key, (_, text) in docs.items() if {"topic0", "detail0"} & set(text.split())}
     assert changed <= sharing
     assert index.update(edited, 3) == set()  # nothing changed: nothing ranked again
+
+
+def test_rows_read_at_once_are_the_rows_read_one_by_one() -> None:
+    """A kept index brings the rows a change reaches in from the store in a few queries (of
+    `state.BATCH` keys each), the same rows a query per key gives; papers without a row have none."""
+    docs = {f"p{i:04d}": ("", f"topic{i % 20} marker{i}") for i in range(1200)}
+    state = BuildState(None)
+    index = related.RelatedIndex(3)
+    index.update(docs, 3)
+    state.save_related(*index.saved(), 3)
+    keys = [*sorted(docs)[::2], "missing"]
+    assert len(keys) > 500
+    assert sorted(state.related_rows_of(keys)) == sorted(filter(None, map(state.related_row, keys)))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from scholarsite.inputs.digests import code_version
@@ -44,6 +44,7 @@ CREATE TABLE IF NOT EXISTS related_terms (
 ) WITHOUT ROWID;
 """
 RelatedColumns = tuple[str, str, str, str, str]  # key, digest, counts, vector, related
+BATCH = 500  # keys a query asks for at once (SQLite takes 999 parameters at least)
 TermColumns = tuple[int, str | None, str]  # df, papers (None: not kept), postings
 TermRow = tuple[str, int, str | None, str]  # a term with its columns
 Pair = tuple[str, str]  # an entity or a value pages read: its kind and key
@@ -186,6 +187,14 @@ class BuildState:
     def related_rows(self) -> Iterator[RelatedColumns]:
         """Every paper's row of the related-papers index."""
         yield from self.db.execute("SELECT key, digest, counts, vector, related FROM related")
+
+    def related_rows_of(self, keys: Sequence[str]) -> Iterator[RelatedColumns]:
+        """The rows of these papers in the related-papers index (those that have one)."""
+        for start in range(0, len(keys), BATCH):
+            batch = keys[start : start + BATCH]
+            marks = ", ".join("?" * len(batch))
+            query = f"SELECT key, digest, counts, vector, related FROM related WHERE key IN ({marks})"  # noqa: S608
+            yield from self.db.execute(query, batch)
 
     def value(self, name: str) -> str | None:
         """A value kept by name (None when there is none)."""

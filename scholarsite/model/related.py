@@ -195,6 +195,13 @@ class Store(Protocol):
     def related_rows(self) -> Iterable[RowColumns]:
         """Every paper's row."""
 
+    def related_rows_of(self, keys: Sequence[str]) -> Iterable[RowColumns]:
+        """The rows of these papers (those that have one)."""
+
+
+def whole(keys: Iterable[str]) -> None:
+    """Nothing to bring in: every row is in memory."""
+
 
 @dataclass
 class RelatedIndex:
@@ -218,6 +225,7 @@ class RelatedIndex:
     unsaved_terms: set[str] = field(default_factory=set)  # terms changed since `saved`
     seen: object = None  # the warm model's mark it was last brought up to (`model.warm.Changes`)
     store: Store | None = None  # what the index has not read yet is there
+    read_rows: Callable[[Iterable[str]], None] = whole  # brings rows from the store at once (`kept`)
 
     @classmethod
     def kept(cls, k: int, store: Store) -> RelatedIndex:
@@ -237,6 +245,11 @@ class RelatedIndex:
                 rows[key] = None if found is None else Row.of_columns(found)
             return rows[key]
 
+        def read_rows(keys: Iterable[str]) -> None:  # one query for many: ten times faster a row
+            wanted = sorted(set(keys) - rows.keys())
+            found = {row.key: row for row in map(Row.of_columns, store.related_rows_of(wanted))}
+            rows.update((key, found.get(key)) for key in wanted)
+
         def row_part(part: Callable[[Row], object]) -> OnDemand:  # type: ignore[type-arg]
             return OnDemand(lambda key: None if (found := row(key)) is None else part(found))
 
@@ -254,6 +267,7 @@ class RelatedIndex:
             OnDemand(papers),
             OnDemand(lambda name: dict(found.postings) if (found := term(name)) else {}),
             store=store,
+            read_rows=read_rows,
         )
 
     def _read_whole(self) -> None:
@@ -262,7 +276,7 @@ class RelatedIndex:
         if self.store is None:
             return
         stored = {row.key: row for row in map(Row.of_columns, self.store.related_rows())}
-        self.store = None
+        self.store, self.read_rows = None, whole
 
         def merged(table: dict[str, Item], part: Callable[[Row], Item], empty: Item) -> dict[str, Item]:
             looked = getattr(table, "looked", ())
@@ -351,14 +365,17 @@ class RelatedIndex:
             del self.digests[key], self.related[key]
         self.digests.update((key, digests[key]) for key in edited)
         revector = (edited | set().union(*(self.holders[t] for t in reweighed))) - gone
+        self.read_rows(revector)
         moved, touched = self._post(gone, {key: self._vector(self.counts[key]) for key in revector})
         rerank = moved | edited | set().union(*(self.postings[t].keys() for t in touched))
+        self.read_rows(rerank)
         whole = set(rerank) if len(moved) + len(gone) > FEW_MOVED else moved | edited
         if k != self.k:
             self.k, rerank, whole = k, set(digests), set(digests)
         self.unsaved |= gone | edited | moved
         whole |= {key for key in rerank - whole if not (moved | gone).isdisjoint(self.related.get(key, ()))}
         changed = self._rank(sorted(whole), workers)
+        self.read_rows(chain.from_iterable(self.related[key] for key in rerank - whole))
         for key in sorted(rerank - whole):  # only the moved papers' scores changed: rank them in
             found = self._rank_in(key, moved)
             if self.related[key] != found:
