@@ -1,7 +1,7 @@
 """One-shot builds after one change, on a collection shaped like real arXiv records.
 
     python benchmarks/bench_oneshot.py --authors 15175 --papers 37537 --repeats 3 [--workdir DIR]
-                                       [--profile N]
+                                       [--profile N] [--against CHECKOUT]
 
 Makes a project of `benchmarks/realworld.py` seeds (or reuses the one `--workdir` holds from
 an earlier run), builds it, then times `python build.py --project DIR build` as fresh
@@ -11,6 +11,12 @@ by the next so that each round starts from the same inputs:
 - edit one abstract: a sentence appended to the first abstract of the first seed (and removed);
 - add one seed: a new author listing a new paper and the first paper of the second seed;
 - remove that seed.
+
+With `--against CHECKOUT` (another scholarsite checkout: its `build.py`), a copy of the project
+is built by that checkout's, the two alternating change by change (each on its own copy, since
+each code version keeps caches of its own), and the table gives both and their ratio: the
+machine's speed drifts by a third within a day here, so only builds interleaved in one run
+compare two versions.
 
 With `--profile N`, one more edit and one more added seed are built in this process under
 cProfile, and the N functions of most cumulative time are printed for each: the profile of
@@ -24,6 +30,7 @@ import cProfile
 import datetime
 import io
 import pstats
+import shutil
 import statistics
 import sys
 import tempfile
@@ -90,39 +97,65 @@ def toggle_seed(project: Path) -> None:
         path.write_text(added_seed(project), encoding="utf-8")
 
 
-def build_command(project: Path) -> list[str]:
-    """The one-shot build of `project`, as a user runs it."""
-    return [sys.executable, str(ROOT / "build.py"), "--project", str(project), "--quiet", "build"]
+def build_command(project: Path, checkout: Path = ROOT) -> list[str]:
+    """The one-shot build of `project` by a checkout's `build.py`, as a user runs it."""
+    return [sys.executable, str(checkout / "build.py"), "--project", str(project), "--quiet", "build"]
 
 
-def rounds(project: Path, repeats: int, logs: Path) -> dict[str, list[Run]]:
-    """Each change's builds, `repeats` rounds."""
-    runs: dict[str, list[Run]] = {"edit one abstract": [], "add one seed": [], "remove that seed": []}
-    steps: list[tuple[str, Callable[[Path], None]]] = [
-        ("edit one abstract", toggle_edit),
-        ("edit one abstract", toggle_edit),
-        ("add one seed", toggle_seed),
-        ("remove that seed", toggle_seed),
-    ]
+Runs = dict[str, list[Run]]  # by scenario
+STEPS: list[tuple[str, Callable[[Path], None]]] = [
+    ("edit one abstract", toggle_edit),
+    ("edit one abstract", toggle_edit),
+    ("add one seed", toggle_seed),
+    ("remove that seed", toggle_seed),
+]
+
+
+def rounds(builds: list[tuple[Path, Path]], repeats: int, logs: Path) -> list[Runs]:
+    """Each change's builds, `repeats` rounds, for each (checkout, project) in turn."""
+    found: list[Runs] = [{scenario: [] for scenario, _ in STEPS} for _ in builds]
     for number in range(repeats):
-        for step, (scenario, change) in enumerate(steps):
-            change(project)
-            runs[scenario].append(measure(build_command(project), logs / f"round{number}-{step}.log"))
-    return runs
+        for step, (scenario, change) in enumerate(STEPS):
+            for which, (checkout, project) in enumerate(builds):
+                change(project)
+                log = logs / f"round{number}-{step}-{which}.log"
+                found[which][scenario].append(measure(build_command(project, checkout), log))
+    return found
 
 
-def table(runs: dict[str, list[Run]]) -> str:
+def spread(runs: list[Run]) -> str:
+    """Median, min and max wall seconds."""
+    walls = [run.wall for run in runs]
+    return f"{statistics.median(walls):.2f} ({min(walls):.2f}-{max(walls):.2f})"
+
+
+def table(runs: Runs) -> str:
     """Median, min and max of each scenario's wall seconds, with CPU and peak RSS medians."""
     lines = [
         "| scenario | wall s median (min-max) | CPU s | peak RSS MB | n |",
         "|---|---:|---:|---:|---:|",
     ]
     for scenario, found in runs.items():
-        walls = [run.wall for run in found]
         cpu = statistics.median(run.cpu for run in found)
         rss = statistics.median(run.rss_mb for run in found)
-        spread = f"{statistics.median(walls):.2f} ({min(walls):.2f}-{max(walls):.2f})"
-        lines.append(f"| {scenario} | {spread} | {cpu:.2f} | {rss:.0f} | {len(found)} |")
+        lines.append(f"| {scenario} | {spread(found)} | {cpu:.2f} | {rss:.0f} | {len(found)} |")
+    return "\n".join(lines)
+
+
+def compared(runs: Runs, against: Runs) -> str:
+    """Each scenario's wall seconds for this checkout and the other, with the ratio of medians
+    and both peak RSS medians."""
+    lines = [
+        "| scenario | this checkout: wall s (min-max) | the other | ratio | peak RSS MB (this / other) | n |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for scenario, found in runs.items():
+        other = against[scenario]
+        ratio = statistics.median(r.wall for r in found) / statistics.median(r.wall for r in other)
+        rss = " / ".join(f"{statistics.median(r.rss_mb for r in side):.0f}" for side in (found, other))
+        lines.append(
+            f"| {scenario} | {spread(found)} | {spread(other)} | {ratio:.2f} | {rss} | {len(found)} |"
+        )
     return "\n".join(lines)
 
 
@@ -145,6 +178,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--repeats", type=int, default=3, help="rounds of every change")
     parser.add_argument("--workdir", type=Path, help="keep the project here (reused when it is there)")
     parser.add_argument("--profile", type=int, default=0, metavar="N", help="print cProfile's top N")
+    parser.add_argument("--against", type=Path, metavar="CHECKOUT", help="alternate with its build.py")
     return parser.parse_args(argv)
 
 
@@ -156,9 +190,17 @@ def main(argv: list[str] | None = None) -> int:
         logs.mkdir(parents=True, exist_ok=True)
         if not project.is_dir():
             make_project(project, args.authors, args.papers, realworld=True)
-        cold = measure(build_command(project), logs / "first.log")
-        print(f"{args.authors} authors, {args.papers} papers (realworld); first build {cold.wall:.1f} s")
-        print(table(rounds(project, args.repeats, logs)))
+        builds = [(ROOT, project)]
+        if args.against:
+            copy = work / "against"
+            if not copy.is_dir():
+                shutil.copytree(project, copy, symlinks=True)
+            builds.append((args.against.resolve(), copy))
+        colds = [measure(build_command(p, c), logs / f"first-{n}.log") for n, (c, p) in enumerate(builds)]
+        firsts = " / ".join(f"{cold.wall:.1f} s" for cold in colds)
+        print(f"{args.authors} authors, {args.papers} papers (realworld); first builds {firsts}")
+        found = rounds(builds, args.repeats, logs)
+        print(compared(*found) if args.against else table(found[0]))
         for scenario, change in (("edit one abstract", toggle_edit), ("add one seed", toggle_seed)):
             if args.profile:
                 print(f"\n### cProfile: {scenario}\n\n```\n{profiled(project, change, args.profile)}```")

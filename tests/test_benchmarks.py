@@ -65,3 +65,20 @@ def test_bench_oneshot_times_each_change_and_leaves_the_seeds_as_they_were(tmp_p
     assert not (seeds / bench_oneshot.ADDED).exists()
     first = bench_oneshot.first_record(bench_oneshot.seeds(tmp_path / "project")[0])
     assert not first.abstract.endswith(bench_oneshot.SENTENCE)
+
+
+def test_bench_oneshot_alternates_with_another_checkout(tmp_path: Path) -> None:
+    """`--against` builds a copy of the project with another checkout's build.py, change by
+    change, and gives both with the ratio (here the same checkout: a ratio near 1)."""
+    command = [sys.executable, str(ROOT / "benchmarks" / "bench_oneshot.py"), "--authors", "20"]
+    command += ["--papers", "50", "--repeats", "1", "--workdir", str(tmp_path), "--against", str(ROOT)]
+    proc = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    for scenario, runs in {"edit one abstract": 2, "add one seed": 1, "remove that seed": 1}.items():
+        both = rf"{NUMBER} \({NUMBER}-{NUMBER}\) \| {NUMBER} \({NUMBER}-{NUMBER}\)"
+        row = rf"^\| {scenario} \| {both} \| {NUMBER} \| {NUMBER} / {NUMBER} \| {runs} \|$"
+        assert re.search(row, proc.stdout, re.MULTILINE), f"no row for {scenario!r}:\n{proc.stdout}"
+    for project in ("project", "against"):
+        seeds = tmp_path / project / "seeds"
+        assert not (seeds / bench_oneshot.ADDED).exists()
+        assert (tmp_path / project / "site" / "index.html").is_file()
