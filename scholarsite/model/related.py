@@ -199,7 +199,7 @@ class Store(Protocol):
         """The rows of these papers (those that have one)."""
 
 
-def whole(keys: Iterable[str]) -> None:
+def all_in_memory(keys: Iterable[str]) -> None:
     """Nothing to bring in: every row is in memory."""
 
 
@@ -225,7 +225,7 @@ class RelatedIndex:
     unsaved_terms: set[str] = field(default_factory=set)  # terms changed since `saved`
     seen: object = None  # the warm model's mark it was last brought up to (`model.warm.Changes`)
     store: Store | None = None  # what the index has not read yet is there
-    read_rows: Callable[[Iterable[str]], None] = whole  # brings rows from the store at once (`kept`)
+    read_rows: Callable[[Iterable[str]], None] = all_in_memory  # brings rows from the store at once (`kept`)
 
     @classmethod
     def kept(cls, k: int, store: Store) -> RelatedIndex:
@@ -276,7 +276,7 @@ class RelatedIndex:
         if self.store is None:
             return
         stored = {row.key: row for row in map(Row.of_columns, self.store.related_rows())}
-        self.store, self.read_rows = None, whole
+        self.store, self.read_rows = None, all_in_memory
 
         def merged(table: dict[str, Item], part: Callable[[Row], Item], empty: Item) -> dict[str, Item]:
             looked = getattr(table, "looked", ())

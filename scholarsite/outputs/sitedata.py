@@ -51,8 +51,9 @@ def citation_keys(site: Site, cards: Cards) -> dict[str, str]:
 CITATION_BASE = "citation base"  # the memo's name for a citation key before its suffix
 
 
-def citation_base(paper: Paper, cards: Cards, _: str = "") -> str:
-    """A paper's citation key before its suffix (`citations.base_key`)."""
+def citation_base(paper: Paper, cards: Cards, inputs: str = "") -> str:
+    """A paper's citation key before its suffix (`citations.base_key`; `inputs`, the digest the
+    memo keeps it by, is not read)."""
     return citations.base_key(cards.first_author(paper), paper.year, cards.title_plain(paper))
 
 
