@@ -386,6 +386,7 @@ def test_a_large_static_file_is_hashed_and_copied_in_chunks_never_held_whole(tmp
 
 
 DEEP_JSON = "[" * 100_000 + "]" * 100_000  # more nesting than Python's JSON decoder takes
+DEEP_ENTRY = "[" * 990 + "]" * 990  # as much as it takes: an entry nested as deep as can be read
 PLANTED = {  # the file, and whether the inputs change (a build with none reads no cache)
     "lineage.txt line": ("lineage.txt", True),
     "last build record": (".scholarsite-cache/last-build.json", False),
@@ -393,6 +394,12 @@ PLANTED = {  # the file, and whether the inputs change (a build with none reads 
     "memo shard": (".scholarsite-cache/derived/000.json", True),
     "site manifest": ("site/.scholarsite-manifest.json", False),
     "site stats record": ("site/.scholarsite-stats.json", False),
+    "site manifest entry": ("site/.scholarsite-manifest.json", False),
+    "site stats record entry": ("site/.scholarsite-stats.json", False),
+}
+DEEP_ENTRIES = {  # files whose outside is as it should be, one entry nested
+    "site manifest entry": '{"files":{"index.html":' + DEEP_JSON + '},"format":2,"inputs":""}',
+    "site stats record entry": '{"index.html":' + DEEP_ENTRY + "}",
 }
 
 
@@ -410,6 +417,8 @@ def test_json_nested_too_deeply_is_damage_not_a_traceback(tmp_path: Path, name: 
     planted.parent.mkdir(parents=True, exist_ok=True)
     if path == "lineage.txt":  # a line of its own
         planted.write_text(planted.read_text(encoding="utf-8") + DEEP_JSON + "\n", encoding="utf-8")
+    elif name in DEEP_ENTRIES:
+        planted.write_text(DEEP_ENTRIES[name], encoding="utf-8")
     else:
         planted.write_text(DEEP_JSON, encoding="utf-8")
     if change:
@@ -418,7 +427,7 @@ def test_json_nested_too_deeply_is_damage_not_a_traceback(tmp_path: Path, name: 
     assert "Traceback" not in done.stderr and "RecursionError" not in done.stderr, done.stderr[-2000:]
     if name == "lineage.txt line":
         assert done.returncode == 1 and "lineage.txt:" in done.stderr
-    elif name == "site manifest":
+    elif name.startswith("site manifest"):
         assert done.returncode != 0 and ".scholarsite-manifest.json is damaged" in done.stderr
     else:
         assert done.returncode == 0, done.stderr[-2000:]

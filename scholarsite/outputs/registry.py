@@ -21,6 +21,9 @@ JOURNAL = ".scholarsite-journal.json"
 STATS = ".scholarsite-stats.json"  # what each owned file looked like when last found intact
 TMP_PREFIX = ".tmp-"
 CONTROL_RE = re.compile("[\x00-\x1f\x7f-\x9f]")  # no published name holds one (a newline steers git)
+# A path `check_path` takes at a glance: parts of letters, digits and a few marks, none starting
+# with a dot (so never '.', '..', the build's own names or its temporary files).
+PLAIN_PATH_RE = re.compile(r"[\w~+@=,-][\w.~+@=,-]*(?:/[\w~+@=,-][\w.~+@=,-]*)*", re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,14 @@ def as_bytes(text: str) -> bytes:
 
 
 Family = Callable[[Any], Iterable[Produced]]
+
+
+def check_paths(paths: Iterable[object]) -> None:
+    """`check_path` of each of `paths`; the plain ones (nearly all of a site's) at a glance."""
+    plain = PLAIN_PATH_RE.fullmatch
+    for path in paths:
+        if not isinstance(path, str) or not plain(path):
+            check_path(path)
 
 
 def check_path(path: object) -> None:

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from scholarsite.errors import BuildError, Diagnostic
 from scholarsite.inputs.store import file_mode
-from scholarsite.outputs.registry import Bundle, Produced
+from scholarsite.outputs.registry import Bundle, Produced, check_path
 from scholarsite.write import survey
 from scholarsite.write.manifest import (
     JOURNAL,
@@ -41,7 +41,6 @@ from scholarsite.write.manifest import (
     ForeignFileConflict,
     WriteConflict,
     ancestors,
-    check_path,
     inventory,
     read_manifest,
     recorded_inputs,

@@ -14,10 +14,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scholarsite.inputs.jsondata import loads
-from scholarsite.outputs.registry import JOURNAL, MANIFEST, STAGING, STATS, TMP_PREFIX, check_path
+from scholarsite.inputs.jsondata import loads_checked
+from scholarsite.outputs.registry import JOURNAL, MANIFEST, STAGING, STATS, TMP_PREFIX, check_paths
 from scholarsite.write import repair
-from scholarsite.write.objecttext import ObjectText
+from scholarsite.write.objecttext import object_text
 from scholarsite.write.report import SyncReport
 from scholarsite.write.reread import parsed_once
 
@@ -66,7 +66,6 @@ def ancestors(path: str) -> Iterator[str]:
         index = path.find("/", index + 1)
 
 
-FILES_TEXT = ObjectText()  # the last manifest's files, for the next sync of this process
 # By site folder: the files written in place (`Sync.in_place`), not yet in its manifest.
 UNRECORDED: dict[str, dict[str, Entry]] = {}
 
@@ -74,7 +73,7 @@ UNRECORDED: dict[str, dict[str, Entry]] = {}
 def manifest_bytes(entries: dict[str, Entry], inputs: str) -> bytes:
     """Deterministic manifest content; `inputs` is the fingerprint of a complete build, or ""."""
     rest = json.dumps({"format": MANIFEST_FORMAT, "inputs": inputs}, separators=(",", ":"), sort_keys=True)
-    return f'{{"files":{FILES_TEXT(entries)},{rest[1:]}\n'.encode("ascii")  # "files" sorts first
+    return f'{{"files":{object_text(entries)},{rest[1:]}\n'.encode("ascii")  # "files" sorts first
 
 
 def read_manifest(root: str) -> tuple[dict[str, Entry], str]:
@@ -119,24 +118,32 @@ def unrecorded(root: str) -> dict[str, Entry]:
 
 
 def parse_manifest(raw: bytes) -> tuple[dict[str, Entry], str]:
-    """The manifest's entries and inputs fingerprint; CorruptManifest when it is damaged."""
+    """The manifest's entries and inputs fingerprint; CorruptManifest when it is damaged.
+    Every value's type is checked (read by orjson, which nests without limit: nothing deep is
+    kept); an inputs fingerprint that is not a string is no complete build's ("")."""
     try:
-        body = loads(raw)
-        files, inputs = body["files"], str(body.get("inputs", ""))
+        body = loads_checked(raw)
+        files, inputs = body["files"], body.get("inputs", "")
         if isinstance(files, list):
             entries = {path: ("", "") for path in files}
         elif isinstance(files, dict):
-            entries = {path: (str(value[0]), str(value[1])) for path, value in files.items()}
+            entries = {path: entry_of(value) for path, value in files.items()}
         else:
             raise TypeError("'files' is neither a list nor an object")
-        for path in entries:
-            check_path(path)
+        check_paths(entries)
     except (ValueError, KeyError, TypeError, IndexError) as exc:
         raise CorruptManifest(
             f"site/{MANIFEST} is damaged ({exc}); "
             "delete site/ and rebuild, after saving any hand-placed files"
         ) from exc
-    return entries, inputs
+    return entries, inputs if isinstance(inputs, str) else ""
+
+
+def entry_of(value: object) -> Entry:
+    """A manifest entry as the manifest holds it, `[key, sha256]`; TypeError for anything else."""
+    if type(value) is not list or len(value) != 2 or type(value[0]) is not str or type(value[1]) is not str:
+        raise TypeError("an entry is not [key, sha256]")
+    return value[0], value[1]
 
 
 def scan(root: str) -> Disk:

@@ -18,8 +18,8 @@ from scholarsite.errors import BuildError, Diagnostic
 from scholarsite.inputs.digests import digest
 from scholarsite.inputs.files import CHUNK
 from scholarsite.lifetime import Workers, cores
-from scholarsite.outputs.registry import Bundle, Copy, Output, Produced
-from scholarsite.write.manifest import Entry, check_path, read_manifest
+from scholarsite.outputs.registry import Bundle, Copy, Output, Produced, check_path
+from scholarsite.write.manifest import Entry, read_manifest
 
 PARALLEL_FROM = 400  # outputs to produce before worker processes pay for their start-up
 Made = tuple[str, str, bool]  # path, sha256, whether it was staged (its bytes changed)

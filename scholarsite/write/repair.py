@@ -17,12 +17,11 @@ from collections.abc import Iterable, Mapping
 
 from scholarsite.inputs.jsondata import loads
 from scholarsite.outputs.registry import STATS, TMP_PREFIX
-from scholarsite.write.objecttext import ObjectText
+from scholarsite.write.objecttext import object_text
 from scholarsite.write.reread import parsed_once, written
 
 CHUNK = 2**20
 Record = dict[str, list[int | str]]  # path -> [size, mtime_ns, ctime_ns, inode, sha256]
-RECORD_TEXT = ObjectText()  # the last record written, for the next sync of this process
 
 
 def damaged(root: str, entries: Mapping[str, tuple[str, str]], files: Mapping[str, bool]) -> set[str]:
@@ -105,6 +104,6 @@ def save_record(root: str, record: Record) -> None:
             return
         temporary = os.path.join(root, TMP_PREFIX + STATS)
         with open(temporary, "w", encoding="ascii") as handle:
-            handle.write(RECORD_TEXT(record))
+            handle.write(object_text(record))
         os.replace(temporary, os.path.join(root, STATS))
         written(os.path.join(root, STATS), parse_record, dict(record))
