@@ -10,21 +10,14 @@ records may give other bytes), and a change re-indexes only the shards it touche
 
 from __future__ import annotations
 
-import asyncio
 import json
-import os
 from collections.abc import Callable, Iterator
 from functools import partial
 from importlib.metadata import version
 from typing import Any
 
-import pagefind.service
-from pagefind.index import IndexConfig
-from pagefind.service import PagefindService
-
 from scholarsite.errors import BuildError, error
 from scholarsite.inputs.digests import code_version, key_of
-from scholarsite.lifetime import die_with_parent
 from scholarsite.model import urls
 from scholarsite.model.cards import Card
 from scholarsite.outputs import shards
@@ -35,35 +28,7 @@ from scholarsite.outputs.sitedata import SiteData
 FOLDER = shards.ROOT  # every search bundle is in this folder
 
 
-class _PagefindAsyncio:
-    """`asyncio` as `pagefind.service` sees it, with two changes.
-
-    - `sleep` only yields: Pagefind 1.5.2's service client sleeps 100 ms before reading each
-      response, which caps indexing at ten records a second; its read that follows already
-      waits for data.
-    - The service process it starts is killed when the process that started it dies, so a
-      build killed with SIGKILL leaves no `pagefind` process behind.
-    """
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(asyncio, name)
-
-    @staticmethod
-    async def sleep(delay: float, result: Any = None) -> Any:
-        await asyncio.sleep(0)
-        return result
-
-    @staticmethod
-    async def create_subprocess_exec(*args: Any, **options: Any) -> asyncio.subprocess.Process:
-        parent = os.getpid()
-        guard = lambda: die_with_parent(parent)  # noqa: E731
-        return await asyncio.create_subprocess_exec(*args, preexec_fn=guard, **options)
-
-
-pagefind.service.asyncio = _PagefindAsyncio()  # type: ignore[attr-defined]
-BATCH = 500  # records in flight at once
 INDEX_DATA = ("index/", "fragment/", "filter/")  # folders of a bundle's index data
-RESPONSE_LIMIT = 2**31
 
 
 def paper_record(card: Card, portable: bool) -> dict[str, Any]:
@@ -127,24 +92,6 @@ def records(data: SiteData) -> list[dict[str, Any]]:
     return [make() for _, _, make in entries(data)]
 
 
-async def index(found: list[dict[str, Any]], language: str) -> dict[str, bytes]:
-    """Index the records with a Pagefind service; the bundle's files by path in the folder."""
-    service = await PagefindService().launch()
-    # The bundle comes back in one message; the client's stream limit (2 MiB) is too small for
-    # it. Reading it in memory (rather than letting the service write the folder) matters:
-    # the service answers WriteFiles before its writes are complete, and closing it then cuts
-    # files at 64 KiB boundaries.
-    service._backend.stdout._limit = RESPONSE_LIMIT  # type: ignore[union-attr]  # noqa: SLF001
-    try:
-        pagefind = await service.create_index(IndexConfig(force_language=language))
-        for start in range(0, len(found), BATCH):
-            batch = found[start : start + BATCH]
-            await asyncio.gather(*(pagefind.add_custom_record(language=language, **r) for r in batch))
-        return {file["path"]: file["content"] for file in await pagefind.get_files()}
-    finally:
-        await service.close()
-
-
 def is_index_data(name: str) -> bool:
     """Whether a file of a bundle is index data (what `mergeIndex` reads), not Pagefind's
     scripts, styles and WebAssembly, which the search page loads from the first shard only."""
@@ -164,7 +111,9 @@ def bundle_files(found: list[dict[str, Any]], language: str, scripts: bool = Tru
     """Run the indexing to completion, keeping the scripts the search page runs (`runtime`)
     only with `scripts`; BuildError if Pagefind fails."""
     try:
-        files = asyncio.run(index(found, language))
+        from scholarsite.outputs import pagefind_service  # loaded where an index is made only
+
+        files = pagefind_service.indexed(found, language)
     except Exception as exc:  # noqa: BLE001 - the service reports any failure as an exception
         raise BuildError([error("pagefind", 0, f"search indexing failed: {exc}")]) from None
     kept = runtime(files) if scripts else set()
