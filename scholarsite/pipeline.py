@@ -13,9 +13,9 @@ from __future__ import annotations
 import contextlib
 import itertools
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from scholarsite import write
@@ -23,13 +23,15 @@ from scholarsite.errors import BuildError, Diagnostic, fails
 from scholarsite.inputs.cache import CACHE_FILE, ParseCache
 from scholarsite.inputs.config import NONE_GIVEN, Overrides
 from scholarsite.inputs.freshness import save_last_build
-from scholarsite.inputs.lineage_file import save_lineage
+from scholarsite.inputs.lineage_file import lineage_digest, save_lineage
 from scholarsite.inputs.memo import MEMO_FILE, Memo
 from scholarsite.inputs.project import Project, load_project
+from scholarsite.inputs.sources import SOURCES_FILE
 from scholarsite.inputs.state import STATE_FILE, BuildState
 from scholarsite.inputs.templates import FOLDER as TEMPLATES_FOLDER
 from scholarsite.inputs.watched import WatchedInputs
 from scholarsite.lifetime import collector_paused
+from scholarsite.model import snapshot
 from scholarsite.model.checks import model_of
 from scholarsite.model.network import KeptNetwork
 from scholarsite.model.related import RelatedIndex
@@ -96,10 +98,12 @@ class Caches:
 
     def save(self) -> None:
         """Write what changed. The memo keeps only the entries this build used when it planned
-        every page (every card made); a build that planned some (or merged its model by the
-        change) used only theirs, and keeps every entry."""
+        every page (every card made); a build that planned some used only theirs, and keeps
+        every entry. (A model merged by the change names only the papers it merged again: a
+        build planning every page then drops the others' names, which only a whole merge,
+        rare with a kept model, asks for again.)"""
         self.parses.save()
-        whole = self.model is None and self.planned is not None and self.planned.chosen is None
+        whole = self.planned is not None and self.planned.chosen is None
         self.memo.save(collect=whole)
         if self.related is not None:
             self.state.save_related(*self.related.saved(), self.related.k)
@@ -124,6 +128,7 @@ class Ready:
     data: SiteData
     diagnostics: tuple[Diagnostic, ...]
     workers: int
+    basis: snapshot.Basis  # what the model is of (kept with it)
     surveyed: Future[Survey | None] | None = None  # of site/, begun before the inputs were read
 
     def search(self) -> list[Produced]:
@@ -136,7 +141,11 @@ class Ready:
         """Keep the caches, the pages papers had (`lineage.txt`) and the record of this complete
         build for the next."""
         self.caches.save()
-        save_lineage(self.project.root, self.data.site.lineage, self.project.lineage)
+        root = self.project.root
+        save_lineage(root, self.data.site.lineage, self.project.lineage)
+        if self.caches.model is not None and self.caches.parses.on_disk:
+            basis = replace(self.basis, lineage=lineage_digest(root))  # as this build wrote it
+            snapshot.keep(root / snapshot.SNAPSHOT_FILE, self.caches.model, basis)
         lasting = [d for d in self.diagnostics if d != self.project.cache.problem]  # said once
         save_last_build(self.project.root, self.site_dir, self.fingerprint, lasting)
 
@@ -276,12 +285,27 @@ def prepare(
     caches = caches or Caches.of(root)
     recorded = looked.files.regular
     project = load_project(root, caches.parses, overrides, recorded, keep_sources=caches.parses.on_disk)
+    basis = basis_of(project, recorded)
+    if caches.model is None and caches.parses.on_disk:  # a one-shot build: the last build's model
+        authors = [parse.author for parse in project.seeds if parse.author is not None]
+        path = root / snapshot.SNAPSHOT_FILE
+        caches.model = snapshot.kept_model(path, authors, basis, project.lineage, project.sources)
     data, diagnostics = site_data(project, caches)
     if fails(diagnostics, strict):
         caches.parses.save()
         raise BuildError(diagnostics)
     progress("model", 0, 0)
-    return Ready(site_dir, looked.fingerprint, caches, project, data, tuple(diagnostics), workers, surveyed)
+    found = tuple(diagnostics)
+    return Ready(site_dir, looked.fingerprint, caches, project, data, found, workers, basis, surveyed)
+
+
+def basis_of(project: Project, recorded: Mapping[str, bytes]) -> snapshot.Basis:
+    """What the model of `project` is made of beyond its records: the digests of its seeds
+    (`recorded`, the look's, by project path), lineage.txt and sources.yaml."""
+    paths = [parse.author.path for parse in project.seeds if parse.author is not None]
+    seeds = {path: recorded[path].hex() for path in paths if path in recorded}
+    sources = recorded.get(SOURCES_FILE)
+    return snapshot.Basis(seeds, lineage_digest(project.root), sources.hex() if sources else "")
 
 
 def site_data(project: Project, caches: Caches | None = None) -> tuple[SiteData, list[Diagnostic]]:

@@ -385,6 +385,8 @@ class WarmModel:
 
     def __init__(self) -> None:
         self.last: Merged | None = None
+        self.changed = False  # whether a build merged anything since the model was last kept
+        self.kept: object = None  # what the model was made of when last kept (`model.snapshot`)
         self.lineage = Followed()  # the last lineage made of this model (`model.lineage`)
         self.network = KeptNetwork()  # ... and the last co-author network (`model.network`)
 
@@ -406,8 +408,10 @@ class WarmModel:
             or len(changed) > WHOLE_ABOVE * max(len(records), 1)
         ):
             last = Merged.of(records, published, identities, naming)
+            self.changed = True
         else:
             last.update(now, changed, naming)
+            self.changed |= bool(changed)
         self.last = last
         return last.site(records)
 

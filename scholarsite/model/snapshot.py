@@ -1,0 +1,288 @@
+"""The model a complete build leaves for the next one-shot build, which merges it by the change.
+
+A one-shot build starts with nothing in memory, and merging every seed's records into papers
+and counting every author's views took 3-4 s of an abstract edit at 37,537 papers. A complete
+build keeps its model (`model.warm.Merged`) in `.scholarsite-cache/model.json`: each paper and
+author by its place, with what the merge worked out (slugs, the site's order, co-author,
+subject and year counts) and none of the records' texts, which the seeds give again; and what
+it was made of: each seed's digest, the author pages' identities, the publication dates, and
+the digests of lineage.txt and sources.yaml as the build left them. The next build makes the
+objects again from it (a fifth of the merge's time), takes the seeds whose digest is not the
+kept one as changed, and lets `WarmModel` merge those again and the lineage follow, as the
+preview does after a save. The file is plain JSON (orjson); another code version's, or one
+with anything unexpected in it, is not used: the model is then merged whole, as without it.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from scholarsite.inputs import taxonomy
+from scholarsite.inputs.digests import code_version
+from scholarsite.inputs.jsondata import dumps, loads_checked
+from scholarsite.inputs.lineage_file import Lineage
+from scholarsite.inputs.records import NO_DETAILS, AuthorRecord, SeedRecord
+from scholarsite.inputs.sources import Sources
+from scholarsite.inputs.store import CACHE_FOLDER, write_atomically
+from scholarsite.model.lineage import LastLineage, former_keys
+from scholarsite.model.model import (
+    AbstractVersion,
+    Author,
+    Identities,
+    Paper,
+    Provenance,
+    Subject,
+    Year,
+    merged_details,
+    page_of,
+    shown_version,
+)
+from scholarsite.model.warm import Changes, Merged, WarmModel, group_of
+
+SNAPSHOT_FILE = CACHE_FOLDER / "model.json"
+FORMAT = 1
+STALE: Any = object()  # a changed seed's records as the kept model knew them: equal to none
+
+
+@dataclass(frozen=True)
+class Basis:
+    """What a model was made of beyond its seeds' records, as digests of the files (hex)."""
+
+    seeds: dict[str, str]  # seed path -> digest of the file
+    lineage: str  # of lineage.txt ("" when there is none)
+    sources: str  # of sources.yaml ("" when there is none)
+
+
+class Damaged(Exception):
+    """A kept model that cannot be used."""
+
+
+def kept_model(
+    path: Path,
+    records: list[AuthorRecord],
+    basis: Basis,
+    lineage: Mapping[str, Lineage],
+    sources: Sources,
+) -> WarmModel:
+    """A warm model holding the kept one (of the seeds `records` as far as their digests are
+    the kept ones); an empty one (merged whole by its first build) when none can be used."""
+    warm = WarmModel()
+    try:
+        body = loads_checked(path.read_bytes())
+        if type(body) is not dict or body.get("format") != FORMAT or body.get("code") != code_version():
+            return warm
+        merged, kept = merged_of(body, records, basis)
+    except (OSError, ValueError, TypeError, KeyError, IndexError, Damaged):
+        return warm
+    warm.last, warm.kept = merged, kept
+    if kept.lineage == basis.lineage and kept.sources == basis.sources:  # the lineage follows the change
+        former = former_keys(lineage, merged.by_key.keys())
+        warm.lineage.last = LastLineage(merged.changes.mark, dict(lineage), sources, former)
+    return warm
+
+
+def keep(path: Path, warm: WarmModel, basis: Basis) -> None:
+    """Write the model of `warm`'s last build, made of `basis`, unless the kept one is it."""
+    merged = warm.last
+    if merged is None or (not warm.changed and warm.kept == basis):
+        return
+    write_atomically(path, dumps(body_of(merged, basis)))
+    warm.kept, warm.changed = basis, False
+
+
+def text(value: object) -> str:
+    """`value`, a string; Damaged otherwise."""
+    if type(value) is not str:
+        raise Damaged
+    return value
+
+
+def number(value: object) -> int:
+    """`value`, an integer; Damaged otherwise."""
+    if type(value) is not int:
+        raise Damaged
+    return value
+
+
+def texts(value: object) -> list[str]:
+    """`value`, a list of strings; Damaged otherwise."""
+    if type(value) is not list:
+        raise Damaged
+    return [text(item) for item in value]
+
+
+def body_of(merged: Merged, basis: Basis) -> dict[str, Any]:
+    """The JSON of a model: its objects by their places, references as places."""
+    author_at = {id(author): at for at, author in enumerate(merged.ordered_authors)}
+    paper_at = {id(paper): at for at, paper in enumerate(merged.papers)}
+    in_seed = {  # each record's place in its seed's records, by seed and line
+        path: {record.line: at for at, record in enumerate(seed.records)}
+        for path, seed in merged.records.items()
+    }
+    papers = []
+    for paper in merged.papers:
+        places = paper.provenance
+        papers.append(
+            [
+                paper.key,
+                paper.slug,
+                paper.legacy_slug,
+                paper.title,
+                paper.year,
+                [[where.path, where.line, in_seed[where.path][where.line]] for where in places],
+                [places.index(version.where) for version in paper.versions],
+                [subject.code for subject in paper.subjects],
+                [author_at[id(author)] for author in paper.authors],
+            ]
+        )
+    authors = [
+        [
+            a.key,
+            a.slug,
+            a.name,
+            a.claimed_count,
+            a.at_least,
+            a.seed_paths,
+            a.spellings,
+            [paper_at[id(paper)] for paper in a.papers],
+            [[author_at[id(other)], n] for other, n in a.coauthors],
+            [[subject.code, n] for subject, n in a.subject_counts],
+            a.year_counts,
+        ]
+        for a in merged.ordered_authors
+    ]
+    return {
+        "format": FORMAT,
+        "code": code_version(),
+        "basis": [basis.seeds, basis.lineage, basis.sources],
+        "identities": [dict(merged.identities.claims), dict(merged.identities.aliases)],
+        "published": {key: date.isoformat() for key, date in sorted(merged.published.items())},
+        "papers": papers,
+        "authors": authors,
+        "subjects": [
+            [s.code, s.slug, [[author_at[id(a)], n] for a, n in s.author_counts]]
+            for s in merged.subjects.values()
+        ],
+        "years": [
+            [y.year, [[author_at[id(a)], n] for a, n in y.author_counts]] for y in merged.years.values()
+        ],
+    }
+
+
+def merged_of(body: dict[str, Any], records: list[AuthorRecord], now: Basis) -> tuple[Merged, Basis]:
+    """The model a body holds, and what it was made of. Its seeds whose digest is not the one
+    `now` gives (or that `now` does not know) are `STALE`: `WarmModel.build` merges them
+    again. Damaged (or KeyError, IndexError, TypeError) when the body is not one `body_of`
+    makes."""
+    seeds, lineage, sources = body["basis"]
+    kept = Basis({text(path): text(digest) for path, digest in seeds.items()}, text(lineage), text(sources))
+    by_path = {record.path: record for record in records}
+    same = {path for path, digest in kept.seeds.items() if now.seeds.get(path) == digest and path in by_path}
+    unchanged = {path: by_path[path] for path in same}
+    subjects = {code: subject_of(code, slug) for code, slug, _ in body["subjects"]}
+    papers = [paper_of(row, unchanged, subjects) for row in body["papers"]]
+    authors = [author_of(row, papers, subjects) for row in body["authors"]]
+    for paper, row in zip(papers, body["papers"], strict=True):
+        paper.authors = [authors[at] for at in row[8]]
+    for author, row in zip(authors, body["authors"], strict=True):
+        author.coauthors = [(authors[at], number(n)) for at, n in row[8]]
+    years: dict[int, Year] = {}
+    groups: dict[tuple[int, str], list[Paper]] = {}
+    for paper in papers:
+        years.setdefault(paper.year, Year(paper.year)).papers.append(paper)
+        for subject in paper.subjects:
+            subject.papers.append(paper)
+        groups.setdefault(group_of(paper), []).append(paper)
+    for code, _, counts in body["subjects"]:
+        subjects[code].author_counts = [(authors[at], number(n)) for at, n in counts]
+    for year, counts in body["years"]:
+        years[year].author_counts = [(authors[at], number(n)) for at, n in counts]
+    claims, aliases = body["identities"]
+    keys = {path: author.key for author in authors for path in author.seed_paths}
+    published = {text(key): datetime.date.fromisoformat(text(day)) for key, day in body["published"].items()}
+    merged = Merged(
+        records={path: by_path[path] if path in same else STALE for path in keys},
+        keys=keys,
+        authors={author.key: author for author in authors},
+        ordered_authors=authors,
+        groups=groups,
+        papers=papers,
+        subjects=subjects,
+        years=years,
+        published=published,
+        identities=Identities(dict(claims), dict(aliases)),
+        changes=Changes(),
+        pages=Counter(page_of(paper) for paper in papers),
+        with_legacy=[paper for paper in papers if paper.moved],
+        contested=[paper for paper in papers if len(paper.versions) > 1],
+        by_key={paper.key: paper for paper in papers},
+        tallies={  # a subject's or year's papers by author key: its author counts
+            **{("subject", s.code): tally(s.author_counts) for s in subjects.values()},
+            **{("year", y.year): tally(y.author_counts) for y in years.values()},
+        },
+    )
+    return merged, kept
+
+
+def tally(counts: list[tuple[Author, int]]) -> Counter[str]:
+    """Author counts by author key (`warm.tally_of` of the papers they count)."""
+    return Counter({author.key: n for author, n in counts})
+
+
+def subject_of(code: object, slug: object) -> Subject:
+    """A subject as the merge makes it (`model.attach`), its slug the kept one."""
+    return Subject(text(code), text(slug), taxonomy.lookup(text(code)))
+
+
+def paper_of(row: list[Any], seeds: dict[str, AuthorRecord], subjects: dict[str, Subject]) -> Paper:
+    """A paper from its row, its texts from its records in the unchanged `seeds` (a paper with
+    a record of a changed seed, which the build merges again, has only its key, title, year,
+    slugs, places and number of abstracts)."""
+    key, slug, legacy_slug, title, year, places, versions, codes, _ = row
+    provenance: list[Provenance] = []
+    own: list[SeedRecord | None] = []
+    for path, line, at in places:
+        provenance.append(Provenance(text(path), number(line)))
+        seed = seeds.get(path)
+        record = seed.records[number(at)] if seed is not None else None
+        if record is not None and record.line != line:
+            raise Damaged  # an unchanged seed without the record the model has
+        own.append(record)
+    paper = Paper(text(key), text(slug), text(title), "", number(year), "", legacy_slug=text(legacy_slug))
+    paper.provenance = provenance
+    paper.subjects = [subjects[code] for code in codes]
+    if None in own:  # merged again: only what the change reads
+        paper.versions = [AbstractVersion("", provenance[at], "") for at in versions]
+        return paper
+    first = own[0]
+    assert first is not None
+    paper.source, paper.abstract_key = first.source, first.identity.abstract_key
+    paper.versions = [
+        AbstractVersion(record.abstract, provenance[at], record.identity.abstract)
+        for at in versions
+        if (record := own[at]) is not None
+    ]
+    paper.abstract = paper.versions[0].text if len(versions) == 1 else shown_version(paper.versions).text
+    for record in own:
+        if record is not None and record.details is not NO_DETAILS and record.details != NO_DETAILS:
+            paper.details = merged_details(paper.details, record.details)
+    return paper
+
+
+def author_of(row: list[Any], papers: list[Paper], subjects: dict[str, Subject]) -> Author:
+    """An author from its row (co-authors are set once every author is made)."""
+    key, slug, name, claimed, at_least, paths, spellings, places, _, subject_counts, year_counts = row
+    if claimed is not None:
+        number(claimed)
+    if type(at_least) is not bool:
+        raise Damaged
+    author = Author(text(key), text(slug), text(name), claimed, at_least, texts(paths), texts(spellings))
+    author.papers = [papers[at] for at in places]
+    author.subject_counts = [(subjects[code], number(n)) for code, n in subject_counts]
+    author.year_counts = [(number(year), number(n)) for year, n in year_counts]
+    return author

@@ -1,0 +1,79 @@
+"""The kept model (`model.snapshot`): written after a build, made again by the next one-shot
+build with the seeds that changed since merged again, it gives the model `build_model` gives
+of the same records, field by field."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import replace
+from pathlib import Path
+
+from scholarsite.inputs.seeds import AuthorRecord
+from scholarsite.inputs.sources import Sources
+from scholarsite.model.model import Identities, build_model
+from scholarsite.model.snapshot import Basis, keep, kept_model
+from scholarsite.model.warm import WarmModel
+from tests.test_warm_model import PUBLISHED, edited, linked, plain, seed, shape
+
+
+def numbered(seeds: dict[str, AuthorRecord]) -> None:
+    """Each seed's records on lines of their own, as a parse gives them (`edited` puts each new
+    record on line 99)."""
+    for path, author in seeds.items():
+        records = tuple(replace(r, line=3 + 4 * n) for n, r in enumerate(author.records))
+        if records != author.records:
+            seeds[path] = replace(author, records=records)
+
+
+def basis_of(seeds: dict[str, AuthorRecord]) -> Basis:
+    """Each seed's digest, as a file's would be: another for any change of its records."""
+    return Basis({path: hashlib.sha256(repr(s).encode()).hexdigest() for path, s in seeds.items()}, "", "")
+
+
+def test_a_kept_model_merged_by_the_change_gives_the_whole_merge(tmp_path: Path) -> None:
+    rng = random.Random(1206)
+    identities = Identities(aliases={"dan oz": "eve-ng"})
+    kept = tmp_path / "model.json"
+    merged_again = 0
+    for run in range(10):
+        seeds = {f"seeds/s{n}.txt": seed(rng, f"seeds/s{n}.txt") for n in range(8)}
+        first = WarmModel()
+        first.build(seeds.values(), PUBLISHED, identities, plain)
+        keep(kept, first, basis_of(seeds))
+        for step in range(30):
+            change = edited(rng, seeds)
+            numbered(seeds)
+            warm = kept_model(kept, list(seeds.values()), basis_of(seeds), {}, Sources())
+            assert warm.last is not None, f"run {run}, step {step}: the kept model was not used"
+            updated = warm.build(seeds.values(), PUBLISHED, identities, plain)
+            merged_again += bool(updated.changes and warm.last and warm.last.changes.steps)
+            whole = build_model(seeds.values(), PUBLISHED, identities, plain)
+            assert shape(updated) == shape(whole), f"run {run}, step {step}: {change}"
+            assert linked(updated), f"run {run}, step {step}: {change}"
+            assert updated.by_key == {p.key: p for p in updated.papers}, f"run {run}, step {step}: {change}"
+            keep(kept, warm, basis_of(seeds))
+    assert merged_again > 150  # most edits merged by the change, not whole
+
+
+def test_a_model_kept_by_other_code_or_damaged_is_not_used(tmp_path: Path) -> None:
+    seeds = {f"seeds/s{n}.txt": seed(random.Random(n), f"seeds/s{n}.txt") for n in range(4)}
+    first = WarmModel()
+    first.build(seeds.values(), PUBLISHED, Identities(), plain)
+    kept = tmp_path / "model.json"
+    keep(kept, first, basis_of(seeds))
+    assert kept_model(kept, list(seeds.values()), basis_of(seeds), {}, Sources()).last is not None
+    good = kept.read_text(encoding="utf-8")
+    for damaged in (
+        good.replace('"code":"', '"code":"other'),
+        good.replace('"papers":[[', '"papers":[[["deep"]],['),
+        good.replace('"authors":[["', '"authors":[[' + "[" * 5000 + "]" * 5000 + ',"'),
+        good[: len(good) // 2],
+        "[" * 100_000 + "]" * 100_000,
+    ):
+        kept.write_text(damaged, encoding="utf-8")
+        warm = kept_model(kept, list(seeds.values()), basis_of(seeds), {}, Sources())
+        assert warm.last is None
+        assert shape(warm.build(seeds.values(), PUBLISHED, Identities(), plain)) == shape(
+            build_model(seeds.values(), PUBLISHED, Identities(), plain)
+        )
