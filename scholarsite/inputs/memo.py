@@ -6,9 +6,10 @@ a digest of its input and of scholarsite's code, in `.scholarsite-cache/derived/
 in shards, so loading runs no code and a build rewrites only the shards it changed). A build
 that planned every page keeps only the entries it used or kept (`keep`); any other keeps every
 entry: it made the cards of the pages it planned only (an edit that dropped the others' TeX
-renderings had the next build that showed them render them again, thousands at 37,537 papers),
-and a process that builds again (the preview) names only the papers that changed. A missing or
-unreadable shard is simply rebuilt.
+renderings had the next build that showed them render them again, thousands at 37,537 papers).
+A model merged by the change (the preview's, a one-shot build's from the kept model) names only
+the papers it merged again: a build that plans every page then drops the other papers' names,
+which only a whole merge asks for again. A missing or unreadable shard is simply rebuilt.
 """
 
 from __future__ import annotations
@@ -88,8 +89,8 @@ class Memo:
 
     def save(self, collect: bool = True) -> None:
         """Keep the entries this build used (every entry, without `collect`: a build that
-        merged its model by the change named only the papers it changed, and the rest are
-        still the site's); write the shards whose entries changed."""
+        planned only some pages used only their cards' entries, and the rest are still the
+        site's); write the shards whose entries changed."""
         if collect:
             self.dirty |= {shard_of(key) for key in self.entries.keys() - self.used}
             self.entries = {key: self.entries[key] for key in self.used}

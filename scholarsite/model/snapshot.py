@@ -46,6 +46,7 @@ from scholarsite.model.warm import Changes, Merged, WarmModel, group_of
 
 SNAPSHOT_FILE = CACHE_FOLDER / "model.json"
 FORMAT = 1
+PAPER_FIELDS = (str, str, str, str, int)  # the types of a paper's key, slugs, title and year
 STALE: Any = object()  # a changed seed's records as the kept model knew them: equal to none
 
 
@@ -56,6 +57,15 @@ class Basis:
     seeds: dict[str, str]  # seed path -> digest of the file
     lineage: str  # of lineage.txt ("" when there is none)
     sources: str  # of sources.yaml ("" when there is none)
+
+
+@dataclass
+class Kept:
+    """What the kept model was made of, and the rows it was read from of the papers that are
+    still the same objects (written again as they are)."""
+
+    basis: Basis
+    rows: dict[int, tuple[Paper, list[Any]]]  # by the paper's id (the paper held: its id stays its own)
 
 
 class Damaged(Exception):
@@ -80,7 +90,7 @@ def kept_model(
     except (OSError, ValueError, TypeError, KeyError, IndexError, Damaged):
         return warm
     warm.last, warm.kept = merged, kept
-    if kept.lineage == basis.lineage and kept.sources == basis.sources:  # the lineage follows the change
+    if kept.basis.lineage == basis.lineage and kept.basis.sources == basis.sources:  # the lineage follows
         former = former_keys(lineage, merged.by_key.keys())
         warm.lineage.last = LastLineage(merged.changes.mark, dict(lineage), sources, former)
     return warm
@@ -88,11 +98,11 @@ def kept_model(
 
 def keep(path: Path, warm: WarmModel, basis: Basis) -> None:
     """Write the model of `warm`'s last build, made of `basis`, unless the kept one is it."""
-    merged = warm.last
-    if merged is None or (not warm.changed and warm.kept == basis):
+    merged, kept = warm.last, warm.kept
+    if merged is None or (not warm.changed and isinstance(kept, Kept) and kept.basis == basis):
         return
-    write_atomically(path, dumps(body_of(merged, basis)))
-    warm.kept, warm.changed = basis, False
+    write_atomically(path, dumps(body_of(merged, basis, kept.rows if isinstance(kept, Kept) else {})))
+    warm.kept, warm.changed = Kept(basis, {}), False
 
 
 def text(value: object) -> str:
@@ -116,8 +126,9 @@ def texts(value: object) -> list[str]:
     return [text(item) for item in value]
 
 
-def body_of(merged: Merged, basis: Basis) -> dict[str, Any]:
-    """The JSON of a model: its objects by their places, references as places."""
+def body_of(merged: Merged, basis: Basis, rows: dict[int, tuple[Paper, list[Any]]]) -> dict[str, Any]:
+    """The JSON of a model: its objects by their places, references as places (a paper's
+    authors as keys: the row of a paper that stayed the same object, in `rows`, is its row)."""
     author_at = {id(author): at for at, author in enumerate(merged.ordered_authors)}
     paper_at = {id(paper): at for at, paper in enumerate(merged.papers)}
     in_seed = {  # each record's place in its seed's records, by seed and line
@@ -126,6 +137,9 @@ def body_of(merged: Merged, basis: Basis) -> dict[str, Any]:
     }
     papers = []
     for paper in merged.papers:
+        if (read := rows.get(id(paper))) is not None and read[0] is paper:
+            papers.append(read[1])
+            continue
         places = paper.provenance
         papers.append(
             [
@@ -137,7 +151,7 @@ def body_of(merged: Merged, basis: Basis) -> dict[str, Any]:
                 [[where.path, where.line, in_seed[where.path][where.line]] for where in places],
                 [places.index(version.where) for version in paper.versions],
                 [subject.code for subject in paper.subjects],
-                [author_at[id(author)] for author in paper.authors],
+                [author.key for author in paper.authors],
             ]
         )
     authors = [
@@ -174,7 +188,7 @@ def body_of(merged: Merged, basis: Basis) -> dict[str, Any]:
     }
 
 
-def merged_of(body: dict[str, Any], records: list[AuthorRecord], now: Basis) -> tuple[Merged, Basis]:
+def merged_of(body: dict[str, Any], records: list[AuthorRecord], now: Basis) -> tuple[Merged, Kept]:
     """The model a body holds, and what it was made of. Its seeds whose digest is not the one
     `now` gives (or that `now` does not know) are `STALE`: `WarmModel.build` merges them
     again. Damaged (or KeyError, IndexError, TypeError) when the body is not one `body_of`
@@ -187,8 +201,12 @@ def merged_of(body: dict[str, Any], records: list[AuthorRecord], now: Basis) -> 
     subjects = {code: subject_of(code, slug) for code, slug, _ in body["subjects"]}
     papers = [paper_of(row, unchanged, subjects) for row in body["papers"]]
     authors = [author_of(row, papers, subjects) for row in body["authors"]]
+    by_key = {author.key: author for author in authors}
+    rows = {}
     for paper, row in zip(papers, body["papers"], strict=True):
-        paper.authors = [authors[at] for at in row[8]]
+        paper.authors = [by_key[key] for key in row[8]]
+        if paper.abstract_key:  # made whole from its records (not one merged again)
+            rows[id(paper)] = (paper, row)
     for author, row in zip(authors, body["authors"], strict=True):
         author.coauthors = [(authors[at], number(n)) for at, n in row[8]]
     years: dict[int, Year] = {}
@@ -226,7 +244,7 @@ def merged_of(body: dict[str, Any], records: list[AuthorRecord], now: Basis) -> 
             **{("year", y.year): tally(y.author_counts) for y in years.values()},
         },
     )
-    return merged, kept
+    return merged, Kept(kept, rows)
 
 
 def tally(counts: list[tuple[Author, int]]) -> Counter[str]:
@@ -244,19 +262,23 @@ def paper_of(row: list[Any], seeds: dict[str, AuthorRecord], subjects: dict[str,
     a record of a changed seed, which the build merges again, has only its key, title, year,
     slugs, places and number of abstracts)."""
     key, slug, legacy_slug, title, year, places, versions, codes, _ = row
+    if tuple(map(type, row[:5])) != PAPER_FIELDS:
+        raise Damaged
     provenance: list[Provenance] = []
     own: list[SeedRecord | None] = []
     for path, line, at in places:
-        provenance.append(Provenance(text(path), number(line)))
+        if type(path) is not str or type(line) is not int:
+            raise Damaged
+        provenance.append(Provenance(path, line))
         seed = seeds.get(path)
-        record = seed.records[number(at)] if seed is not None else None
+        record = seed.records[at] if seed is not None else None
         if record is not None and record.line != line:
             raise Damaged  # an unchanged seed without the record the model has
         own.append(record)
-    paper = Paper(text(key), text(slug), text(title), "", number(year), "", legacy_slug=text(legacy_slug))
+    paper = Paper(key, slug, title, "", year, "", legacy_slug=legacy_slug)
     paper.provenance = provenance
     paper.subjects = [subjects[code] for code in codes]
-    if None in own:  # merged again: only what the change reads
+    if any(record is None for record in own):  # merged again: only what the change reads
         paper.versions = [AbstractVersion("", provenance[at], "") for at in versions]
         return paper
     first = own[0]
