@@ -328,6 +328,7 @@ def site_data(project: Project, caches: Caches | None = None) -> tuple[SiteData,
         related_index=caches.related_index(),
         kept_network=caches.model.network if caches.model else KeptNetwork(),
         known=caches.page_plans().known,
+        unchanged=snapshot.unchanged(caches.model, site) if caches.model else None,
     )
     return data, sorted(project.diagnostics + problems)
 

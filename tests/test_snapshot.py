@@ -11,8 +11,8 @@ from pathlib import Path
 
 from scholarsite.inputs.seeds import AuthorRecord
 from scholarsite.inputs.sources import Sources
-from scholarsite.model.model import Identities, build_model
-from scholarsite.model.snapshot import Basis, keep, kept_model
+from scholarsite.model.model import Identities, build_model, title_identity
+from scholarsite.model.snapshot import Basis, keep, kept_model, unchanged
 from scholarsite.model.warm import WarmModel
 from tests.test_warm_model import PUBLISHED, edited, linked, plain, seed, shape
 
@@ -77,3 +77,29 @@ def test_a_model_kept_by_other_code_or_damaged_is_not_used(tmp_path: Path) -> No
         assert shape(warm.build(seeds.values(), PUBLISHED, Identities(), plain)) == shape(
             build_model(seeds.values(), PUBLISHED, Identities(), plain)
         )
+
+
+def test_unchanged_names_the_papers_the_kept_model_made_and_the_authors_added_or_gone(tmp_path: Path) -> None:
+    """After a seed is added, the papers the kept model made and the build did not merge again
+    are unchanged; the added author's spellings are named (a card listing that name links
+    someone else now); a model merged whole has nothing unchanged."""
+    rng = random.Random(7)
+    seeds = {f"seeds/s{n}.txt": seed(rng, f"seeds/s{n}.txt") for n in range(8)}
+    numbered(seeds)
+    first = WarmModel()
+    first.build(seeds.values(), PUBLISHED, Identities(), plain)
+    kept = tmp_path / "model.json"
+    keep(kept, first, basis_of(seeds))
+    added = replace(seed(rng, "seeds/new.txt"), name="Gil Newcomer")
+    seeds["seeds/new.txt"] = added
+    warm = kept_model(kept, list(seeds.values()), basis_of(seeds), {}, Sources())
+    site = warm.build(seeds.values(), PUBLISHED, Identities(), plain)
+    found = unchanged(warm, site)
+    assert found is not None and found.spellings == {"gil newcomer"}
+    newcomer = next(a for a in site.authors if a.name == "Gil Newcomer")
+    assert not any(id(paper) in found.papers for paper in newcomer.papers)
+    groups_of_added = {(r.year, r.identity.title) for r in added.records}
+    untouched = [p for p in site.papers if (p.year, title_identity(p.title)) not in groups_of_added]
+    assert {id(p) for p in untouched} <= found.papers
+    whole = WarmModel()
+    assert unchanged(whole, whole.build(seeds.values(), PUBLISHED, Identities(), plain)) is None

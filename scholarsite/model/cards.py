@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import datetime
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 from typing import Any, Generic, TypeVar
 from urllib.parse import quote, quote_plus, urlsplit
@@ -31,6 +31,16 @@ Entity = TypeVar("Entity")
 Value = TypeVar("Value")
 Read = tuple[str, str]  # a value read by a page: its kind ("paper", "record"...) and key
 Known = Callable[[Read], "tuple[str, str] | None"]  # a value's last digests: of its inputs, of it
+
+
+@dataclass(frozen=True)
+class Unchanged:
+    """The papers of a model made from the kept one that are the objects it made (so of seeds
+    that did not change, by authors that did not change), by id, and the spellings of the
+    authors added or gone since (a paper card links the names of its author list by them)."""
+
+    papers: frozenset[int]
+    spellings: frozenset[str]
 
 
 def nothing_known(read: Read) -> None:
@@ -62,7 +72,9 @@ class MadeOnDemand(Mapping[str, Value], Generic[Entity, Value]):
 
     With `inputs` (what a value is made from, in full), `digest_of` gives a value's digest
     without making it when its inputs are those it had in the last build (`known`: by key,
-    the digests of its inputs and of itself, by (kind, key)); the values are `Digested`."""
+    the digests of its inputs and of itself, by (kind, key)); the values are `Digested`. An
+    entity `unchanged` says is made of what it was then has the digest of its inputs `known`
+    gives, without working them out."""
 
     def __init__(
         self,
@@ -72,6 +84,7 @@ class MadeOnDemand(Mapping[str, Value], Generic[Entity, Value]):
         log: ReadLog | None = None,
         inputs: Callable[[Entity], object] | None = None,
         known: Known | None = None,
+        unchanged: Callable[[Entity], bool] | None = None,
     ):
         self.entities = entities  # by key: other values of the same entities share it
         self.make = make
@@ -80,6 +93,7 @@ class MadeOnDemand(Mapping[str, Value], Generic[Entity, Value]):
         self.log = log
         self.inputs = inputs
         self.known = known or nothing_known
+        self.unchanged = unchanged  # whether an entity's inputs are known to be its last build's
         self.found: dict[str, tuple[str, str]] = {}  # by key: digests of inputs and value, this build
         self.inputs_found: dict[str, str] = {}  # by key: digests of inputs, this build
 
@@ -108,9 +122,10 @@ class MadeOnDemand(Mapping[str, Value], Generic[Entity, Value]):
         """The digest of what the value of `key` is made from ("" without `inputs`), found
         without making the value."""
         if key not in self.inputs_found:
-            self.inputs_found[key] = (
-                key_of(self.inputs(self.entities[key])) if self.inputs is not None else ""
-            )
+            entity = self.entities[key]
+            last = self.known((self.kind, key)) if self.unchanged and self.unchanged(entity) else None
+            made = last[0] if last else (key_of(self.inputs(entity)) if self.inputs is not None else "")
+            self.inputs_found[key] = made
         return self.inputs_found[key]
 
     def __contains__(self, key: object) -> bool:
@@ -226,8 +241,10 @@ class Cards:
         sources: Sources | None = None,
         log: ReadLog | None = None,
         known: Known | None = None,
+        unchanged: Unchanged | None = None,
     ):
         self.memo = memo or Memo()
+        self.unchanged = unchanged
         self.sources = sources or Sources()
         self.site = site
         self.log = log  # the cards pages read, while they are planned
@@ -236,7 +253,9 @@ class Cards:
         authors = {a.key: a for a in site.authors}
         self.authors = MadeOnDemand(authors, digested(self.author_card), "author", log)
         papers = dict(site.by_key)
-        self.papers = MadeOnDemand(papers, digested(self.paper_card), "paper", log, self.paper_inputs, known)
+        self.papers = MadeOnDemand(
+            papers, digested(self.paper_card), "paper", log, self.paper_inputs, known, self.same_inputs
+        )
 
     @cached_property
     def by_spelling(self) -> dict[str, Author]:
@@ -309,6 +328,17 @@ class Cards:
         authors (what a citation key starts with, found without making the card)."""
         names, _ = self.author_list(paper, self.sources.of(paper.key))
         return names[0] if names else paper.authors[0].name
+
+    def same_inputs(self, paper: Paper) -> bool:
+        """Whether `paper_inputs` is known to be what it was in the last build: the paper is
+        one the kept model made and the build did not merge again (its records, authors and
+        sources.yaml entry the same), and no name of its author list is a spelling of an
+        author added or gone (whom the name links to is the same)."""
+        unchanged = self.unchanged
+        if unchanged is None or id(paper) not in unchanged.papers:
+            return False
+        names, _ = self.author_list(paper, self.sources.of(paper.key))
+        return not any(spelling_of(name) in unchanged.spellings for name in names)
 
     def paper_inputs(self, paper: Paper) -> tuple[object, ...]:
         """Everything `paper_card` reads, of the paper and of the rest of the site (with the

@@ -18,7 +18,7 @@ from __future__ import annotations
 import datetime
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,7 @@ from scholarsite.inputs.lineage_file import Lineage
 from scholarsite.inputs.records import NO_DETAILS, AuthorRecord, SeedRecord
 from scholarsite.inputs.sources import Sources
 from scholarsite.inputs.store import CACHE_FOLDER, write_atomically
+from scholarsite.model.cards import Unchanged
 from scholarsite.model.lineage import LastLineage, former_keys
 from scholarsite.model.model import (
     AbstractVersion,
@@ -36,6 +37,7 @@ from scholarsite.model.model import (
     Identities,
     Paper,
     Provenance,
+    Site,
     Subject,
     Year,
     merged_details,
@@ -62,10 +64,15 @@ class Basis:
 @dataclass
 class Kept:
     """What the kept model was made of, and the rows it was read from of the papers that are
-    still the same objects (written again as they are)."""
+    still the same objects (written again as they are); for `unchanged`, the authors made
+    from it, its change log's origin and, when lineage.txt and sources.yaml are as the build
+    that kept it left them, the former keys they give its papers."""
 
     basis: Basis
     rows: dict[int, tuple[Paper, list[Any]]]  # by the paper's id (the paper held: its id stays its own)
+    authors: list[Author] = field(default_factory=list)
+    origin: object = None
+    former: dict[str, str] | None = None
 
 
 class Damaged(Exception):
@@ -91,9 +98,27 @@ def kept_model(
         return warm
     warm.last, warm.kept = merged, kept
     if kept.basis.lineage == basis.lineage and kept.basis.sources == basis.sources:  # the lineage follows
-        former = former_keys(lineage, merged.by_key.keys())
-        warm.lineage.last = LastLineage(merged.changes.mark, dict(lineage), sources, former)
+        kept.former = former_keys(lineage, merged.by_key.keys())
+        warm.lineage.last = LastLineage(merged.changes.mark, dict(lineage), sources, kept.former)
     return warm
+
+
+def unchanged(warm: WarmModel, site: Site) -> Unchanged | None:
+    """What of `site` (`warm`'s last build) is as the kept model it was made from had it:
+    None unless `warm` was made from a kept model and merged by the change since (not whole:
+    the same identities and publication dates), with lineage.txt and sources.yaml as that build
+    left them and the same former keys (so every unchanged paper has the sources.yaml entry it
+    had)."""
+    kept, merged = warm.kept, warm.last
+    if not isinstance(kept, Kept) or merged is None or kept.former is None:
+        return None
+    if merged.changes.origin is not kept.origin or site.former_keys != kept.former:
+        return None
+    now, before = {id(a) for a in merged.ordered_authors}, {id(a) for a in kept.authors}
+    spellings = {s for a in kept.authors if id(a) not in now for s in a.spellings}
+    spellings |= {s for a in merged.ordered_authors if id(a) not in before for s in a.spellings}
+    papers = frozenset(id(paper) for paper, _ in kept.rows.values() if merged.by_key.get(paper.key) is paper)
+    return Unchanged(papers, frozenset(spellings))
 
 
 def keep(path: Path, warm: WarmModel, basis: Basis) -> None:
@@ -244,7 +269,8 @@ def merged_of(body: dict[str, Any], records: list[AuthorRecord], now: Basis) -> 
             **{("year", y.year): tally(y.author_counts) for y in years.values()},
         },
     )
-    return merged, Kept(kept, rows)
+    made = list(authors)  # a list of its own: the merge changes the model's
+    return merged, Kept(kept, rows, made, merged.changes.origin)
 
 
 def tally(counts: list[tuple[Author, int]]) -> Counter[str]:

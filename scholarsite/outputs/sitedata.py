@@ -21,7 +21,7 @@ from scholarsite.inputs.memo import Memo
 from scholarsite.inputs.sources import Sources
 from scholarsite.lifetime import cores
 from scholarsite.model import related, urls
-from scholarsite.model.cards import Cards, Known, MadeOnDemand, ReadLog, nothing_known
+from scholarsite.model.cards import Cards, Known, MadeOnDemand, ReadLog, Unchanged, nothing_known
 from scholarsite.model.communities import find_communities
 from scholarsite.model.impact_figures import ImpactFigures
 from scholarsite.model.model import Author, Paper, Site
@@ -122,11 +122,12 @@ class SiteData:
     kept_network: KeptNetwork = field(default_factory=KeptNetwork)  # warm state too
     read_log: ReadLog = field(default_factory=ReadLog)  # the shared values pages read, as planned
     known: Known = nothing_known  # the last build's values' digests (warm state)
+    unchanged: Unchanged | None = None  # the papers whose cards' inputs are known to be `known`'s
 
     @cached_property
     def cards(self) -> Cards:
         """Plain-data views of every author, subject and paper."""
-        return Cards(self.site, self.memo, self.sources, self.read_log, self.known)
+        return Cards(self.site, self.memo, self.sources, self.read_log, self.known, self.unchanged)
 
     @cached_property
     def impact(self) -> ImpactFigures:
