@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import hashlib
 import random
+import secrets
 from dataclasses import replace
 from pathlib import Path
 
 from scholarsite.inputs.seeds import AuthorRecord
 from scholarsite.inputs.sources import Sources
+from scholarsite.inputs.userkey import signed, signed_body, user_key
 from scholarsite.model.model import Identities, build_model, title_identity
-from scholarsite.model.snapshot import Basis, keep, kept_model, unchanged
+from scholarsite.model.snapshot import MAGIC, Basis, keep, kept_model, unchanged
 from scholarsite.model.warm import WarmModel
 from tests.test_warm_model import PUBLISHED, edited, linked, plain, seed, shape
 
@@ -34,7 +36,7 @@ def basis_of(seeds: dict[str, AuthorRecord]) -> Basis:
 def test_a_kept_model_merged_by_the_change_gives_the_whole_merge(tmp_path: Path) -> None:
     rng = random.Random(1206)
     identities = Identities(aliases={"dan oz": "eve-ng"})
-    kept = tmp_path / "model.json"
+    kept = tmp_path / "model.signed"
     merged_again = 0
     for run in range(10):
         seeds = {f"seeds/s{n}.txt": seed(rng, f"seeds/s{n}.txt") for n in range(8)}
@@ -56,22 +58,36 @@ def test_a_kept_model_merged_by_the_change_gives_the_whole_merge(tmp_path: Path)
     assert merged_again > 150  # most edits merged by the change, not whole
 
 
-def test_a_model_kept_by_other_code_or_damaged_is_not_used(tmp_path: Path) -> None:
+def test_a_model_kept_by_other_code_planted_or_damaged_is_not_used(tmp_path: Path) -> None:
+    """Only a model this user's builds signed is read (its slugs and counts are taken as they
+    are); a signed one of other code, with a value of the wrong type or nested deep is not
+    used either: the model is merged whole."""
     seeds = {f"seeds/s{n}.txt": seed(random.Random(n), f"seeds/s{n}.txt") for n in range(4)}
     first = WarmModel()
     first.build(seeds.values(), PUBLISHED, Identities(), plain)
-    kept = tmp_path / "model.json"
+    kept = tmp_path / "model.signed"
     keep(kept, first, basis_of(seeds))
     assert kept_model(kept, list(seeds.values()), basis_of(seeds), {}, Sources()).last is not None
-    good = kept.read_text(encoding="utf-8")
+    key = user_key()
+    assert key is not None
+    body = signed_body(kept.read_bytes(), key, MAGIC)
+    assert body is not None
+    good = body.decode()
     for damaged in (
-        good.replace('"code":"', '"code":"other'),
-        good.replace('"papers":[[', '"papers":[[["deep"]],['),
-        good.replace('"authors":[["', '"authors":[[' + "[" * 5000 + "]" * 5000 + ',"'),
-        good[: len(good) // 2],
-        "[" * 100_000 + "]" * 100_000,
+        signed(secrets.token_bytes(32), MAGIC, body),  # planted: signed by another key
+        body,  # not signed at all
+        *(
+            signed(key, MAGIC, text.encode())
+            for text in (
+                good.replace('"code":"', '"code":"other'),
+                good.replace('"papers":[[', '"papers":[[["deep"]],['),
+                good.replace('"authors":[["', '"authors":[[' + "[" * 5000 + "]" * 5000 + ',"'),
+                good[: len(good) // 2],
+                "[" * 100_000 + "]" * 100_000,
+            )
+        ),
     ):
-        kept.write_text(damaged, encoding="utf-8")
+        kept.write_bytes(damaged)
         warm = kept_model(kept, list(seeds.values()), basis_of(seeds), {}, Sources())
         assert warm.last is None
         assert shape(warm.build(seeds.values(), PUBLISHED, Identities(), plain)) == shape(
@@ -88,7 +104,7 @@ def test_unchanged_names_the_papers_the_kept_model_made_and_the_authors_added_or
     numbered(seeds)
     first = WarmModel()
     first.build(seeds.values(), PUBLISHED, Identities(), plain)
-    kept = tmp_path / "model.json"
+    kept = tmp_path / "model.signed"
     keep(kept, first, basis_of(seeds))
     added = replace(seed(rng, "seeds/new.txt"), name="Gil Newcomer")
     seeds["seeds/new.txt"] = added

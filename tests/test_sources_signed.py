@@ -21,7 +21,8 @@ from scholarsite.inputs.openalex_part import Impact
 from scholarsite.inputs.paperlinks import Link
 from scholarsite.inputs.sources import SOURCES_FILE, SourceEntry, Sources, dump_sources, read_sources
 from scholarsite.inputs.sources_cache import SOURCES_CACHE, read_sources_kept
-from scholarsite.inputs.sources_signed import MAGIC, keep_signed, mac
+from scholarsite.inputs.sources_signed import MAGIC, keep_signed
+from scholarsite.inputs.userkey import signed
 
 from .conftest import make_project
 from .test_sources_cache import ENTRIES, unparsed
@@ -165,7 +166,7 @@ def test_a_cache_of_other_code_or_bytes_is_a_miss(tmp_path: Path, monkeypatch: p
         planted(root, key, other)
     assert read_sources_kept(root, root / SOURCES_CACHE, file_digest(root))[0].entries == ENTRIES
     body = marshal.dumps(("another layout",))  # signed, but not what this code writes
-    (root / SIGNED).write_bytes(MAGIC + mac(key, body) + body)
+    (root / SIGNED).write_bytes(signed(key, MAGIC, body))
     assert read_sources_kept(root, root / SOURCES_CACHE, file_digest(root))[0].entries == ENTRIES
 
 

@@ -27,8 +27,6 @@ written again whole and the delta removed.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import marshal
 import sys
 from collections.abc import Sequence
@@ -43,9 +41,9 @@ from scholarsite.inputs.openalex_part import IMPACT_DEFAULTS, Impact
 from scholarsite.inputs.paperlinks import Link
 from scholarsite.inputs.sources import ENTRY_DEFAULTS, Candidate, SourceEntry, Sources
 from scholarsite.inputs.store import write_atomically
+from scholarsite.inputs.userkey import MAC_BYTES, signed, signed_body
 
 MAGIC = b"scholarsite sources.signed 3\n"
-MAC_BYTES = hashlib.sha256().digest_size
 ENTRY_NAMES = tuple(ENTRY_DEFAULTS)
 IMPACT_NAMES = tuple(IMPACT_DEFAULTS)
 CANDIDATE_NAMES = tuple(Candidate.__dataclass_fields__)
@@ -110,7 +108,7 @@ def signed_cache(file: Path, key: bytes) -> Kept | None:
     on this base; None when the base is missing, not signed by `key` or of another layout."""
     try:
         base = file.read_bytes()
-        body = signed_body(base, key)
+        body = signed_body(base, key, MAGIC)
         if body is None:
             return None
         head, keys, lines, rows, spans = marshal.loads(body)
@@ -126,7 +124,7 @@ def with_delta(kept: Kept, file: Path, key: bytes) -> None:
     """Add the delta in `file` to `kept`, when it is signed by `key`, made on `kept`'s base
     and of the same code."""
     try:
-        body = signed_body(file.read_bytes(), key)
+        body = signed_body(file.read_bytes(), key, MAGIC)
         if body is None:
             return
         head, base, keys, rows, spans, order, lines = marshal.loads(body)
@@ -153,24 +151,6 @@ def sources_in(kept: Kept | None, digest: str) -> Sources | None:
         return None
 
 
-def signed_body(data: bytes, key: bytes) -> bytes | None:
-    """The body of a signed cache's bytes, if they are signed by `key`; else None."""
-    if not data.startswith(MAGIC):
-        return None
-    signature, body = data[len(MAGIC) : len(MAGIC) + MAC_BYTES], data[len(MAGIC) + MAC_BYTES :]
-    return body if hmac.compare_digest(signature, mac(key, body)) else None
-
-
-def mac(key: bytes, body: bytes) -> bytes:
-    """The signature of a cache's body."""
-    return hmac.digest(key, body, "sha256")
-
-
-def signed(key: bytes, body: bytes) -> bytes:
-    """A cache's bytes: its body after the magic and the body's signature."""
-    return MAGIC + mac(key, body) + body
-
-
 def keep_signed(
     file: Path, digest: str, sources: Sources, key: bytes, spans: Sequence[Span | None] = ()
 ) -> None:
@@ -182,7 +162,7 @@ def keep_signed(
     rows = [row_of(entry, pool) for entry in sources.entries.values()]
     kept = list(spans) or [None] * len(keys)
     body = marshal.dumps((header(digest), keys, [sources.line(key) for key in keys], rows, kept))
-    write_atomically(file, signed(key, body))
+    write_atomically(file, signed(key, MAGIC, body))
     delta_file(file).unlink(missing_ok=True)
 
 
@@ -219,7 +199,7 @@ def keep_changed(
         return keep_signed(file, digest, sources, key, spans)
     lines = [sources.line(name) for name in sources.entries]
     body = marshal.dumps((header(digest), kept.base, keys, rows, added, order, lines))
-    write_atomically(delta_file(file), signed(key, body))
+    write_atomically(delta_file(file), signed(key, MAGIC, body))
 
 
 def row_of(entry: SourceEntry, pool: dict[Any, Any]) -> Fields:

@@ -12,12 +12,15 @@ and the caches are checked value by value as before.
 from __future__ import annotations
 
 import functools
+import hashlib
+import hmac
 import os
 import secrets
 from pathlib import Path
 
 KEY_BYTES = 32
 KEY_FILE = "cache-key"
+MAC_BYTES = hashlib.sha256().digest_size
 
 
 def key_folder() -> Path:
@@ -59,3 +62,16 @@ def made_in(folder: Path, file: Path) -> None:
         pass  # another process made it first: use theirs
     finally:
         draft.unlink(missing_ok=True)
+
+
+def signed(key: bytes, magic: bytes, body: bytes) -> bytes:
+    """A signed cache's bytes: `magic` (what the cache is), the body's signature, the body."""
+    return magic + hmac.digest(key, body, "sha256") + body
+
+
+def signed_body(data: bytes, key: bytes, magic: bytes) -> bytes | None:
+    """The body of a signed cache's bytes, if they are a `magic` cache signed by `key`; else None."""
+    if not data.startswith(magic):
+        return None
+    signature, body = data[len(magic) : len(magic) + MAC_BYTES], data[len(magic) + MAC_BYTES :]
+    return body if hmac.compare_digest(signature, hmac.digest(key, body, "sha256")) else None

@@ -2,15 +2,17 @@
 
 A one-shot build starts with nothing in memory, and merging every seed's records into papers
 and counting every author's views took 3-4 s of an abstract edit at 37,537 papers. A complete
-build keeps its model (`model.warm.Merged`) in `.scholarsite-cache/model.json`: each paper and
+build keeps its model (`model.warm.Merged`) in `.scholarsite-cache/model.signed`: each paper and
 author by its place, with what the merge worked out (slugs, the site's order, co-author,
 subject and year counts) and none of the records' texts, which the seeds give again; and what
 it was made of: each seed's digest, the author pages' identities, the publication dates, and
 the digests of lineage.txt and sources.yaml as the build left them. The next build makes the
 objects again from it (a fifth of the merge's time), takes the seeds whose digest is not the
 kept one as changed, and lets `WarmModel` merge those again and the lineage follow, as the
-preview does after a save. The file is plain JSON (orjson); another code version's, or one
-with anything unexpected in it, is not used: the model is then merged whole, as without it.
+preview does after a save. The file is JSON (orjson) signed with the user's key
+(`inputs.userkey`): its slugs, keys and counts are taken as they are, so a model planted in
+`.scholarsite-cache/` is never used; nor is one of another code version, or one with anything
+unexpected in it: the model is then merged whole, as without it (and without a key).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from scholarsite.inputs.lineage_file import Lineage
 from scholarsite.inputs.records import NO_DETAILS, AuthorRecord, SeedRecord
 from scholarsite.inputs.sources import Sources
 from scholarsite.inputs.store import CACHE_FOLDER, write_atomically
+from scholarsite.inputs.userkey import signed, signed_body, user_key
 from scholarsite.model.cards import Unchanged
 from scholarsite.model.lineage import LastLineage, former_keys
 from scholarsite.model.model import (
@@ -46,7 +49,8 @@ from scholarsite.model.model import (
 )
 from scholarsite.model.warm import Changes, Merged, WarmModel, group_of
 
-SNAPSHOT_FILE = CACHE_FOLDER / "model.json"
+SNAPSHOT_FILE = CACHE_FOLDER / "model.signed"
+MAGIC = b"scholarsite model.signed 1\n"
 FORMAT = 1
 PAPER_FIELDS = (str, str, str, str, int)  # the types of a paper's key, slugs, title and year
 STALE: Any = object()  # a changed seed's records as the kept model knew them: equal to none
@@ -89,8 +93,12 @@ def kept_model(
     """A warm model holding the kept one (of the seeds `records` as far as their digests are
     the kept ones); an empty one (merged whole by its first build) when none can be used."""
     warm = WarmModel()
+    key = user_key()
     try:
-        body = loads_checked(path.read_bytes())
+        data = signed_body(path.read_bytes(), key, MAGIC) if key is not None else None
+        if data is None:  # none, planted, or this user has no key
+            return warm
+        body = loads_checked(data)
         if type(body) is not dict or body.get("format") != FORMAT or body.get("code") != code_version():
             return warm
         merged, kept = merged_of(body, records, basis)
@@ -123,10 +131,11 @@ def unchanged(warm: WarmModel, site: Site) -> Unchanged | None:
 
 def keep(path: Path, warm: WarmModel, basis: Basis) -> None:
     """Write the model of `warm`'s last build, made of `basis`, unless the kept one is it."""
-    merged, kept = warm.last, warm.kept
-    if merged is None or (not warm.changed and isinstance(kept, Kept) and kept.basis == basis):
+    merged, kept, key = warm.last, warm.kept, user_key()
+    if merged is None or key is None or (not warm.changed and isinstance(kept, Kept) and kept.basis == basis):
         return
-    write_atomically(path, dumps(body_of(merged, basis, kept.rows if isinstance(kept, Kept) else {})))
+    body = dumps(body_of(merged, basis, kept.rows if isinstance(kept, Kept) else {}))
+    write_atomically(path, signed(key, MAGIC, body))
     warm.kept, warm.changed = Kept(basis, {}), False
 
 
