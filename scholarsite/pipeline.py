@@ -286,7 +286,7 @@ def prepare(
     recorded = looked.files.regular
     project = load_project(root, caches.parses, overrides, recorded, keep_sources=caches.parses.on_disk)
     basis = basis_of(project, recorded)
-    if caches.model is None and caches.parses.on_disk:  # a one-shot build: the last build's model
+    if caches.model is None and caches.parses.on_disk:  # a process's first build: the model kept last
         authors = [parse.author for parse in project.seeds if parse.author is not None]
         path = root / snapshot.SNAPSHOT_FILE
         caches.model = snapshot.kept_model(path, authors, basis, project.lineage, project.sources)

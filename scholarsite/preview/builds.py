@@ -22,7 +22,6 @@ from scholarsite.errors import BuildError, Diagnostic, Severity, printable
 from scholarsite.inputs.config import Overrides
 from scholarsite.inputs.watched import WatchedInputs
 from scholarsite.lifetime import die_with_parent, thawed_collection
-from scholarsite.model.warm import WarmModel
 
 MISSED_ROUNDS = 3  # builds after one when files changed that the watcher did not name
 BUILD_NICENESS = 10  # the build process yields the cores to the browser showing its first page
@@ -61,13 +60,14 @@ def describe(exc: Exception) -> str:
 
 
 class LocalBuilds:
-    """Builds run in this process, with warm caches (parses, derived text, compiled templates)."""
+    """Builds run in this process, with warm caches (parses, derived text, compiled templates)
+    and model: the first build takes the one the last build kept (`model.snapshot`), and each
+    save merges what it changed into it."""
 
     def __init__(self, root: Path, overrides: Overrides):
         self.root = root
         self.overrides = overrides
         self.caches = pipeline.Caches.of(root)
-        self.caches.model = WarmModel()  # each save merges what it changed into the last model
         self.inputs = self.caches.inputs = WatchedInputs(root)  # ... and only the files saved are looked at
 
     def build(self, shown: Shown, opened: str | None = None, changed: Iterable[str] | None = None) -> Outcome:
