@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from scholarsite.inputs.digests import DigestedDict, key_of
+from scholarsite.inputs.digests import DigestedDict, DigestedList, key_of
 
 
 def fresh_key(*parts: Any) -> str:
@@ -69,3 +69,14 @@ def test_digested_values_are_written_as_their_digest() -> None:
     assert key_of([card], digested=True) == key_of([DigestedDict(title="A paper")], digested=True)
     assert key_of([card], digested=True) != key_of([DigestedDict(title="Another")], digested=True)
     assert key_of([card]) == fresh_key([card]) != key_of([card], digested=True)
+
+
+def test_a_digested_list_is_keyed_by_its_items_digests_once() -> None:
+    cards = [DigestedDict(name="Ada"), DigestedDict(name="Grace")]
+    letters = DigestedList([{"letter": "A", "authors": cards}])
+    assert letters.digest == key_of([{"letter": "A", "authors": cards}], digested=True)
+    again = DigestedList([{"letter": "A", "authors": [DigestedDict(name="Ada"), DigestedDict(name="Grace")]}])
+    assert key_of([letters], digested=True) == key_of([again], digested=True)
+    renamed = DigestedList([{"letter": "A", "authors": [cards[0], DigestedDict(name="Grace H.")]}])
+    assert key_of([renamed], digested=True) != key_of([letters], digested=True)
+    assert list(letters) == [{"letter": "A", "authors": cards}]  # still a list to templates

@@ -69,6 +69,17 @@ class DigestedDict(Digested, dict):  # type: ignore[type-arg]
     """A dict that is `Digested`: never change it once made."""
 
 
+class DigestedList(Digested, list):  # type: ignore[type-arg]
+    """A list that is `Digested`, its digest made of its items' with their `Digested` values as
+    theirs: data many pages read (the A-Z authors every index page lists) is encoded once per
+    build, not once per page. Never change it once made."""
+
+    @cached_property
+    def digest(self) -> str:
+        """The key of the items, `Digested` ones by their digest."""
+        return key_of(list(self), digested=True)
+
+
 class _KeyPickler(_PlainPickler):
     """A _PlainPickler that writes `Digested` values as their digest. It overrides
     `reducer_override`, which pickle asks only of objects that are not of a built-in type

@@ -18,7 +18,7 @@ from typing import Any
 from markupsafe import Markup
 
 from scholarsite.inputs.content import Page
-from scholarsite.inputs.digests import code_version, key_of
+from scholarsite.inputs.digests import DigestedList, code_version, key_of
 from scholarsite.model import urls
 from scholarsite.model.cards import Card
 from scholarsite.model.model import Author, Paper, Subject, Year
@@ -212,14 +212,14 @@ class Planner:
 
         ordered = sorted(self.site.authors, key=lambda a: (initial(a), a.key))
         split = len(ordered) > AUTHORS_ON_ONE_PAGE
-        letters = [
+        letters = DigestedList(  # read by every page of the index: keyed once
             {
                 "letter": letter,
                 "authors": [self.cards.author(a) for a in group],
                 "path": urls.authors_letter(letter) if split else urls.AUTHORS,
             }
             for letter, group in groupby(ordered, key=initial)
-        ]
+        )
         crumbs = home_trail(("Authors", urls.AUTHORS))
         index = self.spec(
             urls.AUTHORS,
