@@ -111,22 +111,23 @@ class MadeOnDemand(Mapping[str, Value], Generic[Entity, Value]):
     def digest_of(self, key: str) -> str:
         """The digest of the value of `key`: the last build's when its inputs are the same
         (the value is not made then), else the value's."""
-        if key not in self.found:
+        if (found := self.found.get(key)) is None:
             inputs = self.inputs_digest(key)
             last = self.known((self.kind, key))
             same = inputs and last is not None and last[0] == inputs and key not in self.made
-            self.found[key] = (inputs, last[1] if same and last else self.value(key).digest)  # type: ignore[attr-defined]
-        return self.found[key][1]
+            found = last if same and last else (inputs, self.value(key).digest)  # type: ignore[attr-defined]
+            self.found[key] = found
+        return found[1]
 
     def inputs_digest(self, key: str) -> str:
         """The digest of what the value of `key` is made from ("" without `inputs`), found
         without making the value."""
-        if key not in self.inputs_found:
+        if (found := self.inputs_found.get(key)) is None:
             entity = self.entities[key]
             last = self.known((self.kind, key)) if self.unchanged and self.unchanged(entity) else None
-            made = last[0] if last else (key_of(self.inputs(entity)) if self.inputs is not None else "")
-            self.inputs_found[key] = made
-        return self.inputs_found[key]
+            found = last[0] if last else (key_of(self.inputs(entity)) if self.inputs is not None else "")
+            self.inputs_found[key] = found
+        return found
 
     def __contains__(self, key: object) -> bool:
         return key in self.entities
@@ -330,15 +331,27 @@ class Cards:
         return names[0] if names else paper.authors[0].name
 
     def same_inputs(self, paper: Paper) -> bool:
-        """Whether `paper_inputs` is known to be what it was in the last build: the paper is
-        one the kept model made and the build did not merge again (its records, authors and
-        sources.yaml entry the same), and no name of its author list is a spelling of an
-        author added or gone (whom the name links to is the same)."""
+        """Whether `paper_inputs` is known to be what it was in the last build (`same_papers`)."""
+        return paper.key in self.same_papers
+
+    @cached_property
+    def same_papers(self) -> frozenset[str]:
+        """The keys of the papers whose `paper_inputs` are known to be what they were in the
+        last build: each is one the kept model made and the build did not merge again (its
+        records, authors and sources.yaml entry the same), and no name of its author list is a
+        spelling of an author added or gone (whom the name links to is the same)."""
         unchanged = self.unchanged
-        if unchanged is None or id(paper) not in unchanged.papers:
-            return False
+        if unchanged is None:
+            return frozenset()
+        kept = [paper for paper in self.site.papers if id(paper) in unchanged.papers]
+        if unchanged.spellings:
+            kept = [paper for paper in kept if not self.names_any(paper, unchanged.spellings)]
+        return frozenset(paper.key for paper in kept)
+
+    def names_any(self, paper: Paper, spellings: frozenset[str]) -> bool:
+        """Whether a name of the paper's author list is one of `spellings`."""
         names, _ = self.author_list(paper, self.sources.of(paper.key))
-        return not any(spelling_of(name) in unchanged.spellings for name in names)
+        return any(spelling_of(name) in spellings for name in names)
 
     def paper_inputs(self, paper: Paper) -> tuple[object, ...]:
         """Everything `paper_card` reads, of the paper and of the rest of the site (with the

@@ -61,12 +61,12 @@ def citation_records(
     keys: dict[str, str], cards: Cards, config: Config, known: Known | None = None
 ) -> MadeOnDemand[Paper, citations.CitationRecord]:
     """A CitationRecord per paper key under its citation key (`keys`), each made when first
-    asked for (its digest known without it while what `citation_record` reads is the same)."""
+    asked for (its digest known without it while what `citation_record` reads is the same:
+    the paper's card, made of what its inputs' digest is of, paper fields among them; its
+    citation key; the base URL)."""
 
-    def inputs(paper: Paper) -> tuple[object, ...]:
-        subjects = [s.code for s in paper.subjects]
-        card = cards.papers.digest_of(paper.key)
-        return card, keys[paper.key], config.base_url, paper.title, paper.year, paper.source, subjects
+    def inputs(paper: Paper) -> tuple[str, str, str]:
+        return cards.papers.inputs_digest(paper.key), keys[paper.key], config.base_url
 
     return MadeOnDemand(
         cards.papers.entities,
