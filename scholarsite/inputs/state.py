@@ -196,6 +196,23 @@ class BuildState:
             query = f"SELECT key, digest, counts, vector, related FROM related WHERE key IN ({marks})"  # noqa: S608
             yield from self.db.execute(query, batch)
 
+    def related_dfs_of(self, terms: Sequence[str]) -> Iterator[tuple[str, int]]:
+        """The document frequencies of these terms in the related-papers index (of those that
+        have one), without their papers and postings."""
+        for start in range(0, len(terms), BATCH):
+            batch = terms[start : start + BATCH]
+            marks = ", ".join("?" * len(batch))
+            query = f"SELECT term, df FROM related_terms WHERE term IN ({marks})"  # noqa: S608
+            yield from self.db.execute(query, batch)
+
+    def related_postings_of(self, terms: Sequence[str]) -> Iterator[tuple[str, str]]:
+        """The posting lists of these terms in the related-papers index (of those that have one)."""
+        for start in range(0, len(terms), BATCH):
+            batch = terms[start : start + BATCH]
+            marks = ", ".join("?" * len(batch))
+            query = f"SELECT term, postings FROM related_terms WHERE term IN ({marks})"  # noqa: S608
+            yield from self.db.execute(query, batch)
+
     def value(self, name: str) -> str | None:
         """A value kept by name (None when there is none)."""
         row = self.db.execute("SELECT value FROM meta WHERE name = ?", (name,)).fetchone()

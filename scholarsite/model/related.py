@@ -175,9 +175,14 @@ class Term:
     def of_columns(cls, columns: TermColumns) -> Term:
         """A term from the state store (its df, papers and postings columns)."""
         df, holders, postings = columns
-        lines = (line.split(" ", 1) for line in postings.split("\n")) if postings else ()
         papers = None if holders is None else tuple(filter(None, holders.split("\n")))
-        return cls(df, papers, tuple((key, float(weight)) for weight, key in lines))
+        return cls(df, papers, postings_of(postings))
+
+
+def postings_of(column: str) -> tuple[tuple[str, float], ...]:
+    """A term's postings from the store's column (lines of weight and paper key)."""
+    lines = (line.split(" ", 1) for line in column.split("\n")) if column else ()
+    return tuple((key, float(weight)) for weight, key in lines)
 
 
 class Store(Protocol):
@@ -197,6 +202,12 @@ class Store(Protocol):
 
     def related_rows_of(self, keys: Sequence[str]) -> Iterable[RowColumns]:
         """The rows of these papers (those that have one)."""
+
+    def related_dfs_of(self, terms: Sequence[str]) -> Iterable[tuple[str, int]]:
+        """The document frequencies of these terms (of those that have one)."""
+
+    def related_postings_of(self, terms: Sequence[str]) -> Iterable[tuple[str, str]]:
+        """The posting lists of these terms (of those that have one), as `Term.columns` has them."""
 
 
 def all_in_memory(keys: Iterable[str]) -> None:
@@ -226,6 +237,8 @@ class RelatedIndex:
     seen: object = None  # the warm model's mark it was last brought up to (`model.warm.Changes`)
     store: Store | None = None  # what the index has not read yet is there
     read_rows: Callable[[Iterable[str]], None] = all_in_memory  # brings rows from the store at once (`kept`)
+    read_dfs: Callable[[Iterable[str]], None] = all_in_memory  # ... terms' document frequencies
+    read_postings: Callable[[Iterable[str]], None] = all_in_memory  # ... and terms' posting lists
 
     @classmethod
     def kept(cls, k: int, store: Store) -> RelatedIndex:
@@ -250,6 +263,18 @@ class RelatedIndex:
             found = {row.key: row for row in map(Row.of_columns, store.related_rows_of(wanted))}
             rows.update((key, found.get(key)) for key in wanted)
 
+        def read_dfs(names: Iterable[str]) -> None:  # one query for many, postings left unread
+            wanted = sorted(set(names) - df.looked)
+            found = dict(store.related_dfs_of(wanted))
+            for name in wanted:
+                df[name] = found.get(name, 0)
+
+        def read_postings(names: Iterable[str]) -> None:  # one query for many, papers left unread
+            wanted = sorted(set(names) - postings.looked)
+            found = dict(store.related_postings_of(wanted))
+            for name in wanted:
+                postings[name] = dict(postings_of(found[name])) if name in found else {}
+
         def row_part(part: Callable[[Row], object]) -> OnDemand:  # type: ignore[type-arg]
             return OnDemand(lambda key: None if (found := row(key)) is None else part(found))
 
@@ -257,17 +282,21 @@ class RelatedIndex:
             found = term(name)
             return set() if found is None else None if found.holders is None else set(found.holders)
 
+        df = OnDemand(lambda name: found.df if (found := term(name)) else 0)
+        postings = OnDemand(lambda name: dict(found.postings) if (found := term(name)) else {})
         return cls(
             k,
             store.related_digests(),
             row_part(lambda row: row.counts),
             row_part(lambda row: row.vector),
             row_part(lambda row: row.related),
-            OnDemand(lambda name: found.df if (found := term(name)) else 0),
+            df,
             OnDemand(papers),
-            OnDemand(lambda name: dict(found.postings) if (found := term(name)) else {}),
+            postings,
             store=store,
             read_rows=read_rows,
+            read_dfs=read_dfs,
+            read_postings=read_postings,
         )
 
     def _read_whole(self) -> None:
@@ -276,7 +305,7 @@ class RelatedIndex:
         if self.store is None:
             return
         stored = {row.key: row for row in map(Row.of_columns, self.store.related_rows())}
-        self.store, self.read_rows = None, all_in_memory
+        self.store, self.read_rows, self.read_dfs, self.read_postings = None, *[all_in_memory] * 3
 
         def merged(table: dict[str, Item], part: Callable[[Row], Item], empty: Item) -> dict[str, Item]:
             looked = getattr(table, "looked", ())
@@ -366,18 +395,28 @@ class RelatedIndex:
         self.digests.update((key, digests[key]) for key in edited)
         revector = (edited | set().union(*(self.holders[t] for t in reweighed))) - gone
         self.read_rows(revector)
-        moved, touched = self._post(gone, {key: self._vector(self.counts[key]) for key in revector})
+        self.read_dfs(term for key in revector for term, _ in self.counts[key])
+        vectors = {key: self._vector(self.counts[key]) for key in revector}
+        self.read_postings(term for key in gone | vectors.keys() for term, _ in self.vectors.get(key, ()))
+        self.read_postings(term for vector in vectors.values() for term, _ in vector)
+        moved, touched = self._post(gone, vectors)
         rerank = moved | edited | set().union(*(self.postings[t].keys() for t in touched))
         self.read_rows(rerank)
         whole = set(rerank) if len(moved) + len(gone) > FEW_MOVED else moved | edited
         if k != self.k:
             self.k, rerank, whole = k, set(digests), set(digests)
         self.unsaved |= gone | edited | moved
-        whole |= {key for key in rerank - whole if not (moved | gone).isdisjoint(self.related.get(key, ()))}
+        shifted = moved | gone
+        whole |= {key for key in rerank - whole if not shifted.isdisjoint(self.related.get(key, ()))}
         changed = self._rank(sorted(whole), workers)
         self.read_rows(chain.from_iterable(self.related[key] for key in rerank - whole))
+        holding: dict[str, list[str]] = defaultdict(list)  # term -> the moved papers whose vector holds it
+        for key in sorted(moved):
+            for term, _ in self.vectors[key]:
+                holding[term].append(key)
+        weights = OnDemand(lambda key: dict(self.vectors[key]))  # each vector as a dict, made once
         for key in sorted(rerank - whole):  # only the moved papers' scores changed: rank them in
-            found = self._rank_in(key, moved)
+            found = self._rank_in(key, holding, weights)
             if self.related[key] != found:
                 self.related[key] = found
                 self.unsaved.add(key)
@@ -466,21 +505,24 @@ class RelatedIndex:
         self.unsaved |= changed
         return changed
 
-    def _rank_in(self, key: str, moved: set[str]) -> tuple[str, ...]:
+    def _rank_in(
+        self, key: str, holding: Mapping[str, list[str]], weights: Mapping[str, dict[str, float]]
+    ) -> tuple[str, ...]:
         """The related papers of a paper whose vector and whose related papers' vectors are
-        unchanged, when only the `moved` papers' vectors changed: every paper outside its list
-        ranked below the list before and still does, so the list and the moved papers that
-        share a term with it hold the new list."""
+        unchanged, when only the moved papers' vectors changed (`holding`: by term, the moved
+        papers whose vector holds it; `weights`: each paper's vector as a dict): every paper
+        outside its list ranked below the list before and still does, so the list and the
+        moved papers that share a term with it hold the new list."""
         vector = self.vectors[key]
-        terms = {term for term, _ in vector}
+        near = {other for term, _ in vector for other in holding.get(term, ())}
         scores = {}
-        for other in (*self.related[key], *sorted(moved)):
-            weights = dict(self.vectors[other])
-            if other != key and not terms.isdisjoint(weights):
+        for other in (*self.related[key], *sorted(near)):
+            found = weights[other]
+            if other != key and not found.keys().isdisjoint(term for term, _ in vector):
                 total = 0.0
                 for term, q in vector:  # in the order `_nearest` adds them: the same float
-                    if term in weights:
-                        total += q * weights[term]
+                    if term in found:
+                        total += q * found[term]
                 scores[other] = total
         return top_k(scores, self.k)
 
