@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from scholarsite import __version__
 from scholarsite.inputs.config import setting_problem
 from scholarsite.sources import API_URL, MAX_AGE_DAYS, OPENALEX_URL
 
@@ -48,6 +47,19 @@ def s3_target(value: str) -> Any:
         return Target.parse(value)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+class ShowVersion(argparse.Action):
+    """--version: print "scholarsite X.Y.Z" and exit (the version looked up only then)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any):
+        super().__init__(option_strings, argparse.SUPPRESS, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:
+        import scholarsite
+
+        print(f"{parser.prog} {scholarsite.__version__}")
+        parser.exit()
 
 
 class DefaultsShown(argparse.RawDescriptionHelpFormatter):
@@ -172,7 +184,7 @@ def parser() -> argparse.ArgumentParser:
         epilog="a first site: scholarsite new lab && cd lab && scholarsite serve\n"
         "each command's --help says more, with examples",
     )
-    main.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    main.add_argument("--version", action=ShowVersion, help="show the version and exit")
     commands = main.add_subparsers(dest="command", title="commands", metavar="COMMAND")
     addressed = StrictParser(add_help=False, parents=[project])
     addressed.add_argument(

@@ -20,7 +20,6 @@ from html import escape
 from xml.etree.ElementTree import Element
 
 import nh3
-from latex2mathml.converter import convert_to_element
 
 from scholarsite.tex.alphabets import UNSTYLE, styled
 from scholarsite.tex.conventions import expand
@@ -167,6 +166,8 @@ def convert_math(body: str, display: bool) -> ConvertedMath | None:
     """Sanitised MathML and plain text for one math body; None when it can't be converted."""
     if _MACRO_DEFINITION.search(body):  # macro expansion could blow up; never needed here
         return None
+    from latex2mathml.converter import convert_to_element  # loaded by the first math converted
+
     try:
         root = convert_to_element(_prepare(body), display="block" if display else "inline")
         unknown = _decode(root)

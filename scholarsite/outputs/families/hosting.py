@@ -5,7 +5,6 @@ from __future__ import annotations
 import html
 import json
 from collections.abc import Iterator
-from xml.sax.saxutils import escape
 
 from scholarsite.model import urls
 from scholarsite.outputs.registry import Copy, Output, fixed
@@ -19,7 +18,8 @@ SITEMAP_HEAD = (
 def sitemap(base_url: str, pages: list[str]) -> bytes:
     """sitemaps.org XML listing every page (absolute URLs)."""
     entries = "".join(
-        f"  <url><loc>{escape(urls.absolute(base_url, p))}</loc></url>\n" for p in sorted(pages)
+        f"  <url><loc>{html.escape(urls.absolute(base_url, path), quote=False)}</loc></url>\n"
+        for path in sorted(pages)
     )
     return (SITEMAP_HEAD + entries + "</urlset>\n").encode("utf-8")
 
