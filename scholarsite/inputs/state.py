@@ -196,6 +196,15 @@ class BuildState:
             query = f"SELECT key, digest, counts, vector, related FROM related WHERE key IN ({marks})"  # noqa: S608
             yield from self.db.execute(query, batch)
 
+    def related_lists_of(self, keys: Sequence[str]) -> Iterator[tuple[str, str, str]]:
+        """The key, vector and related columns of these papers' rows in the related-papers index
+        (those that have one): what ranking a paper's list in reads."""
+        for start in range(0, len(keys), BATCH):
+            batch = keys[start : start + BATCH]
+            marks = ", ".join("?" * len(batch))
+            query = f"SELECT key, vector, related FROM related WHERE key IN ({marks})"  # noqa: S608
+            yield from self.db.execute(query, batch)
+
     def related_dfs_of(self, terms: Sequence[str]) -> Iterator[tuple[str, int]]:
         """The document frequencies of these terms in the related-papers index (of those that
         have one), without their papers and postings."""

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from heapq import nsmallest
 from itertools import chain
+from operator import attrgetter
 from typing import Protocol, TypeVar
 
 from scholarsite.lifetime import Workers
@@ -64,6 +65,7 @@ _STOPWORDS = frozenset(
 
 Counts = tuple[tuple[str, int], ...]  # a paper's terms and their counts, by term
 Vector = tuple[tuple[str, float], ...]  # its kept terms and weights, highest first
+Ranked = tuple[tuple[str, ...], tuple[float, ...]]  # related papers, best first, and their scores
 
 
 def _term(word: str) -> str:
@@ -132,27 +134,44 @@ class Row:
     counts: Counts
     vector: Vector
     related: tuple[str, ...]
+    scores: tuple[float, ...]  # of the related papers, as ranking found them
 
     def columns(self) -> RowColumns:
         """The row as the state store keeps it: terms and numbers separated by spaces (a term
-        has none; `repr` of a float reads back exactly), paper keys by newlines (a key has
-        none). Twice as fast to read back as JSON, which matters at 37,000 rows a build."""
+        has none; `repr` of a float reads back exactly), the related papers as lines of score
+        and key (a key has no newline). Twice as fast to read back as JSON, which matters at
+        37,000 rows a build."""
         counts = " ".join(f"{term} {n}" for term, n in self.counts)
         vector = " ".join(f"{term} {weight!r}" for term, weight in self.vector)
-        return self.key, self.digest, counts, vector, "\n".join(self.related)
+        found = "\n".join(f"{score!r} {key}" for key, score in zip(self.related, self.scores, strict=True))
+        return self.key, self.digest, counts, vector, found
 
     @classmethod
     def of_columns(cls, columns: RowColumns) -> Row:
         """A row from the state store."""
         key, digest, counts, vector, found = columns
-        count_parts, vector_parts = counts.split(), vector.split()
+        count_parts = counts.split()
+        related, scores = related_of(found)
         return cls(
             key,
             digest,
             tuple(zip(count_parts[::2], map(int, count_parts[1::2]), strict=True)),
-            tuple(zip(vector_parts[::2], map(float, vector_parts[1::2]), strict=True)),
-            tuple(found.split("\n")) if found else (),
+            vector_of(vector),
+            related,
+            scores,
         )
+
+
+def vector_of(column: str) -> Vector:
+    """A vector from the store's column."""
+    parts = column.split()
+    return tuple(zip(parts[::2], map(float, parts[1::2]), strict=True))
+
+
+def related_of(column: str) -> tuple[tuple[str, ...], tuple[float, ...]]:
+    """Related papers and their scores from the store's column."""
+    lines = [line.split(" ", 1) for line in column.split("\n")] if column else []
+    return tuple(key for _, key in lines), tuple(float(score) for score, _ in lines)
 
 
 @dataclass(frozen=True)
@@ -203,6 +222,9 @@ class Store(Protocol):
     def related_rows_of(self, keys: Sequence[str]) -> Iterable[RowColumns]:
         """The rows of these papers (those that have one)."""
 
+    def related_lists_of(self, keys: Sequence[str]) -> Iterable[tuple[str, str, str]]:
+        """The key, vector and related columns of these papers' rows (those that have one)."""
+
     def related_dfs_of(self, terms: Sequence[str]) -> Iterable[tuple[str, int]]:
         """The document frequencies of these terms (of those that have one)."""
 
@@ -229,6 +251,7 @@ class RelatedIndex:
     counts: dict[str, Counts] = field(default_factory=dict)
     vectors: dict[str, Vector] = field(default_factory=dict)
     related: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    scores: dict[str, tuple[float, ...]] = field(default_factory=dict)  # of the related papers
     df: dict[str, int] = field(default_factory=Counter)
     holders: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))  # term -> papers
     postings: dict[str, dict[str, float]] = field(default_factory=lambda: defaultdict(dict))
@@ -237,6 +260,7 @@ class RelatedIndex:
     seen: object = None  # the warm model's mark it was last brought up to (`model.warm.Changes`)
     store: Store | None = None  # what the index has not read yet is there
     read_rows: Callable[[Iterable[str]], None] = all_in_memory  # brings rows from the store at once (`kept`)
+    read_lists: Callable[[Iterable[str]], None] = all_in_memory  # ... rows' vectors and lists only
     read_dfs: Callable[[Iterable[str]], None] = all_in_memory  # ... terms' document frequencies
     read_postings: Callable[[Iterable[str]], None] = all_in_memory  # ... and terms' posting lists
 
@@ -263,6 +287,12 @@ class RelatedIndex:
             found = {row.key: row for row in map(Row.of_columns, store.related_rows_of(wanted))}
             rows.update((key, found.get(key)) for key in wanted)
 
+        def read_lists(keys: Iterable[str]) -> None:  # what ranking in reads, the terms' counts unread
+            wanted = sorted(set(keys) - rows.keys() - related.looked)
+            for key, vector, found in store.related_lists_of(wanted):
+                vectors[key] = vector_of(vector)
+                related[key], scores[key] = related_of(found)
+
         def read_dfs(names: Iterable[str]) -> None:  # one query for many, postings left unread
             wanted = sorted(set(names) - df.looked)
             found = dict(store.related_dfs_of(wanted))
@@ -282,19 +312,22 @@ class RelatedIndex:
             found = term(name)
             return set() if found is None else None if found.holders is None else set(found.holders)
 
+        vectors, related, scores = (row_part(attrgetter(name)) for name in ("vector", "related", "scores"))
         df = OnDemand(lambda name: found.df if (found := term(name)) else 0)
         postings = OnDemand(lambda name: dict(found.postings) if (found := term(name)) else {})
         return cls(
             k,
             store.related_digests(),
             row_part(lambda row: row.counts),
-            row_part(lambda row: row.vector),
-            row_part(lambda row: row.related),
+            vectors,
+            related,
+            scores,
             df,
             OnDemand(papers),
             postings,
             store=store,
             read_rows=read_rows,
+            read_lists=read_lists,
             read_dfs=read_dfs,
             read_postings=read_postings,
         )
@@ -305,14 +338,11 @@ class RelatedIndex:
         if self.store is None:
             return
         stored = {row.key: row for row in map(Row.of_columns, self.store.related_rows())}
-        self.store, self.read_rows, self.read_dfs, self.read_postings = None, *[all_in_memory] * 3
+        self.store, self.read_rows, self.read_lists = None, all_in_memory, all_in_memory
+        self.read_dfs, self.read_postings = all_in_memory, all_in_memory
 
         def merged(table: dict[str, Item], part: Callable[[Row], Item], empty: Item) -> dict[str, Item]:
             looked = getattr(table, "looked", ())
-
-            def stored_part(key: str) -> Item:
-                return part(stored[key]) if key in stored else empty
-
             return {
                 key: dict.get(table, key, empty)
                 if key in looked
@@ -325,6 +355,7 @@ class RelatedIndex:
         self.counts = merged(self.counts, lambda row: row.counts, ())
         self.vectors = merged(self.vectors, lambda row: row.vector, ())
         self.related = merged(self.related, lambda row: row.related, ())
+        self.scores = merged(self.scores, lambda row: row.scores, ())
         self.df, self.holders, self.postings = Counter(), defaultdict(set), defaultdict(dict)
         for key, terms in self.counts.items():
             for term, _ in terms:
@@ -338,8 +369,9 @@ class RelatedIndex:
         """What changed since the last call, as the store keeps it: the rows changed, the keys
         removed, and the terms changed (None: no paper holds it now)."""
         keys, self.unsaved = sorted(self.unsaved), set()
+        parts = (self.counts, self.vectors, self.related, self.scores)
         rows = [
-            Row(key, self.digests[key], self.counts[key], self.vectors[key], self.related[key]).columns()
+            Row(key, self.digests[key], *(part[key] for part in parts)).columns()
             for key in keys
             if key in self.digests
         ]
@@ -391,7 +423,7 @@ class RelatedIndex:
             self._read_whole()
         reweighed = self._count(gone, counts)
         for key in gone:
-            del self.digests[key], self.related[key]
+            del self.digests[key], self.related[key], self.scores[key]
         self.digests.update((key, digests[key]) for key in edited)
         revector = (edited | set().union(*(self.holders[t] for t in reweighed))) - gone
         self.read_rows(revector)
@@ -401,7 +433,7 @@ class RelatedIndex:
         self.read_postings(term for vector in vectors.values() for term, _ in vector)
         moved, touched = self._post(gone, vectors)
         rerank = moved | edited | set().union(*(self.postings[t].keys() for t in touched))
-        self.read_rows(rerank)
+        self.read_lists(rerank)
         whole = set(rerank) if len(moved) + len(gone) > FEW_MOVED else moved | edited
         if k != self.k:
             self.k, rerank, whole = k, set(digests), set(digests)
@@ -409,19 +441,25 @@ class RelatedIndex:
         shifted = moved | gone
         whole |= {key for key in rerank - whole if not shifted.isdisjoint(self.related.get(key, ()))}
         changed = self._rank(sorted(whole), workers)
-        self.read_rows(chain.from_iterable(self.related[key] for key in rerank - whole))
         holding: dict[str, list[str]] = defaultdict(list)  # term -> the moved papers whose vector holds it
         for key in sorted(moved):
             for term, _ in self.vectors[key]:
                 holding[term].append(key)
         weights = OnDemand(lambda key: dict(self.vectors[key]))  # each vector as a dict, made once
-        for key in sorted(rerank - whole):  # only the moved papers' scores changed: rank them in
-            found = self._rank_in(key, holding, weights)
-            if self.related[key] != found:
-                self.related[key] = found
-                self.unsaved.add(key)
+        ranked_in = [(key, self._rank_in(key, holding, weights)) for key in sorted(rerank - whole)]
+        return self._keep(ranked_in) | changed | gone
+
+    def _keep(self, ranked: Iterable[tuple[str, Ranked]]) -> set[str]:
+        """Keep the lists and scores ranking found; the keys whose list changed."""
+        changed = set()
+        for key, (found, scores) in ranked:
+            if self.related.get(key) != found:
                 changed.add(key)
-        return changed | gone
+            elif self.scores.get(key) == scores:
+                continue
+            self.related[key], self.scores[key] = found, scores
+            self.unsaved.add(key)
+        return changed
 
     def _in_reach(self, gone: set[str], counts: dict[str, Counts]) -> bool:
         """Whether the change needs no term's papers that the store does not list: no term
@@ -493,45 +531,36 @@ class RelatedIndex:
 
     def _rank(self, keys: list[str], workers: int) -> set[str]:
         """Rank the related papers of `keys` again; the keys whose list changed."""
-        changed = set()
         if self.store is not None and len(keys) > CHUNK:  # forked workers must not read the store
             for key in keys:
                 for term, _ in self.vectors.get(key, ()):
                     self.postings.get(term)
-        for key, found in zip(keys, _map_chunks(self._nearest_all, keys, workers), strict=True):
-            if self.related.get(key) != found:
-                self.related[key] = found
-                changed.add(key)
-        self.unsaved |= changed
-        return changed
+        return self._keep(zip(keys, _map_chunks(self._nearest_all, keys, workers), strict=True))
 
     def _rank_in(
         self, key: str, holding: Mapping[str, list[str]], weights: Mapping[str, dict[str, float]]
-    ) -> tuple[str, ...]:
+    ) -> Ranked:
         """The related papers of a paper whose vector and whose related papers' vectors are
         unchanged, when only the moved papers' vectors changed (`holding`: by term, the moved
         papers whose vector holds it; `weights`: each paper's vector as a dict): every paper
-        outside its list ranked below the list before and still does, so the list and the
-        moved papers that share a term with it hold the new list."""
+        outside its list ranked below the list before and still does, so the list (with the
+        scores kept with it) and the moved papers that share a term with it hold the new list."""
         vector = self.vectors[key]
-        near = {other for term, _ in vector for other in holding.get(term, ())}
-        scores = {}
-        for other in (*self.related[key], *sorted(near)):
-            found = weights[other]
-            if other != key and not found.keys().isdisjoint(term for term, _ in vector):
-                total = 0.0
-                for term, q in vector:  # in the order `_nearest` adds them: the same float
-                    if term in found:
-                        total += q * found[term]
-                scores[other] = total
+        scores = dict(zip(self.related[key], self.scores[key], strict=True))
+        for other in sorted({other for term, _ in vector for other in holding.get(term, ())} - {key}):
+            found, total = weights[other], 0.0
+            for term, q in vector:  # in the order `_nearest` adds them: the same float
+                if term in found:
+                    total += q * found[term]
+            scores[other] = total
         return top_k(scores, self.k)
 
-    def _nearest_all(self, keys: Sequence[str]) -> list[tuple[str, ...]]:
+    def _nearest_all(self, keys: Sequence[str]) -> list[Ranked]:
         """`_nearest` of each key."""
         return [self._nearest(key) for key in keys]
 
-    def _nearest(self, key: str) -> tuple[str, ...]:
-        """The k papers whose vectors have the highest dot product with this paper's."""
+    def _nearest(self, key: str) -> Ranked:
+        """The k papers whose vectors have the highest dot product with this paper's, and those."""
         scores: dict[str, float] = {}
         score = scores.get
         for term, q in self.vectors[key]:
@@ -541,9 +570,10 @@ class RelatedIndex:
         return top_k(scores, self.k)
 
 
-def top_k(scores: dict[str, float], k: int) -> tuple[str, ...]:
-    """The k keys of highest score, ties broken by the smaller key."""
-    return tuple(key for key, _ in nsmallest(max(k, 0), scores.items(), key=lambda item: (-item[1], item[0])))
+def top_k(scores: dict[str, float], k: int) -> Ranked:
+    """The k keys of highest score, ties broken by the smaller key, and their scores."""
+    best = nsmallest(max(k, 0), scores.items(), key=lambda item: (-item[1], item[0]))
+    return tuple(key for key, _ in best), tuple(score for _, score in best)
 
 
 def _map_chunks(func, keys: Sequence[str], workers: int) -> list:  # type: ignore[no-untyped-def]
