@@ -105,6 +105,18 @@ def test_an_ego_network_shows_the_most_frequent_coauthors_and_their_pairs() -> N
     assert len(small.coauthors) == 2 and small.more == 2 and small.links == [(0, 1, 4)]
 
 
+def test_a_network_keeps_its_strongest_pairs_and_answers_any_pair_from_the_authors() -> None:
+    site = two_cliques()
+    pairs = network.coauthor_pairs(site)
+    built = network.build_network(site, communities.find_communities(pairs), pairs)
+    by_key = {a.key: a for a in site.authors}
+    assert built.pair_count == len(pairs)
+    assert built.strongest == sorted(pairs.items(), key=lambda item: (-item[1], item[0]))[: network.STRONGEST]
+    for (a, b), shared in pairs.items():
+        assert built.shared(by_key[a], by_key[b]) == built.shared(by_key[b], by_key[a]) == shared
+    assert built.shared(by_key["ann"], by_key["kim"]) == 0
+
+
 COMMUNITIES_SCRIPT = """
 import json, sys
 from benchmarks.corpus import make_corpus

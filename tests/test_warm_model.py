@@ -224,7 +224,8 @@ def retitled(rng: random.Random, seeds: dict[str, AuthorRecord]) -> str:
 def network_shape(network: Network) -> dict[str, Any]:
     """What pages read of a network, authors by key."""
     return {
-        "pairs": network.pairs,
+        "strongest": network.strongest,
+        "pair_count": network.pair_count,
         "communities": [
             (c.slug, c.name, [(a.key, a.name, a.slug) for a in c.members], c.pairs, c.colour)
             for c in network.communities

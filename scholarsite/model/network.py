@@ -12,6 +12,7 @@ co-author pairs.
 
 from __future__ import annotations
 
+import heapq
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ COLOURS = 8  # colour classes of the stylesheet (`community-0` ... `community-7`
 AVOIDED = 3  # a community's colour differs from those of the communities it shares most pairs with
 NAMED_AFTER = 3  # central members that name a community
 EGO_LIMIT = 20  # co-authors drawn in an author's ego network (those with the most shared papers)
+STRONGEST = 100  # the pairs with the most shared papers a network keeps (the network page lists them)
 
 Pair = tuple[str, str]  # two author keys, the smaller first
 
@@ -105,16 +107,22 @@ class Ego:
 
 @dataclass(frozen=True)
 class Network:
-    """The co-author network of a site: its pairs and communities (largest first)."""
+    """The co-author network of a site: its communities (largest first), its `STRONGEST`
+    pairs (most shared papers first, then by pair) and how many pairs it has. Who shares how
+    many papers is in each author's `coauthors`."""
 
-    pairs: dict[Pair, int]
     communities: list[Community]
     community_of: dict[str, Community]  # by author key
+    strongest: list[tuple[Pair, int]]
+    pair_count: int
     key: str = field(default="", compare=False)  # a digest of the pairs (the communities' source)
+    shares: dict[str, dict[str, int]] = field(default_factory=dict, compare=False, repr=False)
 
     def shared(self, a: Author, b: Author) -> int:
         """Papers the two authors share (0 when none)."""
-        return self.pairs.get((a.key, b.key) if a.key < b.key else (b.key, a.key), 0)
+        if (found := self.shares.get(a.key)) is None:
+            found = self.shares[a.key] = {other.key: n for other, n in a.coauthors}
+        return found.get(b.key, 0)
 
     def ego(self, author: Author, limit: int = EGO_LIMIT) -> Ego:
         """The author's `limit` most frequent co-authors and the pairs among them."""
@@ -185,4 +193,5 @@ def build_network(site: Site, groups: Iterable[list[str]], pairs: dict[Pair, int
     communities.sort(key=lambda c: (-len(c.members), c.slug))
     community_of = {a.key: c for c in communities for a in c.members}
     colour_communities(communities, community_of, pairs)
-    return Network(pairs, communities, community_of, key)
+    strongest = heapq.nsmallest(STRONGEST, pairs.items(), key=lambda item: (-item[1], item[0]))
+    return Network(communities, community_of, strongest, len(pairs), key)

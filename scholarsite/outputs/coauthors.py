@@ -4,7 +4,6 @@ costs a digest per card, and a figure's key changes only when what it draws does
 
 from __future__ import annotations
 
-import heapq
 from typing import Any
 
 from scholarsite.model.cards import Card, Cards
@@ -15,7 +14,6 @@ COMMUNITIES_LISTED = 200  # on the network page, the largest (pages stay under 1
 MEMBERS_LISTED = 100  # members named per community there (the most central) ...
 MEMBERS_ON_PAGE = 2000  # ... fewer when many communities share the page, down to
 MEMBERS_AT_LEAST = 5
-PAIRS_LISTED = 100  # pairs in the network page's table (the most shared papers)
 
 
 def community_card(community: Community) -> Card:
@@ -82,10 +80,9 @@ class CoauthorViews:
         network = self.network
         listed = network.communities[:COMMUNITIES_LISTED]
         named = max(MEMBERS_AT_LEAST, min(MEMBERS_LISTED, MEMBERS_ON_PAGE // max(1, len(listed))))
-        top = heapq.nsmallest(PAIRS_LISTED, network.pairs.items(), key=lambda item: (-item[1], item[0]))
         by_key = {a.key: a for a in self.site.authors}
         pairs = []
-        for (a, b), shared in top:
+        for (a, b), shared in network.strongest:
             same = network.community_of[a] is network.community_of[b]
             pairs.append(
                 {
@@ -112,7 +109,7 @@ class CoauthorViews:
             "community_count": len(network.communities),
             "unlisted_authors": sum(len(c.members) for c in network.communities[COMMUNITIES_LISTED:]),
             "pairs": pairs,
-            "pair_count": len(network.pairs),
+            "pair_count": network.pair_count,
             "linked": len(network.community_of),
             "alone": len(self.site.authors) - len(network.community_of),
         }
