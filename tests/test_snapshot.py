@@ -13,10 +13,12 @@ from pathlib import Path
 from scholarsite.inputs.seeds import AuthorRecord
 from scholarsite.inputs.sources import Sources
 from scholarsite.inputs.userkey import signed, signed_body, user_key
+from scholarsite.model.communities import find_communities
 from scholarsite.model.model import Identities, build_model, title_identity
+from scholarsite.model.network import build_network, coauthor_pairs
 from scholarsite.model.snapshot import MAGIC, Basis, keep, kept_model, unchanged
 from scholarsite.model.warm import WarmModel
-from tests.test_warm_model import PUBLISHED, edited, linked, plain, seed, shape
+from tests.test_warm_model import PUBLISHED, edited, linked, network_shape, plain, retitled, seed, shape
 
 
 def numbered(seeds: dict[str, AuthorRecord]) -> None:
@@ -56,6 +58,34 @@ def test_a_kept_model_merged_by_the_change_gives_the_whole_merge(tmp_path: Path)
             assert updated.by_key == {p.key: p for p in updated.papers}, f"run {run}, step {step}: {change}"
             keep(kept, warm, basis_of(seeds))
     assert merged_again > 150  # most edits merged by the change, not whole
+
+
+def test_a_kept_network_is_the_network_of_the_model_it_is_reused_for(tmp_path: Path) -> None:
+    """The co-author network kept with the model is the next build's while the papers merged
+    again count the same co-author pairs (a retitle), else made again: either way the network
+    made from the whole model."""
+    rng = random.Random(1207)
+    kept, reused = tmp_path / "model.signed", 0
+    for run in range(4):
+        seeds = {f"seeds/s{n}.txt": seed(rng, f"seeds/s{n}.txt") for n in range(8)}
+        first = WarmModel()
+        first.build(seeds.values(), PUBLISHED, Identities(), plain)
+        keep(kept, first, basis_of(seeds))
+        for step in range(20):
+            change = (retitled if step % 2 else edited)(rng, seeds)
+            numbered(seeds)
+            warm = kept_model(kept, list(seeds.values()), basis_of(seeds), {}, Sources())
+            site = warm.build(seeds.values(), PUBLISHED, Identities(), plain)
+            pairs = coauthor_pairs(site)
+            whole = build_network(site, find_communities(pairs), pairs)
+            network = warm.network.reused(site)
+            reused += network is not None
+            if network is None:
+                network = build_network(site, find_communities(pairs), pairs)
+                warm.network.keep(network, site)
+            assert network_shape(network) == network_shape(whole), f"run {run}, step {step}: {change}"
+            keep(kept, warm, basis_of(seeds))
+    assert reused >= 30
 
 
 def test_a_model_kept_by_other_code_planted_or_damaged_is_not_used(tmp_path: Path) -> None:

@@ -47,11 +47,12 @@ from scholarsite.model.model import (
     page_of,
     shown_version,
 )
+from scholarsite.model.network import Community, KeptNetwork, Network
 from scholarsite.model.warm import Changes, Merged, WarmModel, group_of
 
 SNAPSHOT_FILE = CACHE_FOLDER / "model.signed"
 MAGIC = b"scholarsite model.signed 1\n"
-FORMAT = 1
+FORMAT = 2
 PAPER_FIELDS = (str, str, str, str, int)  # the types of a paper's key, slugs, title and year
 STALE: Any = object()  # a changed seed's records as the kept model knew them: equal to none
 
@@ -102,9 +103,12 @@ def kept_model(
         if type(body) is not dict or body.get("format") != FORMAT or body.get("code") != code_version():
             return warm
         merged, kept = merged_of(body, records, basis)
+        network = network_of(body["network"], kept.authors) if body["network"] is not None else None
     except (OSError, ValueError, TypeError, KeyError, IndexError, Damaged):
         return warm
     warm.last, warm.kept = merged, kept
+    if network is not None:  # the model's co-author network: the next one while its pairs are the same
+        warm.network = KeptNetwork(network, merged.changes.mark, list(kept.authors))
     if kept.basis.lineage == basis.lineage and kept.basis.sources == basis.sources:  # the lineage follows
         kept.former = former_keys(lineage, merged.by_key.keys())
         warm.lineage.last = LastLineage(merged.changes.mark, dict(lineage), sources, kept.former)
@@ -130,11 +134,15 @@ def unchanged(warm: WarmModel, site: Site) -> Unchanged | None:
 
 
 def keep(path: Path, warm: WarmModel, basis: Basis) -> None:
-    """Write the model of `warm`'s last build, made of `basis`, unless the kept one is it."""
+    """Write the model of `warm`'s last build, made of `basis`, unless the kept one is it
+    (with its co-author network, when the build made or reused one for it)."""
     merged, kept, key = warm.last, warm.kept, user_key()
     if merged is None or key is None or (not warm.changed and isinstance(kept, Kept) and kept.basis == basis):
         return
-    body = dumps(body_of(merged, basis, kept.rows if isinstance(kept, Kept) else {}))
+    kept_network = warm.network
+    network = kept_network.network if kept_network.seen == merged.changes.mark else None
+    body = body_of(merged, basis, kept.rows if isinstance(kept, Kept) else {}, network)
+    body = dumps(body)
     write_atomically(path, signed(key, MAGIC, body))
     warm.kept, warm.changed = Kept(basis, {}), False
 
@@ -160,9 +168,12 @@ def texts(value: object) -> list[str]:
     return [text(item) for item in value]
 
 
-def body_of(merged: Merged, basis: Basis, rows: dict[int, tuple[Paper, list[Any]]]) -> dict[str, Any]:
+def body_of(
+    merged: Merged, basis: Basis, rows: dict[int, tuple[Paper, list[Any]]], network: Network | None = None
+) -> dict[str, Any]:
     """The JSON of a model: its objects by their places, references as places (a paper's
-    authors as keys: the row of a paper that stayed the same object, in `rows`, is its row)."""
+    authors as keys: the row of a paper that stayed the same object, in `rows`, is its row),
+    and its co-author network if given (members as places)."""
     author_at = {id(author): at for at, author in enumerate(merged.ordered_authors)}
     paper_at = {id(paper): at for at, paper in enumerate(merged.papers)}
     in_seed = {  # each record's place in its seed's records, by seed and line
@@ -188,7 +199,8 @@ def body_of(merged: Merged, basis: Basis, rows: dict[int, tuple[Paper, list[Any]
                 [author.key for author in paper.authors],
             ]
         )
-    authors = [
+    authors = merged.ordered_authors
+    rows_of_authors = [
         [
             a.key,
             a.slug,
@@ -211,7 +223,7 @@ def body_of(merged: Merged, basis: Basis, rows: dict[int, tuple[Paper, list[Any]
         "identities": [dict(merged.identities.claims), dict(merged.identities.aliases)],
         "published": {key: date.isoformat() for key, date in sorted(merged.published.items())},
         "papers": papers,
-        "authors": authors,
+        "authors": rows_of_authors,
         "subjects": [
             [s.code, s.slug, [[author_at[id(a)], n] for a, n in s.author_counts]]
             for s in merged.subjects.values()
@@ -219,7 +231,32 @@ def body_of(merged: Merged, basis: Basis, rows: dict[int, tuple[Paper, list[Any]
         "years": [
             [y.year, [[author_at[id(a)], n] for a, n in y.author_counts]] for y in merged.years.values()
         ],
+        "network": network and network_body(network, {a.key: at for at, a in enumerate(authors)}),
     }
+
+
+def network_body(network: Network, places: dict[str, int]) -> list[Any] | None:
+    """The JSON of a co-author network whose members are the authors at `places` (by key);
+    None if one is not there."""
+    if not places.keys() >= network.community_of.keys():
+        return None
+    communities = [
+        [c.slug, c.name, [places[a.key] for a in c.members], c.pairs, c.colour] for c in network.communities
+    ]
+    return [network.key, network.pair_count, [[a, b, n] for (a, b), n in network.strongest], communities]
+
+
+def network_of(body: list[Any], authors: list[Author]) -> Network:
+    """The co-author network `network_body` wrote, of these authors (Damaged, or KeyError,
+    IndexError, TypeError, ValueError when it is not one)."""
+    key, count, strongest, rows = body
+    communities = [
+        Community(text(slug), text(name), [authors[at] for at in members], number(pairs), number(colour))
+        for slug, name, members, pairs, colour in rows
+    ]
+    community_of = {author.key: community for community in communities for author in community.members}
+    pairs = [((text(a), text(b)), number(n)) for a, b, n in strongest]
+    return Network(communities, community_of, pairs, number(count), text(key))
 
 
 def merged_of(body: dict[str, Any], records: list[AuthorRecord], now: Basis) -> tuple[Merged, Kept]:
