@@ -13,6 +13,7 @@ from pathlib import Path
 from scholarsite.inputs.seeds import AuthorRecord
 from scholarsite.inputs.sources import Sources
 from scholarsite.inputs.userkey import signed, signed_body, user_key
+from scholarsite.model import related
 from scholarsite.model.communities import find_communities
 from scholarsite.model.model import Identities, build_model, title_identity
 from scholarsite.model.network import build_network, coauthor_pairs
@@ -147,5 +148,7 @@ def test_unchanged_names_the_papers_the_kept_model_made_and_the_authors_added_or
     groups_of_added = {(r.year, r.identity.title) for r in added.records}
     untouched = [p for p in site.papers if (p.year, title_identity(p.title)) not in groups_of_added]
     assert {id(p) for p in untouched} <= found.papers
+    kept_papers = [p for p in site.papers if id(p) in found.papers]
+    assert found.texts == {p.key: related.text_digest(p.title, p.abstract) for p in kept_papers}
     whole = WarmModel()
     assert unchanged(whole, whole.build(seeds.values(), PUBLISHED, Identities(), plain)) is None

@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import datetime
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from typing import Any, Generic, TypeVar
 from urllib.parse import quote, quote_plus, urlsplit
@@ -36,11 +36,13 @@ Known = Callable[[Read], "tuple[str, str] | None"]  # a value's last digests: of
 @dataclass(frozen=True)
 class Unchanged:
     """The papers of a model made from the kept one that are the objects it made (so of seeds
-    that did not change, by authors that did not change), by id, and the spellings of the
-    authors added or gone since (a paper card links the names of its author list by them)."""
+    that did not change, by authors that did not change), by id, the spellings of the
+    authors added or gone since (a paper card links the names of its author list by them),
+    and the digests of those papers' texts as the related index has them, by key."""
 
     papers: frozenset[int]
     spellings: frozenset[str]
+    texts: Mapping[str, str] = field(default_factory=dict)
 
 
 def nothing_known(read: Read) -> None:

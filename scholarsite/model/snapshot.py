@@ -32,6 +32,7 @@ from scholarsite.inputs.records import NO_DETAILS, AuthorRecord, SeedRecord
 from scholarsite.inputs.sources import Sources
 from scholarsite.inputs.store import CACHE_FOLDER, write_atomically
 from scholarsite.inputs.userkey import signed, signed_body, user_key
+from scholarsite.model import related
 from scholarsite.model.cards import Unchanged
 from scholarsite.model.lineage import LastLineage, former_keys
 from scholarsite.model.model import (
@@ -129,8 +130,9 @@ def unchanged(warm: WarmModel, site: Site) -> Unchanged | None:
     now, before = {id(a) for a in merged.ordered_authors}, {id(a) for a in kept.authors}
     spellings = {s for a in kept.authors if id(a) not in now for s in a.spellings}
     spellings |= {s for a in merged.ordered_authors if id(a) not in before for s in a.spellings}
-    papers = frozenset(id(paper) for paper, _ in kept.rows.values() if merged.by_key.get(paper.key) is paper)
-    return Unchanged(papers, frozenset(spellings))
+    same = [(paper, row) for paper, row in kept.rows.values() if merged.by_key.get(paper.key) is paper]
+    texts = {paper.key: row[9] for paper, row in same}
+    return Unchanged(frozenset(id(paper) for paper, _ in same), frozenset(spellings), texts)
 
 
 def keep(path: Path, warm: WarmModel, basis: Basis) -> None:
@@ -197,6 +199,7 @@ def body_of(
                 [places.index(version.where) for version in paper.versions],
                 [subject.code for subject in paper.subjects],
                 [author.key for author in paper.authors],
+                related.text_digest(paper.title, paper.abstract),
             ]
         )
     authors = merged.ordered_authors
@@ -333,8 +336,8 @@ def paper_of(row: list[Any], seeds: dict[str, AuthorRecord], subjects: dict[str,
     """A paper from its row, its texts from its records in the unchanged `seeds` (a paper with
     a record of a changed seed, which the build merges again, has only its key, title, year,
     slugs, places and number of abstracts)."""
-    key, slug, legacy_slug, title, year, places, versions, codes, _ = row
-    if tuple(map(type, row[:5])) != PAPER_FIELDS:
+    key, slug, legacy_slug, title, year, places, versions, codes, _, text_digest = row
+    if tuple(map(type, row[:5])) != PAPER_FIELDS or type(text_digest) is not str:
         raise Damaged
     provenance: list[Provenance] = []
     own: list[SeedRecord | None] = []

@@ -174,8 +174,13 @@ class SiteData:
             title = cards.title_plain(by_key[key])
             return title, f"{title} {cards.abstract_plain(by_key[key])}"
 
+        known = self.unchanged.texts if self.unchanged is not None else {}
+
         def digests(papers: Iterable[Paper]) -> dict[str, str]:  # of the TeX: its text is made if new
-            return {paper.key: related.text_digest(paper.title, paper.abstract) for paper in papers}
+            return {
+                paper.key: known.get(paper.key) or related.text_digest(paper.title, paper.abstract)
+                for paper in papers
+            }
 
         log, texts = self.site.changes, OnDemand(text)
         change = log.since(index.seen) if log is not None and k == index.k else None
