@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import sys
 from types import TracebackType
+from typing import TYPE_CHECKING
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
 
 STAGES = {
     "read": "reading seeds",
@@ -20,25 +21,31 @@ class BuildProgress:
     """A callable `(stage, done, total)` that draws one transient progress line on stderr.
 
     It draws only on a terminal and not when quiet, and disappears when the build ends, so
-    the summary stays one line.
+    the summary stays one line; elsewhere `rich` is not even loaded.
     """
 
     def __init__(self, quiet: bool = False):
-        console = Console(stderr=True)
-        self.enabled = not quiet and sys.stderr.isatty() and console.is_terminal
-        self.bar = Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("{task.fields[rate]}"),
-            TimeElapsedColumn(),
-            console=console,
-            transient=True,
-        )
+        self.bar: Progress | None = None
         self.task: TaskID | None = None
+        if quiet or not sys.stderr.isatty():
+            return
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        console = Console(stderr=True)
+        if console.is_terminal:
+            self.bar = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("{task.fields[rate]}"),
+                TimeElapsedColumn(),
+                console=console,
+                transient=True,
+            )
 
     def __enter__(self) -> BuildProgress:
-        if self.enabled:
+        if self.bar is not None:
             self.bar.start()
             self.task = self.bar.add_task("starting", total=None, rate="")
         return self
@@ -46,12 +53,12 @@ class BuildProgress:
     def __exit__(
         self, kind: type[BaseException] | None, value: BaseException | None, tb: TracebackType | None
     ) -> None:
-        if self.enabled:
+        if self.bar is not None:
             self.bar.stop()
 
     def __call__(self, stage: str, done: int, total: int) -> None:
         """Show the stage, how many outputs are done of how many, and the rate."""
-        if self.task is None:
+        if self.task is None or self.bar is None:
             return
         task = self.bar.tasks[self.task]
         description = STAGES.get(stage, stage)
