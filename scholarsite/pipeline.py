@@ -145,7 +145,7 @@ class Ready:
         save_lineage(root, self.data.site.lineage, self.project.lineage)
         if self.caches.model is not None and self.caches.parses.on_disk:
             basis = replace(self.basis, lineage=lineage_digest(root))  # as this build wrote it
-            snapshot.keep(root / snapshot.SNAPSHOT_FILE, self.caches.model, basis)
+            snapshot.keep(root / snapshot.SNAPSHOT_FILE, self.caches.model, basis, self.data.citation_bases)
         lasting = [d for d in self.diagnostics if d != self.project.cache.problem]  # said once
         save_last_build(self.project.root, self.site_dir, self.fingerprint, lasting)
 

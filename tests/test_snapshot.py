@@ -45,7 +45,7 @@ def test_a_kept_model_merged_by_the_change_gives_the_whole_merge(tmp_path: Path)
         seeds = {f"seeds/s{n}.txt": seed(rng, f"seeds/s{n}.txt") for n in range(8)}
         first = WarmModel()
         first.build(seeds.values(), PUBLISHED, identities, plain)
-        keep(kept, first, basis_of(seeds))
+        keep(kept, first, basis_of(seeds), {})
         for step in range(30):
             change = edited(rng, seeds)
             numbered(seeds)
@@ -57,7 +57,7 @@ def test_a_kept_model_merged_by_the_change_gives_the_whole_merge(tmp_path: Path)
             assert shape(updated) == shape(whole), f"run {run}, step {step}: {change}"
             assert linked(updated), f"run {run}, step {step}: {change}"
             assert updated.by_key == {p.key: p for p in updated.papers}, f"run {run}, step {step}: {change}"
-            keep(kept, warm, basis_of(seeds))
+            keep(kept, warm, basis_of(seeds), {})
     assert merged_again > 150  # most edits merged by the change, not whole
 
 
@@ -71,7 +71,7 @@ def test_a_kept_network_is_the_network_of_the_model_it_is_reused_for(tmp_path: P
         seeds = {f"seeds/s{n}.txt": seed(rng, f"seeds/s{n}.txt") for n in range(8)}
         first = WarmModel()
         first.build(seeds.values(), PUBLISHED, Identities(), plain)
-        keep(kept, first, basis_of(seeds))
+        keep(kept, first, basis_of(seeds), {})
         for step in range(20):
             change = (retitled if step % 2 else edited)(rng, seeds)
             numbered(seeds)
@@ -85,7 +85,7 @@ def test_a_kept_network_is_the_network_of_the_model_it_is_reused_for(tmp_path: P
                 network = build_network(site, find_communities(pairs), pairs)
                 warm.network.keep(network, site)
             assert network_shape(network) == network_shape(whole), f"run {run}, step {step}: {change}"
-            keep(kept, warm, basis_of(seeds))
+            keep(kept, warm, basis_of(seeds), {})
     assert reused >= 30
 
 
@@ -97,7 +97,7 @@ def test_a_model_kept_by_other_code_planted_or_damaged_is_not_used(tmp_path: Pat
     first = WarmModel()
     first.build(seeds.values(), PUBLISHED, Identities(), plain)
     kept = tmp_path / "model.signed"
-    keep(kept, first, basis_of(seeds))
+    keep(kept, first, basis_of(seeds), {})
     assert kept_model(kept, list(seeds.values()), basis_of(seeds), {}, Sources()).last is not None
     key = user_key()
     assert key is not None
@@ -134,9 +134,9 @@ def test_unchanged_names_the_papers_the_kept_model_made_and_the_authors_added_or
     seeds = {f"seeds/s{n}.txt": seed(rng, f"seeds/s{n}.txt") for n in range(8)}
     numbered(seeds)
     first = WarmModel()
-    first.build(seeds.values(), PUBLISHED, Identities(), plain)
+    built = first.build(seeds.values(), PUBLISHED, Identities(), plain)
     kept = tmp_path / "model.signed"
-    keep(kept, first, basis_of(seeds))
+    keep(kept, first, basis_of(seeds), {paper.key: f"base{n}" for n, paper in enumerate(built.papers)})
     added = replace(seed(rng, "seeds/new.txt"), name="Gil Newcomer")
     seeds["seeds/new.txt"] = added
     warm = kept_model(kept, list(seeds.values()), basis_of(seeds), {}, Sources())
@@ -150,5 +150,6 @@ def test_unchanged_names_the_papers_the_kept_model_made_and_the_authors_added_or
     assert {id(p) for p in untouched} <= found.papers
     kept_papers = [p for p in site.papers if id(p) in found.papers]
     assert found.texts == {p.key: related.text_digest(p.title, p.abstract) for p in kept_papers}
+    assert found.bases == {p.key: f"base{n}" for n, p in enumerate(built.papers) if p.key in found.texts}
     whole = WarmModel()
     assert unchanged(whole, whole.build(seeds.values(), PUBLISHED, Identities(), plain)) is None

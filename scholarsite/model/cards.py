@@ -38,11 +38,13 @@ class Unchanged:
     """The papers of a model made from the kept one that are the objects it made (so of seeds
     that did not change, by authors that did not change), by id, the spellings of the
     authors added or gone since (a paper card links the names of its author list by them),
-    and the digests of those papers' texts as the related index has them, by key."""
+    and, by key, those papers' texts' digests as the related index has them and their citation
+    keys before suffixes."""
 
     papers: frozenset[int]
     spellings: frozenset[str]
     texts: Mapping[str, str] = field(default_factory=dict)
+    bases: Mapping[str, str] = field(default_factory=dict)
 
 
 def nothing_known(read: Read) -> None:
@@ -254,7 +256,8 @@ class Cards:
         subjects = {s.code: s for s in site.subjects}
         self.subjects = MadeOnDemand(subjects, digested(self.subject_card), "subject", log)
         authors = {a.key: a for a in site.authors}
-        self.authors = MadeOnDemand(authors, digested(self.author_card), "author", log)
+        card = digested(self.author_card)
+        self.authors = MadeOnDemand(authors, card, "author", log, self.author_inputs, known)
         papers = dict(site.by_key)
         self.papers = MadeOnDemand(
             papers, digested(self.paper_card), "paper", log, self.paper_inputs, known, self.same_inputs
@@ -293,6 +296,11 @@ class Cards:
     def author_card(author: Author) -> Card:
         """Name, link and paper count of an author."""
         return {**Cards.author_ref(author), "count": len(author.papers)}
+
+    @staticmethod
+    def author_inputs(author: Author) -> tuple[str, str, int]:
+        """Everything `author_card` reads (its digest found without making the card)."""
+        return author.name, author.slug, len(author.papers)
 
     @staticmethod
     def author_list(paper: Paper, entry: SourceEntry | None) -> tuple[tuple[str, ...], bool]:

@@ -132,18 +132,20 @@ def unchanged(warm: WarmModel, site: Site) -> Unchanged | None:
     spellings |= {s for a in merged.ordered_authors if id(a) not in before for s in a.spellings}
     same = [(paper, row) for paper, row in kept.rows.values() if merged.by_key.get(paper.key) is paper]
     texts = {paper.key: row[9] for paper, row in same}
-    return Unchanged(frozenset(id(paper) for paper, _ in same), frozenset(spellings), texts)
+    bases = {paper.key: row[10] for paper, row in same if row[10]}
+    return Unchanged(frozenset(id(paper) for paper, _ in same), frozenset(spellings), texts, bases)
 
 
-def keep(path: Path, warm: WarmModel, basis: Basis) -> None:
+def keep(path: Path, warm: WarmModel, basis: Basis, bases: Mapping[str, str]) -> None:
     """Write the model of `warm`'s last build, made of `basis`, unless the kept one is it
-    (with its co-author network, when the build made or reused one for it)."""
+    (with its co-author network, when the build made or reused one for it, and the papers'
+    citation keys before suffixes, `bases`, by paper key)."""
     merged, kept, key = warm.last, warm.kept, user_key()
     if merged is None or key is None or (not warm.changed and isinstance(kept, Kept) and kept.basis == basis):
         return
     kept_network = warm.network
     network = kept_network.network if kept_network.seen == merged.changes.mark else None
-    body = body_of(merged, basis, kept.rows if isinstance(kept, Kept) else {}, network)
+    body = body_of(merged, basis, kept.rows if isinstance(kept, Kept) else {}, bases, network)
     body = dumps(body)
     write_atomically(path, signed(key, MAGIC, body))
     warm.kept, warm.changed = Kept(basis, {}), False
@@ -171,11 +173,16 @@ def texts(value: object) -> list[str]:
 
 
 def body_of(
-    merged: Merged, basis: Basis, rows: dict[int, tuple[Paper, list[Any]]], network: Network | None = None
+    merged: Merged,
+    basis: Basis,
+    rows: dict[int, tuple[Paper, list[Any]]],
+    bases: Mapping[str, str],
+    network: Network | None = None,
 ) -> dict[str, Any]:
     """The JSON of a model: its objects by their places, references as places (a paper's
-    authors as keys: the row of a paper that stayed the same object, in `rows`, is its row),
-    and its co-author network if given (members as places)."""
+    authors as keys: the row of a paper that stayed the same object, in `rows`, is its row;
+    a new row has its text's digest and its citation key before suffix, from `bases`), and its
+    co-author network if given (members as places)."""
     author_at = {id(author): at for at, author in enumerate(merged.ordered_authors)}
     paper_at = {id(paper): at for at, paper in enumerate(merged.papers)}
     in_seed = {  # each record's place in its seed's records, by seed and line
@@ -200,6 +207,7 @@ def body_of(
                 [subject.code for subject in paper.subjects],
                 [author.key for author in paper.authors],
                 related.text_digest(paper.title, paper.abstract),
+                bases.get(paper.key, ""),
             ]
         )
     authors = merged.ordered_authors
@@ -336,8 +344,8 @@ def paper_of(row: list[Any], seeds: dict[str, AuthorRecord], subjects: dict[str,
     """A paper from its row, its texts from its records in the unchanged `seeds` (a paper with
     a record of a changed seed, which the build merges again, has only its key, title, year,
     slugs, places and number of abstracts)."""
-    key, slug, legacy_slug, title, year, places, versions, codes, _, text_digest = row
-    if tuple(map(type, row[:5])) != PAPER_FIELDS or type(text_digest) is not str:
+    key, slug, legacy_slug, title, year, places, versions, codes, _, text_digest, base = row
+    if tuple(map(type, row[:5])) != PAPER_FIELDS or type(text_digest) is not str or type(base) is not str:
         raise Damaged
     provenance: list[Provenance] = []
     own: list[SeedRecord | None] = []

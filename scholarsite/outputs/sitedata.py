@@ -32,20 +32,20 @@ from scholarsite.outputs.coauthors import CoauthorViews
 from scholarsite.outputs.templates import Templates
 
 
-def citation_keys(site: Site, cards: Cards) -> dict[str, str]:
-    """Each paper's citation key, by paper key: unique and stable (found for every paper at
-    once, since a key is unique in the site). A key before its suffix is kept in the memo by
-    the digest of what the paper's card is made from, which holds everything the key is made
-    of (its first author, year and title): a build works out only the keys of the papers
-    whose card changed."""
+def citation_bases(site: Site, cards: Cards) -> dict[str, str]:
+    """Each paper's citation key before its suffix, by paper key, in the site's order. The
+    kept model holds those of the papers it made that did not change (`Unchanged.bases`); the
+    memo keeps the others by the digest of what the paper's card is made from, which holds
+    everything a base is made of (its first author, year and title): a build works out only
+    the bases of the papers whose card changed."""
     papers, memo = cards.papers, cards.memo
+    known = cards.unchanged.bases if cards.unchanged is not None else {}
 
     def base(paper: Paper) -> str:
         made = partial(citation_base, paper, cards)
-        return memo.text(CITATION_BASE, made, papers.inputs_digest(paper.key))
+        return known.get(paper.key) or memo.text(CITATION_BASE, made, papers.inputs_digest(paper.key))
 
-    bases = [base(paper) for paper in site.papers]
-    return dict(zip((p.key for p in site.papers), citations.unique_keys(bases), strict=True))
+    return {paper.key: base(paper) for paper in site.papers}
 
 
 CITATION_BASE = "citation base"  # the memo's name for a citation key before its suffix
@@ -135,9 +135,16 @@ class SiteData:
         return ImpactFigures(self.sources, self.cards)
 
     @cached_property
+    def citation_bases(self) -> dict[str, str]:
+        """Citation keys before their suffixes by paper key, in the site's order."""
+        return citation_bases(self.site, self.cards)
+
+    @cached_property
     def citation_keys(self) -> dict[str, str]:
-        """Citation keys by paper key."""
-        return citation_keys(self.site, self.cards)
+        """Citation keys by paper key: unique and stable (found for every paper at once, since
+        a key is unique in the site)."""
+        bases = self.citation_bases
+        return dict(zip(bases, citations.unique_keys(list(bases.values())), strict=True))
 
     @cached_property
     def records(self) -> MadeOnDemand[Paper, citations.CitationRecord]:
