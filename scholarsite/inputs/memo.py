@@ -41,6 +41,7 @@ class Memo:
         self.dirty: set[int] = set()  # shards whose entries changed
         self.entries: dict[str, str] = self.load()
         self.used: set[str] = set()
+        self.kept: list[tuple[str, list[str]]] = []  # (name, sources) `keep` was told of
 
     def load(self) -> dict[str, str]:
         """The saved entries; a shard of other code, or damaged, counts as empty and is rewritten
@@ -79,9 +80,9 @@ class Memo:
 
     def keep(self, name: str, sources: Iterable[str]) -> None:
         """Keep the entries of `name` applied to `sources` that are known, though this build
-        does not use them (a later build will)."""
-        entries, used = self.entries, self.used
-        used.update(key for key in map(partial(entry_key, name), sources) if key in entries)
+        does not use them (a later build will); their keys are worked out only by a save that
+        collects."""
+        self.kept.append((name, list(sources)))
 
     def markup(self, name: str, compute: Callable[[str], Markup], source: str) -> Markup:
         """Like `text`, for functions that return safe HTML."""
@@ -92,6 +93,8 @@ class Memo:
         planned only some pages used only their cards' entries, and the rest are still the
         site's); write the shards whose entries changed."""
         if collect:
+            for name, sources in self.kept:
+                self.used.update(key for key in map(partial(entry_key, name), sources) if key in self.entries)
             self.dirty |= {shard_of(key) for key in self.entries.keys() - self.used}
             self.entries = {key: self.entries[key] for key in self.used}
         keys: dict[int, list[str]] = {shard: [] for shard in self.dirty}  # only these are sorted
@@ -101,4 +104,4 @@ class Memo:
         code, entries = code_version(), self.entries
         bodies = ((shard, {key: entries[key] for key in sorted(found)}) for shard, found in keys.items())
         self.shards.write((shard, {"code": code, "entries": items}) for shard, items in bodies)
-        self.used, self.dirty = set(), set()
+        self.used, self.dirty, self.kept = set(), set(), []
