@@ -12,6 +12,7 @@ import contextlib
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from scholarsite.inputs.digests import code_version
 from scholarsite.inputs.store import CACHE_FOLDER
@@ -190,37 +191,29 @@ class BuildState:
 
     def related_rows_of(self, keys: Sequence[str]) -> Iterator[RelatedColumns]:
         """The rows of these papers in the related-papers index (those that have one)."""
-        for start in range(0, len(keys), BATCH):
-            batch = keys[start : start + BATCH]
-            marks = ", ".join("?" * len(batch))
-            query = f"SELECT key, digest, counts, vector, related FROM related WHERE key IN ({marks})"  # noqa: S608
-            yield from self.db.execute(query, batch)
+        query = "SELECT key, digest, counts, vector, related FROM related WHERE key IN ({marks})"
+        return self.batched(query, keys)
 
     def related_lists_of(self, keys: Sequence[str]) -> Iterator[tuple[str, str, str]]:
         """The key, vector and related columns of these papers' rows in the related-papers index
         (those that have one): what ranking a paper's list in reads."""
-        for start in range(0, len(keys), BATCH):
-            batch = keys[start : start + BATCH]
-            marks = ", ".join("?" * len(batch))
-            query = f"SELECT key, vector, related FROM related WHERE key IN ({marks})"  # noqa: S608
-            yield from self.db.execute(query, batch)
+        return self.batched("SELECT key, vector, related FROM related WHERE key IN ({marks})", keys)
 
     def related_dfs_of(self, terms: Sequence[str]) -> Iterator[tuple[str, int]]:
         """The document frequencies of these terms in the related-papers index (of those that
         have one), without their papers and postings."""
-        for start in range(0, len(terms), BATCH):
-            batch = terms[start : start + BATCH]
-            marks = ", ".join("?" * len(batch))
-            query = f"SELECT term, df FROM related_terms WHERE term IN ({marks})"  # noqa: S608
-            yield from self.db.execute(query, batch)
+        return self.batched("SELECT term, df FROM related_terms WHERE term IN ({marks})", terms)
 
     def related_postings_of(self, terms: Sequence[str]) -> Iterator[tuple[str, str]]:
         """The posting lists of these terms in the related-papers index (of those that have one)."""
-        for start in range(0, len(terms), BATCH):
-            batch = terms[start : start + BATCH]
-            marks = ", ".join("?" * len(batch))
-            query = f"SELECT term, postings FROM related_terms WHERE term IN ({marks})"  # noqa: S608
-            yield from self.db.execute(query, batch)
+        return self.batched("SELECT term, postings FROM related_terms WHERE term IN ({marks})", terms)
+
+    def batched(self, query: str, keys: Sequence[str]) -> Iterator[Any]:
+        """The rows `query` finds for `keys`, asked `BATCH` keys at a time (`{marks}` in the
+        query stands for a batch's placeholders)."""
+        for start in range(0, len(keys), BATCH):
+            batch = keys[start : start + BATCH]
+            yield from self.db.execute(query.format(marks=", ".join("?" * len(batch))), batch)
 
     def value(self, name: str) -> str | None:
         """A value kept by name (None when there is none)."""
