@@ -112,7 +112,11 @@ class Caches:
             now, before = planned.plans, self.page_plans()
             tags, whole = (now.tag, now.basis, now.network), planned.chosen is None
             self.state.save_page_plans(
-                tags, (now.paths, before.paths), (now.stored(), before.stored()), planned.reads, whole
+                tags,
+                (now.paths, before.paths),
+                ((now.digests, now.inputs), (before.digests, before.inputs)),
+                planned.reads,
+                whole,
             )
             self.plans = now
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from scholarsite.inputs.digests import code_version
 from scholarsite.inputs.store import CACHE_FOLDER
@@ -50,6 +50,8 @@ TermColumns = tuple[int, str | None, str]  # df, papers (None: not kept), postin
 TermRow = tuple[str, int, str | None, str]  # a term with its columns
 Pair = tuple[str, str]  # an entity or a value pages read: its kind and key
 Value = tuple[str, str]  # a value's digest and the digest of what it is made from ("": not kept)
+Digests = tuple[dict[Pair, str], dict[Pair, str]]  # values' digests, and their inputs' where kept
+Item = TypeVar("Item")
 Stamp = tuple[int, int, int]  # a file's size, mtime (ns) and inode
 
 
@@ -138,19 +140,26 @@ class BuildState:
         self,
         tags: tuple[str, str, str],
         paths: tuple[dict[Pair, tuple[str, ...]], dict[Pair, tuple[str, ...]]],
-        values: tuple[dict[Pair, Value], dict[Pair, Value]],
+        values: tuple[Digests, Digests],
         reads: dict[Pair, set[Pair]],
         whole: bool,
     ) -> None:
         """Keep a complete build's plan (`tags`: its tag, basis and network), `paths` and
-        `values` as (now, before: what `page_plans` gave; only the rows that differ are
-        written), the values read by each entity planned (`reads`; `whole`: every entity was,
-        the other rows go)."""
+        `values` (each value's digest and its inputs' digest, where kept) as (now, before:
+        what `page_plans` gave; only the rows that differ are written), the values read by each
+        entity planned (`reads`; `whole`: every entity was, the other rows go)."""
+        (digests, inputs), (were, were_made_of) = values
         with self.kept():
             names = ("pages_tag", "pages_basis", "pages_network")
             self.db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", zip(names, tags, strict=True))
-            self.changed_rows("page_paths", *(joined(side) for side in paths))
-            self.changed_rows("page_values", *values)
+            self.changed_rows("page_paths", *paths, lambda _, found: ("\n".join(found),))
+            self.changed_rows(
+                "page_values",
+                digests,
+                were,
+                lambda read, digest: (digest, inputs.get(read, "")),
+                lambda read: inputs.get(read, "") != were_made_of.get(read, ""),
+            )
             if whole:
                 self.db.execute("DELETE FROM page_reads")
             else:
@@ -159,12 +168,19 @@ class BuildState:
             self.db.executemany("INSERT OR IGNORE INTO page_reads VALUES (?, ?, ?, ?)", rows)
 
     def changed_rows(
-        self, table: str, now: dict[Pair, tuple[str, ...]], before: dict[Pair, tuple[str, ...]]
+        self,
+        table: str,
+        now: Mapping[Pair, Item],
+        before: Mapping[Pair, Item],
+        columns: Callable[[Pair, Item], tuple[str, ...]],
+        also: Callable[[Pair], bool] = lambda pair: False,
     ) -> None:
-        """Make `table` (kind, key, columns...) hold `now`, knowing it held `before`."""
+        """Make `table` (kind, key, columns...) hold `now` (each item's `columns`), knowing it
+        held `before`: the rows of the items that differ (or that `also` says changed)."""
         gone = sorted(before.keys() - now.keys())
         self.db.executemany(f"DELETE FROM {table} WHERE kind = ? AND key = ?", gone)  # noqa: S608
-        changed = sorted((*pair, *value) for pair, value in now.items() if before.get(pair) != value)
+        differ = (pair for pair, item in now.items() if before.get(pair) != item or also(pair))
+        changed = sorted((*pair, *columns(pair, now[pair])) for pair in differ)
         if changed:
             marks = ", ".join("?" * len(changed[0]))
             self.db.executemany(f"INSERT OR REPLACE INTO {table} VALUES ({marks})", changed)  # noqa: S608
@@ -252,8 +268,3 @@ class BuildState:
     def close(self) -> None:
         """Close the store."""
         self.db.close()
-
-
-def joined(paths: dict[Pair, tuple[str, ...]]) -> dict[Pair, tuple[str, ...]]:
-    """Each entity's page paths as the one column of its row, a path a line."""
-    return {owner: ("\n".join(found),) for owner, found in paths.items()}

@@ -85,11 +85,6 @@ class PagePlans:
         inputs = self.inputs.get(read)
         return (inputs, self.digests[read]) if inputs else None
 
-    def stored(self) -> dict[Read, tuple[str, str]]:
-        """Each value's digest and its inputs' ("" where not kept), as the state keeps them."""
-        inputs = self.inputs
-        return {read: (digest, inputs.get(read, "")) for read, digest in self.digests.items()}
-
 
 class PagesByChange:
     """One build's pages: those the change may have changed planned again (`outputs`), the
