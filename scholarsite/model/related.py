@@ -169,9 +169,10 @@ def vector_of(column: str) -> Vector:
 
 
 def related_of(column: str) -> tuple[tuple[str, ...], tuple[float, ...]]:
-    """Related papers and their scores from the store's column."""
-    lines = [line.split(" ", 1) for line in column.split("\n")] if column else []
-    return tuple(key for _, key in lines), tuple(float(score) for score, _ in lines)
+    """Related papers and their scores from the store's column (lines of score and key, as
+    `postings_of` reads them)."""
+    found = postings_of(column)
+    return tuple(key for key, _ in found), tuple(score for _, score in found)
 
 
 @dataclass(frozen=True)
