@@ -7,9 +7,11 @@ The scheme: a record's shard is a stable hash of its URL (the record's identity:
 from identities alone) modulo the shard count, and the shard count is the smallest power of
 two that keeps the average shard at or under `search_shard_size` records (2,000 by default).
 A small site is still split, into up to `SMALL_SITE_SHARDS` shards of at least
-`MIN_SHARD_RECORDS` records on average: at 1,800 papers an edit re-indexes about 450 records,
-not 1,800 (Pagefind takes about 0.8 ms a record), for three more bundles for the browser to
-merge. From 8,000 records on the rule above gives four shards or more anyway.
+`MIN_SHARD_RECORDS` records on average: at 1,800 papers an edit re-indexes about 230 records,
+not 1,800 (Pagefind takes about 0.8 ms a record of a paper, in a process of its own beside the
+pages: with four shards of 450 it was what an edit waited for, 0.9 s instead of 0.65 s), for
+seven more bundles for the browser to merge. From 14,000 records on the rule above gives
+eight shards or more anyway.
 
 - A record's shard depends on its own URL and the count only, never on the other records,
   so editing a paper changes exactly one shard, and adding a seed changes only the shards of
@@ -41,8 +43,8 @@ from scholarsite.model import urls
 from scholarsite.model.model import Site
 
 ROOT = "pagefind"  # every shard's folder is inside it
-SMALL_SITE_SHARDS = 4  # a small site's records are still split in up to this many shards...
-MIN_SHARD_RECORDS = 250  # ...of at least this many records each, on average
+SMALL_SITE_SHARDS = 8  # a small site's records are still split in up to this many shards...
+MIN_SHARD_RECORDS = 200  # ...of at least this many records each, on average
 Record = TypeVar("Record")
 
 
