@@ -130,7 +130,7 @@ class PagesByChange:
         """The digest of every value of `values` (by default `values()`: every value pages
         may read but the ego figures), each made now if not yet."""
         found = (values or self.values()).items()
-        return {(kind, key): made.digest_of(key) for kind, made in found for key in made.entities}
+        return {(kind, key): digest for kind, made in found for key, digest in made.digests().items()}
 
     def egos(self, last: PagePlans) -> dict[Read, str]:
         """The ego figures' digests: the last plan's while the network is the same (a figure
