@@ -15,7 +15,7 @@ import hashlib
 import os
 from collections.abc import Iterable, Mapping
 
-from scholarsite.inputs.jsondata import loads
+from scholarsite.inputs.jsondata import loads_checked
 from scholarsite.outputs.registry import STATS, TMP_PREFIX
 from scholarsite.write.objecttext import object_text
 from scholarsite.write.reread import parsed_once, written
@@ -51,13 +51,19 @@ def damaged(root: str, entries: Mapping[str, tuple[str, str]], files: Mapping[st
 
 
 def remember(root: str, entries: Mapping[str, tuple[str, str]], written: Iterable[str]) -> None:
-    """Record the stat of the files a sync just wrote (`entries`: the new manifest's)."""
-    before = read_record(root)
-    record = {path: value for path, value in before.items() if path in entries}
+    """Record the stat of the files a sync just wrote (`entries`: the new manifest's); the
+    record is written again only when this changed it."""
+    record = read_record(root)
+    gone = record.keys() - entries.keys()
+    for path in gone:
+        del record[path]
+    changed = bool(gone)
     for path in written:
         with contextlib.suppress(OSError):
-            record[path] = [*stat_of(os.path.join(root, path)), entries[path][1]]
-    if record != before:
+            now = [*stat_of(os.path.join(root, path)), entries[path][1]]
+            if record.get(path) != now:
+                record[path], changed = now, True
+    if changed:
         save_record(root, record)
 
 
@@ -86,9 +92,10 @@ def read_record(root: str) -> Record:
 
 
 def parse_record(raw: bytes) -> Record:
-    """The record a file holds; an empty one when it is damaged."""
+    """The record a file holds; an empty one when it is damaged. Read by orjson: a value
+    that is not what `remember` writes only fails to match a file's stat (it is then hashed)."""
     try:
-        body = loads(raw)
+        body = loads_checked(raw)
     except ValueError:
         return {}
     return body if isinstance(body, dict) else {}

@@ -224,14 +224,15 @@ class Sync:
         """Commit to the new site with a journal, then carry the journal out (see `replay`)."""
         staged = sorted(path for path, _, changed in done if changed)
         new_paths = set(plan.keys)
-        folders = {folder for path in new_paths for folder in ancestors(path)}
+        folders = {folder for path in staged for folder in ancestors(path)}  # the others' are folders already
         owned = previous.keys() | outside.keys()
         adopted = self.check_foreign(staged, folders, owned, disk)
         staged = [path for path in staged if path not in adopted]
         stale = sorted(p for p in previous.keys() - new_paths if p in disk.files)
         unowned = [p for p in disk.files if p not in owned and p not in new_paths]
         early = [p for p in stale if p in folders or any(a in new_paths for a in ancestors(p))]
-        late = [p for p in stale if p not in set(early)]
+        removed_first = set(early)
+        late = [p for p in stale if p not in removed_first]
         final = {**outside, **plan.kept, **{path: (plan.keys[path], sha) for path, sha, _ in done}}
         changed = bool(staged or stale)
         inputs = self.inputs if self.inputs is not None else ("" if changed else self.recorded)
