@@ -12,6 +12,7 @@ from benchmarks.corpus import Corpus, make_corpus
 from scholarsite import pipeline, write
 from scholarsite.errors import Diagnostic
 from scholarsite.inputs.project import load_project
+from scholarsite.model import urls
 from scholarsite.outputs import shards
 from scholarsite.outputs.families import search
 from scholarsite.outputs.site import in_search
@@ -149,3 +150,11 @@ def test_the_preview_syncs_every_shard_after_the_pages_and_an_edit_one_shard(
     again = pipeline.build(project, caches=pipeline.Caches.of(project), shown=after)
     rewritten = {path.split("/")[1] for path in again.report.written if in_search(path)}
     assert len(search_then) == 2 and len(rewritten) == 1
+
+
+def test_a_record_url_is_the_page_as_the_home_page_links_it() -> None:
+    paths = ["index.html", "papers/2024/a-b/index.html", "subjects/cs-lg/index.html", "data/papers.json"]
+    for path in paths:
+        for portable in (False, True):
+            linked = urls.relative(urls.HOME, path, portable).removeprefix("./")
+            assert shards.url_of(path, portable) == "/" + linked

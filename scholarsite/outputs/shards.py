@@ -74,8 +74,10 @@ def folder(index: int) -> str:
 
 def url_of(path: str, portable: bool) -> str:
     """The URL Pagefind reports for a page, from the site root (`/papers/2024/x/`): a record's
-    identity, which its shard is a hash of."""
-    return "/" + urls.relative(urls.HOME, path, portable).removeprefix("./")
+    identity, which its shard is a hash of: `urls.relative` from the home page, which is the
+    path itself, an index page's without its file name unless `portable`."""
+    is_index = path == urls.INDEX or path.endswith("/" + urls.INDEX)
+    return "/" + (path[: -len(urls.INDEX)] if is_index and not portable else path)
 
 
 def record_urls(site: Site, portable: bool) -> list[str]:

@@ -70,10 +70,11 @@ def entries(data: SiteData) -> list[Entry]:
     papers; a subject's page is found by its kind and its text, an author's through the
     `author` facet (see `paper_record`)."""
     cards, found, portable = data.cards, [], data.config.portable
+    digests = cards.papers.digests()
     for paper in data.site.papers:
         url = url_of(urls.paper(paper.year, paper.slug), portable)  # its card's path
         made = partial(record_of_paper, cards.papers.value, paper.key, portable)
-        found.append((url, cards.papers.digest_of(paper.key), made))
+        found.append((url, digests[paper.key], made))
     small: list[dict[str, Any]] = []
     for subject in data.site.subjects:
         small.append(
