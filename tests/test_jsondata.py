@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from markupsafe import Markup
 
-from scholarsite.inputs.jsondata import dumps, loads, loads_checked
+from scholarsite.inputs.jsondata import dumps, loads, loads_checked, sorted_text, written_alike
 
 VALUES = [
     {"entries": {"k": "plain", "é": "\u2028 and \x00"}},
@@ -38,3 +39,23 @@ def test_reads_what_json_reads(data: bytes) -> None:
 def test_bad_json_is_a_value_error(data: bytes) -> None:
     with pytest.raises(ValueError):
         loads_checked(data)
+
+
+EVERY_CHARACTER = "".join(chr(n) for n in [*range(0xD800), *range(0xE000, 0x110000, 7)])
+ITEMS = [
+    {"z": 1, "a": [True, None, "x"], "é": {"ü": -(2**63), "b": ("tuple", 2**64 - 1)}},
+    {"title": EVERY_CHARACTER, "Ω": Markup("<b>&</b>"), "\x7f": "\u2028"},
+    {"impact": {"fwci": 1e-07, "share": 0.1, "count": 3}},  # floats: json's text
+    {"past 64 bits": 3**50, "lone": "\ud800"},
+    {2: "number keys, which json writes as text", 1: "b"},
+]
+
+
+@pytest.mark.parametrize("item", ITEMS)
+def test_sorted_text_is_what_json_writes(item: object) -> None:
+    assert sorted_text(item) == json.dumps(item, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def test_data_without_floats_is_written_by_orjson() -> None:
+    assert written_alike(ITEMS[0]) and written_alike(ITEMS[1])
+    assert not written_alike(ITEMS[2]) and not written_alike(ITEMS[4])

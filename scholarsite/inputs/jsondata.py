@@ -1,5 +1,6 @@
 """JSON read back from files anyone could have written: lineage.txt, the caches, the build's
-records in `site/`, a bucket's deploy record; and the caches' shards read and written fast."""
+records in `site/`, a bucket's deploy record; the caches' shards read and written fast; and
+the data files' items written fast, as `json` writes them."""
 
 from __future__ import annotations
 
@@ -38,3 +39,28 @@ def dumps(value: Any) -> bytes:
         return orjson.dumps(value)
     except orjson.JSONEncodeError:
         return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
+
+
+ORJSON_SAME = (str, int, bool, type(None))  # what orjson writes as `json` does (an int within 64 bits)
+
+
+def sorted_text(value: Any) -> str:
+    """`json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))`, by orjson
+    (five times faster) when its text is the same: for strings, integers, booleans, None,
+    lists and objects with text keys (orjson sorts keys by their UTF-8 bytes, which is the
+    order of their code points), not floats (`1e-07` and `1e-7`) or anything `json` refuses."""
+    if written_alike(value):
+        try:
+            return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode("utf-8")
+        except orjson.JSONEncodeError:  # an integer past 64 bits, a lone surrogate
+            pass
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def written_alike(value: Any) -> bool:
+    """Whether orjson writes `value` as `json` does (see `sorted_text`)."""
+    if isinstance(value, dict):
+        return all(type(key) is str and written_alike(item) for key, item in value.items())
+    if isinstance(value, list | tuple):
+        return all(map(written_alike, value))
+    return isinstance(value, ORJSON_SAME) and not isinstance(value, float)

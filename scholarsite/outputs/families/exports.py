@@ -6,13 +6,13 @@ keys (`part_spans`), listed by an index at the list's usual path."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from functools import partial
 from typing import Any
 
 from scholarsite.inputs.digests import code_version, key_of
+from scholarsite.inputs.jsondata import sorted_text
 from scholarsite.model import urls
 from scholarsite.model.cards import Card, Cards
 from scholarsite.model.identity import short_hash
@@ -33,12 +33,8 @@ SHOWN_ONLY = ("kind_label", "venue_tag", "url_label")  # how pages word an origi
 def json_lines(envelope: dict[str, Any], name: str, items: list[dict[str, Any]]) -> bytes:
     """Deterministic JSON with one item per line: readable, diffable, and fast to encode; no
     space after a separator (3 % of the data, issue 27)."""
-
-    def dump(value: Any) -> str:
-        return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-
-    head = ",".join(f"{dump(k)}:{dump(v)}" for k, v in sorted(envelope.items()))
-    body = ",\n".join(dump(item) for item in items)
+    head = ",".join(f"{sorted_text(k)}:{sorted_text(v)}" for k, v in sorted(envelope.items()))
+    body = ",\n".join(map(sorted_text, items))
     return as_bytes(f'{{{head},"{name}":[\n{body}\n]}}')
 
 
