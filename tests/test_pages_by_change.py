@@ -18,8 +18,10 @@ from scholarsite.inputs.project import load_project
 from scholarsite.inputs.state import BuildState
 from scholarsite.model import urls
 from scholarsite.model.model import Paper
+from scholarsite.outputs.families.pages import Planner, keyed
 from scholarsite.outputs.families.pages_by_change import PagesByChange
 from scholarsite.preview.server import Preview
+from scholarsite.write.manifest import read_manifest
 
 from .conftest import BASE_URL_YAML, make_project
 from .test_incremental import (
@@ -275,3 +277,28 @@ def test_an_abstract_edit_rewrites_the_bibtex_files_from_the_entries_kept(
     clean_build(project, clean)
     bibtex = {path: text for path, text in site_files(clean).items() if path.endswith(".bib")}
     assert bibtex and {path: site_files(project / "site")[path] for path in bibtex} == bibtex
+
+
+def test_a_listing_is_keyed_by_its_cards_digests_and_makes_the_cards_of_a_page_it_renders(
+    project: Path,
+) -> None:
+    """A listing page is planned and keyed with its cards' digests, known from the last build
+    (`cards.CardRef`): planning every page of a subject's listing makes none of its papers'
+    cards, and its key is the whole plan's; rendering a page makes the cards that page shows."""
+    with (project / "site.yaml").open("a", encoding="utf-8") as settings:
+        settings.write("papers_per_page: 2\n")
+    pipeline.build(project)
+    data, _ = pipeline.site_data(load_project(project), pipeline.Caches.of(project))
+    subject = max(data.site.subjects, key=lambda s: len(s.papers))
+    listed = {p.key for p in subject.papers}
+    planner = Planner(data)
+    planned = list(keyed(data, planner, planner.subject(subject)))
+    assert len(planned) >= 3 and len(listed) >= 8
+    assert not listed & data.cards.papers.made.keys()
+    recorded = read_manifest(str(project / "site"))[0]
+    assert [recorded[page.path][0] for page in planned] == [page.key for page in planned]
+    last = planned[-1]
+    built = (project / "site" / last.path).read_bytes()
+    assert last.produce() == built
+    shown = {p.key for p in subject.papers[-2:]}  # pages after the first hold papers_per_page
+    assert listed & data.cards.papers.made.keys() == shown

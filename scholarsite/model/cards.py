@@ -16,7 +16,7 @@ from urllib.parse import quote, quote_plus, urlsplit
 
 from markupsafe import Markup
 
-from scholarsite.inputs.digests import DigestedDict, key_of
+from scholarsite.inputs.digests import Digested, DigestedDict, key_of
 from scholarsite.inputs.memo import Memo
 from scholarsite.inputs.records import Details
 from scholarsite.inputs.sources import SourceEntry, Sources
@@ -112,6 +112,13 @@ class MadeOnDemand(Mapping[str, Value], Generic[Entity, Value]):
             self.made[key] = self.make(self.entities[key])
         return self.made[key]
 
+    def ref(self, key: str) -> CardRef:
+        """The value of `key` as a page holds it while it is planned and keyed (`CardRef`):
+        read as `self[key]` is (noted in the log), made only when the page is rendered."""
+        if self.log is not None and self.log.current is not None:
+            self.log.current.add((self.kind, key))
+        return CardRef(self, key, self.digest_of(key))
+
     def digest_of(self, key: str) -> str:
         """The digest of the value of `key`: the last build's when its inputs are the same
         (the value is not made then), else the value's."""
@@ -159,6 +166,39 @@ class MadeOnDemand(Mapping[str, Value], Generic[Entity, Value]):
 
     def __len__(self) -> int:
         return len(self.entities)
+
+
+class CardRef(Digested, Mapping[str, Any]):
+    """A card (`Digested`) a page holds by its digest, made when the page is rendered and
+    reads it: a listing page is planned and keyed with its cards' digests, which `digest_of`
+    knows without the cards, so a change re-planning a subject's listing of thousands of
+    papers makes only the cards of the pages it renders. It reads and pickles as the card."""
+
+    def __init__(self, values: MadeOnDemand[Any, Any], key: str, digest: str):
+        self._values, self._key = values, key
+        self.__dict__["digest"] = digest  # the card's (`Digested.digest` is cached there)
+
+    @property
+    def card(self) -> Card:
+        """The card itself, made if not yet."""
+        return self._values.value(self._key)
+
+    def __getitem__(self, name: str) -> Any:
+        return self.card[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.card)
+
+    def __len__(self) -> int:
+        return len(self.card)
+
+    def __eq__(self, other: object) -> bool:
+        return self.card == (other.card if isinstance(other, CardRef) else other)
+
+    __hash__ = None  # type: ignore[assignment]  # as the card's (a dict)
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        return self.card.__reduce_ex__(protocol)
 
 
 def digested(make: Callable[[Entity], Card]) -> Callable[[Entity], DigestedDict]:
@@ -465,5 +505,12 @@ class Cards:
                         "papers": [],
                     }
                 )
-            groups[-1]["papers"].append(self.paper(paper))
+            groups[-1]["papers"].append(self.papers.ref(paper.key))
         return groups
+
+    def published(self, paper: Paper) -> str:
+        """The publication date (ISO) the paper's card gives (`listings.published`), or '',
+        found without making the card: sources.yaml's, else its records' details'."""
+        entry = self.sources.of(paper.key)
+        date = (entry and iso_date(entry.published)) or iso_date(paper.details.date)
+        return date.isoformat() if date else ""

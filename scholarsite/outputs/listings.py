@@ -50,11 +50,12 @@ def published(card: Card) -> str:
     return card["original"]["published"] if card["original"] else ""
 
 
-def order_note(cards: list[Card]) -> str:
-    """The order a list of papers follows (`model.paper_order`), said plainly: newest first
-    when every date is known, else what comes after the dated papers."""
-    dated = sum(1 for card in cards if published(card))
-    if cards and dated == len(cards):
+def order_note(dates: list[str]) -> str:
+    """The order a list of papers follows (`model.paper_order`), said plainly, from their
+    publication dates (`published`): newest first when every date is known, else what comes
+    after the dated papers."""
+    dated = sum(1 for date in dates if date)
+    if dates and dated == len(dates):
         return ORDER_DATED
     return ORDER_PARTLY_DATED if dated else ORDER_UNDATED
 
@@ -67,7 +68,7 @@ def latest(cards: list[Card]) -> dict[str, str]:
     if cards and all(published(card) for card in cards):
         return {"heading": "Latest papers", "when": "date", "note": ""}
     years = sorted({card["year"] for card in cards})
-    note = order_note(cards)
+    note = order_note([published(card) for card in cards])
     if len(years) < 2:
         return {"heading": f"Papers from {years[0]}" if years else "Papers", "when": "", "note": note}
     return {"heading": f"Papers from {years[0]}–{years[-1]}", "when": "year", "note": note}

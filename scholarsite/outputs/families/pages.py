@@ -389,11 +389,13 @@ class Planner:
 
     def papers_of(self, papers: list[Paper], by_type: bool = False) -> dict[str, Any]:
         """A page's papers grouped by year (or by type), and the order they follow, said plainly."""
-        cards = [self.cards.paper(p) for p in papers]
-        return {
-            "groups": kind_groups(cards) if by_type else self.cards.by_year(papers),
-            "order": f"{BY_TYPE} {order_note(cards)}" if by_type else order_note(cards),
-        }
+        order = order_note([self.cards.published(p) for p in papers])
+        if by_type:
+            return {
+                "groups": kind_groups([self.cards.paper(p) for p in papers]),
+                "order": f"{BY_TYPE} {order}",
+            }
+        return {"groups": self.cards.by_year(papers), "order": order}
 
     def subject(self, subject: Subject) -> list[PagePlan]:
         """A subject's papers by year and its authors."""
