@@ -64,11 +64,10 @@ def redirects(data: SiteData) -> Iterator[Output]:
         path = urls.author(alias)
         target = urls.relative(path, urls.author(slug), portable)
         yield fixed(path, redirect_page(language, names[slug], target))
-    for path, paper in data.site.moved_papers.items():
-        card = data.cards.paper(paper)
-        yield fixed(
-            path, redirect_page(language, card["title_plain"], urls.relative(path, card["path"], portable))
-        )
+    for path, paper in data.site.moved_papers.items():  # what its card says, the card not made
+        page = urls.paper(paper.year, paper.slug)
+        title = data.cards.title_plain(paper)
+        yield fixed(path, redirect_page(language, title, urls.relative(path, page, portable)))
 
 
 def folder_of(path: str) -> str:
@@ -83,7 +82,7 @@ def moved_map(data: SiteData) -> Iterator[Output]:
     Few sites were published under that rule, and a redirect page each was 1,603 files at
     37,537 papers (issue 27); the pages lineage.txt keeps stay redirect pages."""
     legacy = data.site.legacy_pages.items()
-    moved = {folder_of(path): folder_of(data.cards.paper(paper)["path"]) for path, paper in legacy}
+    moved = {folder_of(path): folder_of(urls.paper(paper.year, paper.slug)) for path, paper in legacy}
     if moved:
         yield fixed(urls.MOVED, json.dumps(moved, ensure_ascii=False, separators=(",", ":")).encode())
 
