@@ -9,15 +9,19 @@ import random
 import secrets
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
+import pytest
+
+from scholarsite.inputs.jsondata import dumps, loads
 from scholarsite.inputs.seeds import AuthorRecord
 from scholarsite.inputs.sources import Sources
 from scholarsite.inputs.userkey import signed, signed_body, user_key
 from scholarsite.model import related
 from scholarsite.model.communities import find_communities
-from scholarsite.model.model import Identities, build_model, title_identity
+from scholarsite.model.model import Author, Identities, build_model, title_identity
 from scholarsite.model.network import build_network, coauthor_pairs
-from scholarsite.model.snapshot import MAGIC, Basis, keep, kept_model, unchanged
+from scholarsite.model.snapshot import MAGIC, Basis, Kept, body_of, keep, kept_model, unchanged
 from scholarsite.model.warm import WarmModel
 from tests.test_warm_model import PUBLISHED, edited, linked, network_shape, plain, retitled, seed, shape
 
@@ -36,7 +40,10 @@ def basis_of(seeds: dict[str, AuthorRecord]) -> Basis:
     return Basis({path: hashlib.sha256(repr(s).encode()).hexdigest() for path, s in seeds.items()}, "", "")
 
 
-def test_a_kept_model_merged_by_the_change_gives_the_whole_merge(tmp_path: Path) -> None:
+def test_a_kept_model_merged_by_the_change_gives_the_whole_merge(tmp_path: Path, reused: list[int]) -> None:
+    """Each step merges by the change a model kept by the last one; what it keeps is what a
+    model made whole would write (the author rows it takes as they were read included)."""
+    key = user_key()
     rng = random.Random(1206)
     identities = Identities(aliases={"dan oz": "eve-ng"})
     kept = tmp_path / "model.signed"
@@ -57,8 +64,28 @@ def test_a_kept_model_merged_by_the_change_gives_the_whole_merge(tmp_path: Path)
             assert shape(updated) == shape(whole), f"run {run}, step {step}: {change}"
             assert linked(updated), f"run {run}, step {step}: {change}"
             assert updated.by_key == {p.key: p for p in updated.papers}, f"run {run}, step {step}: {change}"
+            assert warm.last is not None
+            made = body_of(warm.last, basis_of(seeds), Kept(basis_of(seeds), {}), {})  # every row made
             keep(kept, warm, basis_of(seeds), {})
+            written = loads(signed_body(kept.read_bytes(), key, MAGIC) or b"")
+            assert written["authors"] == loads(dumps(made["authors"])), f"run {run}, step {step}: {change}"
     assert merged_again > 150  # most edits merged by the change, not whole
+    assert reused[0] > 50  # author rows written again as they were read (of authors no edit touched)
+
+
+@pytest.fixture
+def reused(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many author rows keeping a model took as they were read."""
+    count = [0]
+    author_row = Kept.author_row
+
+    def counted(self: Kept, author: Author) -> list[Any] | None:
+        row = author_row(self, author)
+        count[0] += row is not None
+        return row
+
+    monkeypatch.setattr(Kept, "author_row", counted)
+    return count
 
 
 def test_a_kept_network_is_the_network_of_the_model_it_is_reused_for(tmp_path: Path) -> None:

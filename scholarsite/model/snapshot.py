@@ -49,6 +49,7 @@ from scholarsite.model.model import (
     shown_version,
 )
 from scholarsite.model.network import Community, KeptNetwork, Network
+from scholarsite.model.ondemand import OnDemand
 from scholarsite.model.warm import Changes, Merged, WarmModel, group_of
 
 SNAPSHOT_FILE = CACHE_FOLDER / "model.signed"
@@ -79,6 +80,28 @@ class Kept:
     authors: list[Author] = field(default_factory=list)
     origin: object = None
     former: dict[str, str] | None = None
+    author_rows: dict[int, tuple[Author, list[Any], Views]] = field(default_factory=dict)  # by id, as `rows`
+    places: tuple[list[Paper], list[Author]] = ([], [])  # the papers and authors in the order read
+
+    def author_row(self, author: Author) -> list[Any] | None:
+        """The row `author` was read from, when it is the same object with the same views
+        (the merge gives an author it counts again new lists) and fields (None otherwise)."""
+        found = self.author_rows.get(id(author))
+        if found is None:
+            return None
+        read, row, views = found
+        same = read is author and all(now is then for now, then in zip(views_of(author), views, strict=True))
+        fields = [author.key, author.slug, author.name, author.claimed_count, author.at_least]
+        fields += [author.seed_paths, author.spellings]
+        return row if same and row[:7] == fields else None
+
+
+Views = tuple[object, ...]  # an author's lists of papers, co-authors, subject and year counts
+
+
+def views_of(author: Author) -> Views:
+    """The lists an author's row places (`Kept.author_row` compares them by identity)."""
+    return author.papers, author.coauthors, author.subject_counts, author.year_counts
 
 
 class Damaged(Exception):
@@ -145,7 +168,7 @@ def keep(path: Path, warm: WarmModel, basis: Basis, bases: Mapping[str, str]) ->
         return
     kept_network = warm.network
     network = kept_network.network if kept_network.seen == merged.changes.mark else None
-    body = body_of(merged, basis, kept.rows if isinstance(kept, Kept) else {}, bases, network)
+    body = body_of(merged, basis, kept if isinstance(kept, Kept) else Kept(basis, {}), bases, network)
     body = dumps(body)
     write_atomically(path, signed(key, MAGIC, body))
     warm.kept, warm.changed = Kept(basis, {}), False
@@ -175,21 +198,21 @@ def texts(value: object) -> list[str]:
 def body_of(
     merged: Merged,
     basis: Basis,
-    rows: dict[int, tuple[Paper, list[Any]]],
+    kept: Kept,
     bases: Mapping[str, str],
     network: Network | None = None,
 ) -> dict[str, Any]:
     """The JSON of a model: its objects by their places, references as places (a paper's
-    authors as keys: the row of a paper that stayed the same object, in `rows`, is its row;
-    a new row has its text's digest and its citation key before suffix, from `bases`), and its
-    co-author network if given (members as places)."""
+    authors as keys: the row of a paper that stayed the same object, in `kept.rows`, is its
+    row; a new row has its text's digest and its citation key before suffix, from `bases`;
+    an author's row is the one read while every paper and author read is at its place), and
+    its co-author network if given (members as places)."""
     author_at = {id(author): at for at, author in enumerate(merged.ordered_authors)}
     paper_at = {id(paper): at for at, paper in enumerate(merged.papers)}
-    in_seed = {  # each record's place in its seed's records, by seed and line
-        path: {record.line: at for at, record in enumerate(seed.records)}
-        for path, seed in merged.records.items()
-    }
-    papers = []
+    in_seed = OnDemand(  # each record's place in its seed's records, by line, of the seeds new rows ask
+        lambda path: {record.line: at for at, record in enumerate(merged.records[path].records)}
+    )
+    papers, rows = [], kept.rows
     for paper in merged.papers:
         if (read := rows.get(id(paper))) is not None and read[0] is paper:
             papers.append(read[1])
@@ -211,8 +234,11 @@ def body_of(
             ]
         )
     authors = merged.ordered_authors
+    in_place = at_places(paper_at, kept.places[0]) and at_places(author_at, kept.places[1])
     rows_of_authors = [
-        [
+        row
+        if in_place and (row := kept.author_row(a)) is not None
+        else [
             a.key,
             a.slug,
             a.name,
@@ -244,6 +270,13 @@ def body_of(
         ],
         "network": network and network_body(network, {a.key: at for at, a in enumerate(authors)}),
     }
+
+
+def at_places(places: dict[int, int], read: list[Any]) -> bool:
+    """Whether the objects read in this order that are still there (`places`: where each
+    object is now, by id) are at the same places, as many as before (the rows read refer to
+    places: `read` holds its objects, so their ids stay their own)."""
+    return len(places) == len(read) and all(places.get(id(item), at) == at for at, item in enumerate(read))
 
 
 def network_body(network: Network, places: dict[str, int]) -> list[Any] | None:
@@ -327,7 +360,9 @@ def merged_of(body: dict[str, Any], records: list[AuthorRecord], now: Basis) -> 
         },
     )
     made = list(authors)  # a list of its own: the merge changes the model's
-    return merged, Kept(kept, rows, made, merged.changes.origin)
+    author_rows = {id(a): (a, row, views_of(a)) for a, row in zip(authors, body["authors"], strict=True)}
+    places = (list(papers), made)
+    return merged, Kept(kept, rows, made, merged.changes.origin, author_rows=author_rows, places=places)
 
 
 def tally(counts: list[tuple[Author, int]]) -> Counter[str]:
