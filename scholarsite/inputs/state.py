@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -153,13 +153,12 @@ class BuildState:
             names = ("pages_tag", "pages_basis", "pages_network")
             self.db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", zip(names, tags, strict=True))
             self.changed_rows("page_paths", *paths, lambda _, found: ("\n".join(found),))
-            self.changed_rows(
-                "page_values",
-                digests,
-                were,
-                lambda read, digest: (digest, inputs.get(read, "")),
-                lambda read: inputs.get(read, "") != were_made_of.get(read, ""),
-            )
+            made_of_other = {read for read, _ in inputs.items() ^ were_made_of.items()}
+
+            def columns(read: Pair, digest: str) -> tuple[str, str]:
+                return digest, inputs.get(read, "")
+
+            self.changed_rows("page_values", digests, were, columns, made_of_other)
             if whole:
                 self.db.execute("DELETE FROM page_reads")
             else:
@@ -173,13 +172,14 @@ class BuildState:
         now: Mapping[Pair, Item],
         before: Mapping[Pair, Item],
         columns: Callable[[Pair, Item], tuple[str, ...]],
-        also: Callable[[Pair], bool] = lambda pair: False,
+        also: Collection[Pair] = (),
     ) -> None:
         """Make `table` (kind, key, columns...) hold `now` (each item's `columns`), knowing it
-        held `before`: the rows of the items that differ (or that `also` says changed)."""
+        held `before`: the rows of the items that differ (or that `also` names), found by
+        comparing the two as sets (in C, not item by item)."""
         gone = sorted(before.keys() - now.keys())
         self.db.executemany(f"DELETE FROM {table} WHERE kind = ? AND key = ?", gone)  # noqa: S608
-        differ = (pair for pair, item in now.items() if before.get(pair) != item or also(pair))
+        differ = {pair for pair, _ in now.items() - before.items()} | (now.keys() & also)
         changed = sorted((*pair, *columns(pair, now[pair])) for pair in differ)
         if changed:
             marks = ", ".join("?" * len(changed[0]))

@@ -54,7 +54,7 @@ from scholarsite.model.warm import Changes, Merged, WarmModel, group_of
 
 SNAPSHOT_FILE = CACHE_FOLDER / "model.signed"
 MAGIC = b"scholarsite model.signed 1\n"
-FORMAT = 2
+FORMAT = 3  # a paper's group kept with it since 3
 PAPER_FIELDS = (str, str, str, str, int)  # the types of a paper's key, slugs, title and year
 STALE: Any = object()  # a changed seed's records as the kept model knew them: equal to none
 
@@ -231,6 +231,7 @@ def body_of(
                 [author.key for author in paper.authors],
                 related.text_digest(paper.title, paper.abstract),
                 bases.get(paper.key, ""),
+                group_of(paper)[1],
             ]
         )
     authors = merged.ordered_authors
@@ -326,11 +327,11 @@ def merged_of(body: dict[str, Any], records: list[AuthorRecord], now: Basis) -> 
         author.coauthors = [(authors[at], number(n)) for at, n in row[8]]
     years: dict[int, Year] = {}
     groups: dict[tuple[int, str], list[Paper]] = {}
-    for paper in papers:
+    for paper, row in zip(papers, body["papers"], strict=True):
         years.setdefault(paper.year, Year(paper.year)).papers.append(paper)
         for subject in paper.subjects:
             subject.papers.append(paper)
-        groups.setdefault(group_of(paper), []).append(paper)
+        groups.setdefault((paper.year, row[11]), []).append(paper)  # its `group_of`, kept
     for code, _, counts in body["subjects"]:
         subjects[code].author_counts = [(authors[at], number(n)) for at, n in counts]
     for year, counts in body["years"]:
@@ -379,8 +380,8 @@ def paper_of(row: list[Any], seeds: dict[str, AuthorRecord], subjects: dict[str,
     """A paper from its row, its texts from its records in the unchanged `seeds` (a paper with
     a record of a changed seed, which the build merges again, has only its key, title, year,
     slugs, places and number of abstracts)."""
-    key, slug, legacy_slug, title, year, places, versions, codes, _, text_digest, base = row
-    if tuple(map(type, row[:5])) != PAPER_FIELDS or type(text_digest) is not str or type(base) is not str:
+    key, slug, legacy_slug, title, year, places, versions, codes, _, text_digest, base, group = row
+    if tuple(map(type, row[:5])) != PAPER_FIELDS or {type(text_digest), type(base), type(group)} != {str}:
         raise Damaged
     provenance: list[Provenance] = []
     own: list[SeedRecord | None] = []
