@@ -4,6 +4,7 @@ redirect at every page it had, its sources.yaml entry follows it, and the memory
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -317,3 +318,22 @@ def test_the_warm_preview_follows_retitles_as_a_clean_build_does(
     corrected = project / "site" / NEW_PAGE.replace("engine", "engine-corrected")
     assert "https://arxiv.org/abs/1843.00001" in corrected.read_text(encoding="utf-8")  # the entry followed
     assert followed[-2:] == [True, True]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        Lineage("2025/plain", "papers/2025/plain/index.html", ("seed:seeds/a.txt#1",)),
+        Lineage(
+            '2024/\u00e9t\u00e9 "quoted" \\ \u2028 \x00\x1f\x7f \U0001f600',
+            "papers/2024/ete/index.html",
+            ("abstract:1a2b", "doi:10.1/x\ty", "seed:seeds/\u00fc.txt#12"),
+            (("2023/old", "papers/2023/old/index.html"), ("2024/older", "papers/2024/older/index.html")),
+        ),
+        Lineage("2026/lone \ud800 surrogate", "papers/2026/lone/index.html", ()),
+    ],
+)
+def test_a_line_is_its_json_array(line: Lineage) -> None:
+    """What the file has always held: `json.dumps` of the array, without ASCII escapes."""
+    data = [line.key, line.path, list(line.anchors), [list(pair) for pair in line.former]]
+    assert line.line() == json.dumps(data, ensure_ascii=False, separators=(", ", ": "))

@@ -64,3 +64,12 @@ def written_alike(value: Any) -> bool:
     if isinstance(value, list | tuple):
         return all(map(written_alike, value))
     return isinstance(value, ORJSON_SAME) and not isinstance(value, float)
+
+
+def string_text(text: str) -> str:
+    """`json.dumps(text, ensure_ascii=False)`: orjson's, the same for every string but one
+    holding a lone surrogate, which orjson refuses and `json` writes."""
+    try:
+        return orjson.dumps(text).decode("utf-8")
+    except orjson.JSONEncodeError:
+        return json.dumps(text, ensure_ascii=False)

@@ -15,7 +15,6 @@ corrected: see `model.lineage`) and the (key, page) pairs it had before. Lines s
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -25,7 +24,7 @@ from typing import Any
 from scholarsite.errors import BuildError, Diagnostic, error
 from scholarsite.inputs.config import MAX_TEXT
 from scholarsite.inputs.files import fingerprint_digest, present, read_input
-from scholarsite.inputs.jsondata import loads
+from scholarsite.inputs.jsondata import loads, string_text
 from scholarsite.inputs.store import write_atomically
 from scholarsite.inputs.text import decode
 
@@ -52,9 +51,12 @@ class Lineage:
     former: tuple[tuple[str, str], ...] = ()
 
     def line(self) -> str:
-        """The paper's line in the file."""
-        data = [self.key, self.path, list(self.anchors), [list(pair) for pair in self.former]]
-        return json.dumps(data, ensure_ascii=False, separators=(", ", ": "))
+        """The paper's line in the file: `json.dumps` of [key, page, [anchors], [[former key,
+        former page], ...]] (without ASCII escapes, ", " between items), text by text (a
+        collection's file is written again whenever an abstract changes)."""
+        anchors = ", ".join(map(string_text, self.anchors))
+        former = ", ".join(f"[{string_text(key)}, {string_text(page)}]" for key, page in self.former)
+        return f"[{string_text(self.key)}, {string_text(self.path)}, [{anchors}], [{former}]]"
 
 
 def lineage_of(data: Any) -> tuple[Lineage | None, str | None]:
