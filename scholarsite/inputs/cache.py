@@ -17,7 +17,7 @@ import hashlib
 from collections.abc import Mapping
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from scholarsite.errors import Diagnostic, Severity, note
 from scholarsite.inputs.digests import code_version
@@ -49,8 +49,11 @@ def fields(value: Any, names: tuple[str, ...]) -> list[Any]:
 
 
 def texts(value: Any) -> tuple[str, ...]:
-    """A list of strings."""
-    return tuple(expect(item, str) for item in expect(value, list))
+    """A list of strings (its items' types checked at once: a cache holds a list of subjects
+    for each of a hundred thousand records and more)."""
+    if type(value) is not list or not set(map(type, value)) <= {str}:
+        raise Invalid("expected a list of strings")
+    return tuple(value)
 
 
 def diagnostic_of(value: Any) -> Diagnostic:
@@ -67,6 +70,7 @@ def diagnostic_of(value: Any) -> Diagnostic:
 
 RECORD_FIELDS = ("source", "year", "title", "abstract", "subjects", "path", "line", "details", "identity")
 RECORD_TYPES = (str, int, str, str, list, str, int)  # of the fields before the details, in JSON
+IDENTITY_TYPES = {(str, str, str), (str, type(None), str)}  # of an identity's parts, in JSON
 DETAILS_TEXTS = ("venue", "kind", "doi", "url", "date")
 AUTHOR_FIELDS = ("name", "path", "line", "claimed_count", "at_least", "records")
 
@@ -114,25 +118,48 @@ def details_of(value: Any) -> Details:
     return Details(texts(authors), expect(more, bool), *(expect(text, str) for text in rest))
 
 
+Frozen = TypeVar("Frozen")
+
+
+def restored(kind: type[Frozen], **values: Any) -> Frozen:
+    """An instance of a frozen dataclass with these field values (checked already), made as
+    pickle restores one: its fields set in its `__dict__`, its `__init__` not run (a third
+    of the time of reading a large cache went to the frozen `__init__`s of its records)."""
+    made = object.__new__(kind)
+    made.__dict__.update(values)
+    return made
+
+
 def record_of(value: Any) -> SeedRecord:
-    """A seed record from JSON data (a list in RECORD_FIELDS order). Its first fields' types
-    are checked at once (a cache holds a hundred thousand records and more)."""
+    """A seed record from JSON data (a list in RECORD_FIELDS order), its identity the one kept
+    with it. Its first fields' types are checked at once (a cache holds a hundred thousand
+    records and more)."""
     items = expect(value, list)
     if len(items) != len(RECORD_FIELDS) or tuple(map(type, items[:7])) != RECORD_TYPES:
         raise Invalid("a record's fields are not the ones this code writes")
     source, year, title, abstract, subjects, path, line, details, identity = items
-    record = SeedRecord(source, year, title, abstract, texts(subjects), path, line, details_of(details))
-    return record.with_identity(identity_of_data(identity, abstract))
+    return restored(
+        SeedRecord,
+        source=source,
+        year=year,
+        title=title,
+        abstract=abstract,
+        subjects=texts(subjects),
+        path=path,
+        line=line,
+        details=details_of(details),
+        identity=identity_of_data(identity, abstract),  # where `cached_property` keeps it
+    )
 
 
 def identity_of_data(value: Any, abstract: str) -> RecordIdentity:
     """A record's identity from JSON data (`record_data`)."""
     items = expect(value, list)
-    if len(items) != 3:
-        raise Invalid("a record's identity has the wrong number of parts")
+    if len(items) != 3 or tuple(map(type, items)) not in IDENTITY_TYPES:
+        raise Invalid("a record's identity is not what this code writes")
     title, compared, key = items
-    return RecordIdentity(
-        expect(title, str), abstract if compared is None else expect(compared, str), expect(key, str)
+    return restored(
+        RecordIdentity, title=title, abstract=abstract if compared is None else compared, abstract_key=key
     )
 
 

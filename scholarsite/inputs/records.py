@@ -77,14 +77,9 @@ class SeedRecord:
     @cached_property
     def identity(self) -> RecordIdentity:
         """Its identity (of its title and abstract alone), worked out when first asked for,
-        unless the parse cache gave the one it kept (`with_identity`)."""
+        unless the parse cache gave the one it kept (`cache.record_of`; a record made again by
+        `dataclasses.replace` works its identity out again)."""
         return identity_of(self.title, self.abstract)
-
-    def with_identity(self, identity: RecordIdentity) -> SeedRecord:
-        """The record, its identity known: the one kept with it (`identity` of a record made
-        again by `dataclasses.replace` is worked out again)."""
-        self.__dict__["identity"] = identity  # where `cached_property` keeps it
-        return self
 
 
 @dataclass(frozen=True)
