@@ -51,7 +51,8 @@ class Memo:
             for shard, saved in self.shards.read():
                 found = saved["entries"]
                 if saved["code"] == code_version() and isinstance(found, dict):
-                    entries.update({k: v for k, v in found.items() if isinstance(v, str)})
+                    texts = set(map(type, found.values())) <= {str}  # checked at once: the usual case
+                    entries.update(found if texts else {k: v for k, v in found.items() if isinstance(v, str)})
                 else:
                     self.dirty.add(shard)
         except (OSError, ValueError, KeyError, TypeError):
