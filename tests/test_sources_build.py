@@ -16,6 +16,7 @@ from scholarsite import pipeline
 from scholarsite.errors import BuildError, Diagnostic, Severity
 from scholarsite.inputs.project import load_project
 from scholarsite.model.checks import model_of
+from scholarsite.outputs.listings import published
 from tools import qa
 from tools.qa.pages import scan_page
 
@@ -329,3 +330,13 @@ def test_sources_are_an_input_of_the_build() -> None:
     from scholarsite.preview.watch import WATCHED
 
     assert "sources.yaml" in INPUTS and "sources.yaml" in WATCHED
+
+
+def test_a_papers_date_is_its_cards_without_the_card(project: Path) -> None:
+    """A listing's order note reads each paper's publication date without making its card
+    (`Cards.published`): the date its card gives, sources.yaml's or its records' details'."""
+    data, _ = pipeline.site_data(load_project(project))
+    dates = {p.key: data.cards.published(p) for p in data.site.papers}
+    assert not data.cards.papers.made
+    assert dates == {p.key: published(data.cards.paper(p)) for p in data.site.papers}
+    assert dates[COMET] == "2025-02-27" and "" in dates.values()

@@ -102,9 +102,13 @@ class MadeOnDemand(Mapping[str, Value], Generic[Entity, Value]):
         self.inputs_found: dict[str, str] = {}  # by key: digests of inputs, this build
 
     def __getitem__(self, key: str) -> Value:
+        self.note(key)
+        return self.value(key)
+
+    def note(self, key: str) -> None:
+        """Note in the log that the value of `key` is read (by the pages being planned)."""
         if self.log is not None and self.log.current is not None:
             self.log.current.add((self.kind, key))
-        return self.value(key)
 
     def value(self, key: str) -> Value:
         """The value of `key`, made if not yet (and not noted in the log)."""
@@ -115,8 +119,7 @@ class MadeOnDemand(Mapping[str, Value], Generic[Entity, Value]):
     def ref(self, key: str) -> CardRef:
         """The value of `key` as a page holds it while it is planned and keyed (`CardRef`):
         read as `self[key]` is (noted in the log), made only when the page is rendered."""
-        if self.log is not None and self.log.current is not None:
-            self.log.current.add((self.kind, key))
+        self.note(key)
         return CardRef(self, key, self.digest_of(key))
 
     def digest_of(self, key: str) -> str:
