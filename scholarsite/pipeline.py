@@ -367,6 +367,7 @@ def sync_outputs(
         only=only,
         carried=carried,
         surveyed=ready.surveyed,
+        handover=write.Handover(ready.caches.memo.take_added, ready.caches.memo.add),
     )
 
 

@@ -42,6 +42,7 @@ class Memo:
         self.entries: dict[str, str] = self.load()
         self.used: set[str] = set()
         self.kept: list[tuple[str, list[str]]] = []  # (name, sources) `keep` was told of
+        self.added: dict[str, str] = {}  # entries computed since `take_added` last gave them
 
     def load(self) -> dict[str, str]:
         """The saved entries; a shard of other code, or damaged, counts as empty and is rewritten
@@ -75,9 +76,24 @@ class Memo:
         self.used.add(key)
         found = self.entries.get(key)
         if found is None:
-            found = self.entries[key] = compute(source)
+            found = self.entries[key] = self.added[key] = compute(source)
             self.dirty.add(shard_of(key))
         return found
+
+    def take_added(self) -> dict[str, str]:
+        """The entries computed since this was last asked (by a forked render worker, whose
+        memo is its own copy: `add` gives them to the building process's)."""
+        added, self.added = self.added, {}
+        return added
+
+    def add(self, entries: object) -> None:
+        """Entries a worker computed (`take_added`), kept as this process's own, and used."""
+        assert isinstance(entries, dict)
+        for key, text in entries.items():
+            if key not in self.entries:
+                self.entries[key] = text
+                self.dirty.add(shard_of(key))
+        self.used.update(entries)
 
     def keep(self, name: str, sources: Iterable[str]) -> None:
         """Keep the entries of `name` applied to `sources` that are known, though this build

@@ -48,6 +48,8 @@ from scholarsite.write.manifest import (
     unchanged,
 )
 from scholarsite.write.produce import (
+    NOTHING_HANDED,
+    Handover,
     Job,
     Progress,
     default_workers,
@@ -68,6 +70,7 @@ __all__ = [
     "CarriedLost",
     "CorruptManifest",
     "ForeignFileConflict",
+    "Handover",
     "Scope",
     "SyncReport",
     "WriteConflict",
@@ -105,6 +108,7 @@ def sync(
     only: Collection[str] | None = None,
     carried: Collection[str] = frozenset(),
     surveyed: Future[Survey | None] | None = None,
+    handover: Handover = NOTHING_HANDED,
 ) -> SyncReport:
     """Make ``site_dir`` hold exactly ``items`` (plus untouched foreign files).
 
@@ -117,6 +121,7 @@ def sync(
     paths kept as they are without being planned (the pages a change did not touch): out of the
     scope, but CarriedLost, before anything is written, when one of them is not intact.
     ``surveyed``: a survey of the site begun earlier (`survey.start`), used if still true.
+    ``handover``: what the producing workers make besides outputs that the caller keeps.
     """
     listed = list(items)
     validate(listed)
@@ -126,7 +131,9 @@ def sync(
     try:
         fcntl.flock(lock, fcntl.LOCK_EX)  # one sync per site at a time
         scope = only.__contains__ if only is not None else scope
-        sync = Sync(root, scope or (lambda path: True), inputs, only, carried, survey.taken(surveyed))
+        sync = Sync(
+            root, scope or (lambda path: True), inputs, only, carried, survey.taken(surveyed), handover
+        )
         return sync.run(listed, workers, progress)
     finally:
         os.close(lock)

@@ -54,6 +54,19 @@ def same_file(path: str, data: bytes) -> bool:
         return False
 
 
+@dataclass(frozen=True)
+class Handover:
+    """What forked workers make besides their outputs that the building process keeps (the
+    memo's new entries, which would die with the worker): `take` runs in a worker after each
+    range of outputs, `keep` in the building process with what it gave."""
+
+    take: Callable[[], object]
+    keep: Callable[[object], None]
+
+
+NOTHING_HANDED = Handover(lambda: None, lambda _: None)
+
+
 @dataclass
 class Job:
     """What the producing workers need (they inherit it by the fork).
@@ -64,6 +77,7 @@ class Job:
     todo: Sequence[Output | Copy]
     previous: dict[str, Entry]
     mode: int
+    handover: Handover = NOTHING_HANDED
 
 
 def produce_range(job: Job, start: int, stop: int) -> Result:
@@ -124,17 +138,28 @@ def produce_all(job: Job, workers: int, progress: Progress) -> Result:
     problems: list[Diagnostic] = []
     parallel = workers > 1 and len(job.todo) >= PARALLEL_FROM
     ranges = chunks(len(job.todo), workers if parallel else 1)
-    with Workers(workers, partial(produce_range, job)) if parallel else contextlib.nullcontext() as pool:
+    if parallel:
+        job.handover.take()  # what this process made so far is its own: workers hand over theirs only
+    with (
+        Workers(workers, partial(produce_handing_over, job)) if parallel else contextlib.nullcontext() as pool
+    ):
         results = (
             (future.result() for future in [pool.submit(*span) for span in ranges])
             if pool is not None
-            else (produce_range(job, *span) for span in ranges)
+            else ((produce_range(job, *span), None) for span in ranges)
         )
-        for (_, stop), (part, found) in zip(ranges, results, strict=True):
+        for (_, stop), ((part, found), handed) in zip(ranges, results, strict=True):
+            if pool is not None:
+                job.handover.keep(handed)
             done += part
             problems += found
             progress(stop, len(job.todo))
     return done, problems
+
+
+def produce_handing_over(job: Job, start: int, stop: int) -> tuple[Result, object]:
+    """`produce_range` in a worker, with what the job's handover takes from the worker."""
+    return produce_range(job, start, stop), job.handover.take()
 
 
 def produce_bundle(bundle: Bundle, stage: str, previous: dict[str, Entry], mode: int) -> list[Made]:

@@ -39,6 +39,8 @@ from scholarsite.write.manifest import (
     scan,
 )
 from scholarsite.write.produce import (
+    NOTHING_HANDED,
+    Handover,
     Job,
     Made,
     Progress,
@@ -103,8 +105,10 @@ class Sync:
         only: Collection[str] | None = None,
         carried: Collection[str] = frozenset(),
         surveyed: Survey | None = None,
+        handover: Handover = NOTHING_HANDED,
     ):
         self.root = root
+        self.handover = handover  # what the producing workers hand over besides outputs
         self.surveyed = surveyed  # what site/ held, found beforehand (`survey`): used if still so
         self.only = only  # the paths considered, when they are few and known (looked at, not listed)
         self.inputs = inputs
@@ -131,7 +135,7 @@ class Sync:
             on_disk = {p: e for p, e in previous.items() if usable.files.get(p) is False}  # regular files
             if plan.todo or plan.bundles:
                 check_free_space(self.root)
-            job = Job(self.stage, plan.todo, on_disk, self.mode)
+            job = Job(self.stage, plan.todo, on_disk, self.mode, self.handover)
             done = produced(job, workers, progress)
             for bundle in plan.bundles:
                 made = produce_bundle(bundle, self.stage, on_disk, self.mode)
