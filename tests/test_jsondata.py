@@ -77,3 +77,18 @@ def test_a_memo_shard_keeps_its_text_entries_and_drops_others(tmp_path: Path) ->
     body["entries"][planted] = 42
     shard.write_text(json.dumps(body))
     assert Memo(tmp_path / "derived").entries == {memo.key("upper", s): s.upper() for s in "ac"}
+
+
+def test_a_memo_hands_over_the_entries_computed_since_it_last_did_or_saved(tmp_path: Path) -> None:
+    """What a forked worker computed is handed to the building process (`take_added`, `add`);
+    a process that builds again does not hold on to what it saved already."""
+    worker, parent = Memo(tmp_path / "derived"), Memo(tmp_path / "derived")
+    worker.text("upper", str.upper, "a")
+    handed = worker.take_added()
+    assert handed == {worker.key("upper", "a"): "A"} and worker.take_added() == {}
+    parent.add(handed)
+    assert parent.has("upper", "a")
+    parent.text("upper", str.upper, "b")
+    parent.save()
+    assert parent.take_added() == {}
+    assert Memo(tmp_path / "derived").has("upper", "a")

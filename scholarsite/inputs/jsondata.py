@@ -63,7 +63,7 @@ def written_alike(value: Any) -> bool:
         return all(type(key) is str and written_alike(item) for key, item in value.items())
     if isinstance(value, list | tuple):
         return all(map(written_alike, value))
-    return isinstance(value, ORJSON_SAME) and not isinstance(value, float)
+    return isinstance(value, ORJSON_SAME)
 
 
 def string_text(text: str) -> str:

@@ -42,7 +42,7 @@ class Memo:
         self.entries: dict[str, str] = self.load()
         self.used: set[str] = set()
         self.kept: list[tuple[str, list[str]]] = []  # (name, sources) `keep` was told of
-        self.added: dict[str, str] = {}  # entries computed since `take_added` last gave them
+        self.added: dict[str, str] = {}  # entries computed since `take_added` or `save`
 
     def load(self) -> dict[str, str]:
         """The saved entries; a shard of other code, or damaged, counts as empty and is rewritten
@@ -121,4 +121,4 @@ class Memo:
         code, entries = code_version(), self.entries
         bodies = ((shard, {key: entries[key] for key in sorted(found)}) for shard, found in keys.items())
         self.shards.write((shard, {"code": code, "entries": items}) for shard, items in bodies)
-        self.used, self.dirty, self.kept = set(), set(), []
+        self.used, self.dirty, self.kept, self.added = set(), set(), [], {}  # saved: none added since
