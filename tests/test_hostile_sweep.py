@@ -391,7 +391,6 @@ PLANTED = {  # the file, and whether the inputs change (a build with none reads 
     "lineage.txt line": ("lineage.txt", True),
     "last build record": (".scholarsite-cache/last-build.json", False),
     "parse cache shard": (".scholarsite-cache/seeds/000.json", True),
-    "memo shard": (".scholarsite-cache/derived/000.json", True),
     "site manifest": ("site/.scholarsite-manifest.json", False),
     "site stats record": ("site/.scholarsite-stats.json", False),
     "site manifest entry": ("site/.scholarsite-manifest.json", False),

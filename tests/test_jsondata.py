@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from markupsafe import Markup
 
 from scholarsite.inputs.jsondata import dumps, loads, loads_checked, sorted_text, written_alike
-from scholarsite.inputs.memo import Memo
 
 VALUES = [
     {"entries": {"k": "plain", "é": "\u2028 and \x00"}},
@@ -61,34 +59,3 @@ def test_sorted_text_is_what_json_writes(item: object) -> None:
 def test_data_without_floats_is_written_by_orjson() -> None:
     assert written_alike(ITEMS[0]) and written_alike(ITEMS[1])
     assert not written_alike(ITEMS[2]) and not written_alike(ITEMS[4])
-
-
-def test_a_memo_shard_keeps_its_text_entries_and_drops_others(tmp_path: Path) -> None:
-    """A shard whose entries are all texts is taken whole; one holding anything else keeps its
-    texts only (the rest is computed again when asked for)."""
-    memo = Memo(tmp_path / "derived")
-    for source in ("a", "b", "c"):
-        memo.text("upper", str.upper, source)
-    memo.save()
-    assert Memo(tmp_path / "derived").entries == {memo.key("upper", s): s.upper() for s in "abc"}
-    planted = memo.key("upper", "b")
-    shard = next(path for path in (tmp_path / "derived").glob("*.json") if planted in path.read_text())
-    body = json.loads(shard.read_text())
-    body["entries"][planted] = 42
-    shard.write_text(json.dumps(body))
-    assert Memo(tmp_path / "derived").entries == {memo.key("upper", s): s.upper() for s in "ac"}
-
-
-def test_a_memo_hands_over_the_entries_computed_since_it_last_did_or_saved(tmp_path: Path) -> None:
-    """What a forked worker computed is handed to the building process (`take_added`, `add`);
-    a process that builds again does not hold on to what it saved already."""
-    worker, parent = Memo(tmp_path / "derived"), Memo(tmp_path / "derived")
-    worker.text("upper", str.upper, "a")
-    handed = worker.take_added()
-    assert handed == {worker.key("upper", "a"): "A"} and worker.take_added() == {}
-    parent.add(handed)
-    assert parent.has("upper", "a")
-    parent.text("upper", str.upper, "b")
-    parent.save()
-    assert parent.take_added() == {}
-    assert Memo(tmp_path / "derived").has("upper", "a")
