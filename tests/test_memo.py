@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 import sqlite3
+from multiprocessing.synchronize import Event
 from pathlib import Path
 
 import pytest
@@ -103,29 +104,36 @@ def test_a_memo_hands_over_the_entries_computed_since_it_last_did_or_saved(tmp_p
     assert Memo(tmp_path / FILE).has("upper", "a") and Memo(tmp_path / FILE).has("upper", "b")
 
 
-def read_in_child(memo: Memo, sources: str, found: multiprocessing.Queue) -> None:
+def read_in_child(memo: Memo, sources: str, found: multiprocessing.Queue, done: Event) -> None:
     """In a forked process: what the memo holds of `sources`, and whether it read the file by a
-    connection of its own."""
+    connection of its own; then it stays, its read transaction open, until told it is done."""
     texts = [memo.text("upper", lambda s: "computed", s) for s in sources]
     found.put((texts, sorted(memo.connections)))
+    done.wait(60)
 
 
-def test_a_forked_process_reads_by_its_own_connection_and_the_parent_goes_on(tmp_path: Path) -> None:
+def test_a_forked_process_reads_by_its_own_connection_and_never_holds_up_the_save(tmp_path: Path) -> None:
     """A forked render worker reads the file by a connection it opens (a connection used across
-    a fork can damage the file); the parent's stays usable for the save."""
+    a fork can damage the file); the parent's stays usable, and saves while the worker still
+    holds its read transaction (the file is in WAL mode: the save does not wait for readers)."""
     saved_memo(tmp_path / FILE, "ab")
     parent = Memo(tmp_path / FILE)
     assert parent.text("upper", str.upper, "a") == "A"
     context = multiprocessing.get_context("fork")
     found: multiprocessing.Queue = context.Queue()
-    child = context.Process(target=read_in_child, args=(parent, "abc", found))
+    done = context.Event()
+    child = context.Process(target=read_in_child, args=(parent, "abc", found, done))
     child.start()
-    texts, connections = found.get(timeout=30)
-    child.join(30)
-    assert texts == ["A", "B", "computed"] and len(connections) == 2 and child.exitcode == 0
-    parent.text("upper", str.upper, "c")
-    parent.save()
-    assert Memo(tmp_path / FILE).text("upper", lambda s: "again", "c") == "C"
+    try:
+        texts, connections = found.get(timeout=30)
+        assert texts == ["A", "B", "computed"] and len(connections) == 2
+        parent.text("upper", str.upper, "c")
+        parent.save()  # a reader's lock would have it wait 30 s, then give up
+        assert Memo(tmp_path / FILE).text("upper", lambda s: "again", "c") == "C"
+    finally:
+        done.set()
+        child.join(30)
+    assert child.exitcode == 0
 
 
 def test_the_shards_of_the_layout_before_are_removed_and_nothing_else(tmp_path: Path) -> None:
