@@ -20,6 +20,7 @@ import hashlib
 import os
 import re
 import sqlite3
+import weakref
 from collections.abc import Callable, Iterable
 from functools import lru_cache, partial
 from pathlib import Path
@@ -37,6 +38,20 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS entries (key BLOB PRIMARY KEY, text TEXT NOT NULL) WITHOUT ROWID;
 """
+
+
+CONNECTED: weakref.WeakSet[Memo] = weakref.WeakSet()  # memos that may hold a connection
+
+
+def closed_before_fork() -> None:
+    """Close every memo's connection before this process forks (a render worker, the search
+    process): SQLite's record of the file's locks would be copied into the child, whose own
+    connection would then take no lock of its own. Each process opens its own when it asks."""
+    for memo in list(CONNECTED):
+        memo.close()
+
+
+os.register_at_fork(before=closed_before_fork)
 
 
 def connected(path: Path) -> sqlite3.Connection:
@@ -74,12 +89,17 @@ class Memo:
         self.connections: dict[int, sqlite3.Connection | None] = {}  # by process: never another's
 
     def connection(self) -> sqlite3.Connection | None:
-        """This process's connection to the file (None: no file of this code to read). A forked
-        process keeps its parent's connection referenced, never closing or using it."""
+        """This process's connection to the file (None: no file of this code to read)."""
         pid = os.getpid()
         if pid not in self.connections:
             self.connections[pid] = self.opened()
+            CONNECTED.add(self)
         return self.connections[pid]
+
+    def close(self) -> None:
+        """Close this process's connection (opened again when next asked)."""
+        if (db := self.connections.pop(os.getpid(), None)) is not None:
+            db.close()
 
     def opened(self) -> sqlite3.Connection | None:
         """The file, when it is there and holds this code's entries, in a read transaction."""
@@ -200,6 +220,7 @@ class Memo:
         db.executescript(SCHEMA)
         db.execute("INSERT INTO meta VALUES ('code', ?)", (code_version(),))
         self.connections[os.getpid()] = db
+        CONNECTED.add(self)
         return db
 
     def collect(self, db: sqlite3.Connection) -> None:
