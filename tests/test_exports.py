@@ -226,6 +226,37 @@ def test_a_paper_added_changes_its_own_part_of_the_papers_list(
     assert [name for name in sorted(after) if after[name] != before[name]] == ["papers-1.json"]
 
 
+def test_an_abstract_edit_encodes_its_papers_line_of_the_papers_list_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """data/papers.json is rewritten whole when a paper changes, but its other papers' lines
+    come from the memo (`exports.paper_lines`): one paper's item is made, and the file is a
+    clean build's."""
+    seeds = tmp_path / "seeds"
+    generate(seeds, 10, 30, seed=7)
+    project = make_project(tmp_path / "project", seeds=seeds)
+    pipeline.build(project, workers=1)
+    made: list[str] = []
+    items = exports.paper_items
+    monkeypatch.setattr(
+        exports, "paper_items", lambda data, papers: made.extend(p.key for p in papers) or items(data, papers)
+    )
+    data, _ = pipeline.site_data(load_project(project))
+    paper = next(
+        p
+        for p in data.site.papers
+        if p.abstract and p.abstract in (project / p.provenance[0].path).read_text()
+    )
+    seed = project / paper.provenance[0].path
+    seed.write_text(seed.read_text().replace(paper.abstract, paper.abstract + " Revised.", 1))
+    pipeline.build(project, workers=1)
+    assert made == [paper.key]
+    clean = tmp_path / "clean"
+    pipeline.build(project, clean, caches=pipeline.Caches.empty(), workers=1)
+    assert (project / "site/data/papers.json").read_bytes() == (clean / "data/papers.json").read_bytes()
+    assert b"Revised." in (clean / "data/papers.json").read_bytes()
+
+
 def test_a_collaborations_paper_is_cited_whole_on_its_page_and_shortened_in_bulk(tmp_path: Path) -> None:
     """Each of a collaboration's members' papers.bib would hold all its names (2,000 members:
     96 MB in all); there it gives the first FIRST_AUTHORS and "others", as INSPIRE does."""

@@ -33,8 +33,13 @@ SHOWN_ONLY = ("kind_label", "venue_tag", "url_label")  # how pages word an origi
 def json_lines(envelope: dict[str, Any], name: str, items: list[dict[str, Any]]) -> bytes:
     """Deterministic JSON with one item per line: readable, diffable, and fast to encode; no
     space after a separator (3 % of the data, issue 27)."""
+    return lines_file(envelope, name, list(map(sorted_text, items)))
+
+
+def lines_file(envelope: dict[str, Any], name: str, lines: list[str]) -> bytes:
+    """`json_lines` of items encoded already, a line each."""
     head = ",".join(f"{sorted_text(k)}:{sorted_text(v)}" for k, v in sorted(envelope.items()))
-    body = ",\n".join(map(sorted_text, items))
+    body = ",\n".join(lines)
     return as_bytes(f'{{{head},"{name}":[\n{body}\n]}}')
 
 
@@ -194,6 +199,23 @@ def author_items(data: SiteData) -> list[dict[str, Any]]:
     ]
 
 
+PAPER_LINE = "papers.json line"  # the memo's name for a paper's line of data/papers.json
+
+
+def paper_lines(data: SiteData, papers: list[Paper], reads: list[Any]) -> list[str]:
+    """The lines of these papers in `data/papers.json`, each kept in the memo by what it is
+    made from (its `papers_read` row): an edit encodes its own paper's line, not its part's
+    two thousand."""
+
+    def line(paper: Paper) -> Callable[[str], str]:
+        return lambda _: sorted_text(paper_items(data, [paper])[0])
+
+    return [
+        data.memo.text(PAPER_LINE, line(paper), key_of(read, digested=True))
+        for paper, read in zip(papers, reads, strict=True)
+    ]
+
+
 def papers_read(data: SiteData) -> list[Any]:
     """What `data/papers.json` is made from, paper by paper: what its card is made from (the
     paper's texts and fields among it), its citation key, records and impact."""
@@ -223,10 +245,10 @@ def part_spans(keys: list[str], size: int) -> list[slice]:
 
 
 def data_list(
-    path: str, name: str, keys: list[str], reads: list[Any], make: Callable[[slice], list[dict[str, Any]]]
+    path: str, name: str, keys: list[str], reads: list[Any], make: Callable[[slice], list[str]]
 ) -> Iterator[Output]:
-    """The list `name` at `path` of the items with these `keys`, made by `make` from the slice
-    of its items wanted: one file of every item; or, past its PART_SIZE items, parts
+    """The list `name` at `path` of the items with these `keys`, made by `make` (their lines)
+    from the slice of its items wanted: one file of every item; or, past its PART_SIZE items, parts
     (`part_spans`, `urls.data_part`) and at `path` an index of them. Each file is keyed by the
     `reads` of its items (what each is made from)."""
     version, size = code_version(), PART_SIZE[name]
@@ -247,10 +269,10 @@ def data_list(
 
 
 def list_file(
-    envelope: dict[str, Any], name: str, make: Callable[[slice], list[dict[str, Any]]], wanted: slice
+    envelope: dict[str, Any], name: str, make: Callable[[slice], list[str]], wanted: slice
 ) -> bytes:
     """A data file of the items of a list `wanted` (all, or one part's)."""
-    return json_lines(envelope, name, make(wanted))
+    return lines_file(envelope, name, make(wanted))
 
 
 def data_files(data: SiteData) -> Iterator[Output]:
@@ -260,14 +282,21 @@ def data_files(data: SiteData) -> Iterator[Output]:
     papers = data.site.papers
     authors = with_impacts(author_items(data), [data.impact.author(a) for a in data.site.authors])
     paper_keys, author_keys = [p.key for p in papers], [a.key for a in data.site.authors]
+    reads = papers_read(data)
     yield from data_list(
         urls.PAPERS_JSON,
         "papers",
         paper_keys,
-        papers_read(data),
-        lambda wanted: paper_items(data, papers[wanted]),
+        reads,
+        lambda wanted: paper_lines(data, papers[wanted], reads[wanted]),
     )
-    yield from data_list(urls.AUTHORS_JSON, "authors", author_keys, authors, authors.__getitem__)
+    yield from data_list(
+        urls.AUTHORS_JSON,
+        "authors",
+        author_keys,
+        authors,
+        lambda wanted: list(map(sorted_text, authors[wanted])),
+    )
     yield fixed(urls.LLMS_TXT, llms_txt(data))
 
 
