@@ -96,12 +96,14 @@ class Caches:
             self.plans = PagePlans(tag, basis, network, paths, digests, inputs)
         return self.plans
 
-    def save(self) -> None:
-        """Write what changed. The memo keeps only the entries this build used when it planned
-        every page (every card made); a build that planned some used only theirs, and keeps
-        every entry. (A model merged by the change names only the papers it merged again: a
-        build planning every page then drops the others' names, which only a whole merge,
-        rare with a kept model, asks for again.)"""
+    def save(self, model: str) -> None:
+        """Write what changed, with the mark of the model kept beside (`model.snapshot.keep`:
+        the papers it made are taken as `unchanged`, with the digests the state holds, only
+        while the two marks agree). The memo keeps only the entries this build used when it
+        planned every page (every card made); a build that planned some used only theirs, and
+        keeps every entry. (A model merged by the change names only the papers it merged
+        again: a build planning every page then drops the others' names, which only a whole
+        merge, rare with a kept model, asks for again.)"""
         self.parses.save()
         whole = self.planned is not None and self.planned.chosen is None
         self.memo.save(collect=whole)
@@ -117,6 +119,7 @@ class Caches:
                 ((now.digests, now.inputs), (before.digests, before.inputs)),
                 planned.reads,
                 whole,
+                model,
             )
             self.plans = now
 
@@ -144,12 +147,14 @@ class Ready:
     def finish(self) -> None:
         """Keep the caches, the pages papers had (`lineage.txt`) and the record of this complete
         build for the next."""
-        self.caches.save()
         root = self.project.root
         save_lineage(root, self.data.site.lineage, self.project.lineage)
+        model = ""  # the model is kept before the state that holds its mark (see `Caches.save`)
         if self.caches.model is not None and self.caches.parses.on_disk:
             basis = replace(self.basis, lineage=lineage_digest(root))  # as this build wrote it
-            snapshot.keep(root / snapshot.SNAPSHOT_FILE, self.caches.model, basis, self.data.citation_bases)
+            path = root / snapshot.SNAPSHOT_FILE
+            model = snapshot.keep(path, self.caches.model, basis, self.data.citation_bases)
+        self.caches.save(model)
         lasting = [d for d in self.diagnostics if d != self.project.cache.problem]  # said once
         save_last_build(self.project.root, self.site_dir, self.fingerprint, lasting)
 
@@ -332,7 +337,9 @@ def site_data(project: Project, caches: Caches | None = None) -> tuple[SiteData,
         related_index=caches.related_index(),
         kept_network=caches.model.network if caches.model else KeptNetwork(),
         known=caches.page_plans().known,
-        unchanged=snapshot.unchanged(caches.model, site) if caches.model else None,
+        unchanged=snapshot.unchanged(caches.model, site, caches.state.value("pages_model"))
+        if caches.model
+        else None,
     )
     return data, sorted(project.diagnostics + problems)
 

@@ -16,7 +16,7 @@ from benchmarks.corpus import generate
 from scholarsite import pipeline
 from scholarsite.inputs.project import load_project
 from scholarsite.inputs.state import BuildState
-from scholarsite.model import urls
+from scholarsite.model import snapshot, urls
 from scholarsite.model.model import Paper
 from scholarsite.outputs.families.pages import Planner, keyed
 from scholarsite.outputs.families.pages_by_change import PagesByChange
@@ -181,6 +181,31 @@ def test_plans_not_of_the_last_complete_build_are_not_used(
     clean_build(project, clean)
     assert site_files(project / "site") == site_files(clean)
     assert manifest_keys(project / "site") == manifest_keys(clean)
+
+
+def test_a_kept_model_older_than_the_state_is_not_taken_for_its_digests(
+    project: Path, tmp_path: Path, planned: list[PagesByChange]
+) -> None:
+    """A build that kept its state but not its model (it ended between the two) leaves a
+    model older than the state's digests: a paper that model made, its subjects edited since
+    and edited back, took the state's digest of the edit for its own, and its pages kept the
+    edit. The state keeps the mark of the model kept with it; another mark, and no paper is
+    taken as unchanged."""
+    pipeline.build(project)
+    model = project / snapshot.SNAPSHOT_FILE
+    older = model.read_bytes()
+    seed = sorted((project / "seeds").glob("*.txt"))[0]
+    before = seed.read_text(encoding="utf-8")
+    subjects = next(line for line in before.split("\n") if line.endswith("↗"))
+    seed.write_text(before.replace(subjects, subjects + " cs.LG↗", 1), encoding="utf-8")
+    pipeline.build(project)
+    model.write_bytes(older)  # as if the build had ended after keeping its state, not its model
+    seed.write_text(before, encoding="utf-8")
+    pipeline.build(project)
+    assert planned[-1].data.unchanged is None
+    clean = tmp_path / "clean"
+    clean_build(project, clean)
+    assert site_files(project / "site") == site_files(clean)
 
 
 def test_adding_a_seed_plans_by_the_change_though_the_network_changed(

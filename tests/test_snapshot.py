@@ -156,19 +156,21 @@ def test_a_model_kept_by_other_code_planted_or_damaged_is_not_used(tmp_path: Pat
 def test_unchanged_names_the_papers_the_kept_model_made_and_the_authors_added_or_gone(tmp_path: Path) -> None:
     """After a seed is added, the papers the kept model made and the build did not merge again
     are unchanged; the added author's spellings are named (a card listing that name links
-    someone else now); a model merged whole has nothing unchanged."""
+    someone else now); a model merged whole has nothing unchanged, nor one whose mark is not
+    the build state's (saved with another model, or not saved)."""
     rng = random.Random(7)
     seeds = {f"seeds/s{n}.txt": seed(rng, f"seeds/s{n}.txt") for n in range(8)}
     numbered(seeds)
     first = WarmModel()
     built = first.build(seeds.values(), PUBLISHED, Identities(), plain)
     kept = tmp_path / "model.signed"
-    keep(kept, first, basis_of(seeds), {paper.key: f"base{n}" for n, paper in enumerate(built.papers)})
+    mark = keep(kept, first, basis_of(seeds), {paper.key: f"base{n}" for n, paper in enumerate(built.papers)})
     added = replace(seed(rng, "seeds/new.txt"), name="Gil Newcomer")
     seeds["seeds/new.txt"] = added
     warm = kept_model(kept, list(seeds.values()), basis_of(seeds), {}, Sources())
     site = warm.build(seeds.values(), PUBLISHED, Identities(), plain)
-    found = unchanged(warm, site)
+    assert mark and unchanged(warm, site, None) is None and unchanged(warm, site, "another") is None
+    found = unchanged(warm, site, mark)
     assert found is not None and found.spellings == {"gil newcomer"}
     newcomer = next(a for a in site.authors if a.name == "Gil Newcomer")
     assert not any(id(paper) in found.papers for paper in newcomer.papers)
@@ -179,4 +181,4 @@ def test_unchanged_names_the_papers_the_kept_model_made_and_the_authors_added_or
     assert found.texts == {p.key: related.text_digest(p.title, p.abstract) for p in kept_papers}
     assert found.bases == {p.key: f"base{n}" for n, p in enumerate(built.papers) if p.key in found.texts}
     whole = WarmModel()
-    assert unchanged(whole, whole.build(seeds.values(), PUBLISHED, Identities(), plain)) is None
+    assert unchanged(whole, whole.build(seeds.values(), PUBLISHED, Identities(), plain), mark) is None

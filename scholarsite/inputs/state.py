@@ -143,15 +143,18 @@ class BuildState:
         values: tuple[Digests, Digests],
         reads: dict[Pair, set[Pair]],
         whole: bool,
+        model: str,
     ) -> None:
         """Keep a complete build's plan (`tags`: its tag, basis and network), `paths` and
         `values` (each value's digest and its inputs' digest, where kept) as (now, before:
         what `page_plans` gave; only the rows that differ are written), the values read by each
-        entity planned (`reads`; `whole`: every entity was, the other rows go)."""
+        entity planned (`reads`; `whole`: every entity was, the other rows go), and the mark of
+        the model kept with it (`model.snapshot.keep`)."""
         (digests, inputs), (were, were_made_of) = values
         with self.kept():
-            names = ("pages_tag", "pages_basis", "pages_network")
-            self.db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", zip(names, tags, strict=True))
+            names = ("pages_tag", "pages_basis", "pages_network", "pages_model")
+            marks = (*tags, model)
+            self.db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", zip(names, marks, strict=True))
             self.changed_rows("page_paths", *paths, lambda _, found: ("\n".join(found),))
             made_of_other = {read for read, _ in inputs.items() ^ were_made_of.items()}
 

@@ -18,6 +18,7 @@ unexpected in it: the model is then merged whole, as without it (and without a k
 from __future__ import annotations
 
 import datetime
+import secrets
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -54,7 +55,7 @@ from scholarsite.model.warm import Changes, Merged, WarmModel, group_of
 
 SNAPSHOT_FILE = CACHE_FOLDER / "model.signed"
 MAGIC = b"scholarsite model.signed 1\n"
-FORMAT = 3  # a paper's group kept with it since 3
+FORMAT = 4  # a paper's group kept with it since 3, the model's mark since 4
 PAPER_FIELDS = (str, str, str, str, int)  # the types of a paper's key, slugs, title and year
 STALE: Any = object()  # a changed seed's records as the kept model knew them: equal to none
 
@@ -82,6 +83,7 @@ class Kept:
     former: dict[str, str] | None = None
     author_rows: dict[int, tuple[Author, list[Any], Views]] = field(default_factory=dict)  # by id, as `rows`
     places: tuple[list[Paper], list[Author]] = ([], [])  # the papers and authors in the order read
+    mark: str = ""  # given when it was kept, and to the build state saved with it (`keep`)
 
     def author_row(self, author: Author) -> list[Any] | None:
         """The row `author` was read from, when it is the same object with the same views
@@ -139,14 +141,21 @@ def kept_model(
     return warm
 
 
-def unchanged(warm: WarmModel, site: Site) -> Unchanged | None:
+def unchanged(warm: WarmModel, site: Site, mark: str | None) -> Unchanged | None:
     """What of `site` (`warm`'s last build) is as the kept model it was made from had it:
     None unless `warm` was made from a kept model and merged by the change since (not whole:
     the same identities and publication dates), with lineage.txt and sources.yaml as that build
     left them and the same former keys (so every unchanged paper has the sources.yaml entry it
-    had)."""
+    had), and the build state saved with it (its `mark`: the state's digests are then that
+    model's build's)."""
     kept, merged = warm.kept, warm.last
-    if not isinstance(kept, Kept) or merged is None or kept.former is None:
+    if (
+        not isinstance(kept, Kept)
+        or merged is None
+        or kept.former is None
+        or not kept.mark
+        or kept.mark != mark
+    ):
         return None
     if merged.changes.origin is not kept.origin or site.former_keys != kept.former:
         return None
@@ -159,19 +168,26 @@ def unchanged(warm: WarmModel, site: Site) -> Unchanged | None:
     return Unchanged(frozenset(id(paper) for paper, _ in same), frozenset(spellings), texts, bases)
 
 
-def keep(path: Path, warm: WarmModel, basis: Basis, bases: Mapping[str, str]) -> None:
+def keep(path: Path, warm: WarmModel, basis: Basis, bases: Mapping[str, str]) -> str:
     """Write the model of `warm`'s last build, made of `basis`, unless the kept one is it
     (with its co-author network, when the build made or reused one for it, and the papers'
-    citation keys before suffixes, `bases`, by paper key)."""
+    citation keys before suffixes, `bases`, by paper key); the kept model's mark ("": none
+    kept), new for each model written: the build state saved with it keeps it, and the next
+    build takes its papers for `unchanged` only while the two agree (a build that ended
+    between writing one and the other would otherwise take the state's digests of an edit
+    for those of the kept model's papers)."""
     merged, kept, key = warm.last, warm.kept, user_key()
-    if merged is None or key is None or (not warm.changed and isinstance(kept, Kept) and kept.basis == basis):
-        return
+    if merged is None or key is None:
+        return ""
+    if not warm.changed and isinstance(kept, Kept) and kept.basis == basis:
+        return kept.mark
     kept_network = warm.network
     network = kept_network.network if kept_network.seen == merged.changes.mark else None
-    body = body_of(merged, basis, kept if isinstance(kept, Kept) else Kept(basis, {}), bases, network)
-    body = dumps(body)
-    write_atomically(path, signed(key, MAGIC, body))
-    warm.kept, warm.changed = Kept(basis, {}), False
+    mark = secrets.token_hex(16)
+    body = body_of(merged, basis, kept if isinstance(kept, Kept) else Kept(basis, {}), bases, network, mark)
+    write_atomically(path, signed(key, MAGIC, dumps(body)))
+    warm.kept, warm.changed = Kept(basis, {}, mark=mark), False
+    return mark
 
 
 def text(value: object) -> str:
@@ -201,8 +217,9 @@ def body_of(
     kept: Kept,
     bases: Mapping[str, str],
     network: Network | None = None,
+    mark: str = "",
 ) -> dict[str, Any]:
-    """The JSON of a model: its objects by their places, references as places (a paper's
+    """The JSON of a model (marked `mark`): its objects by their places, references as places (a paper's
     authors as keys: the row of a paper that stayed the same object, in `kept.rows`, is its
     row; a new row has its text's digest and its citation key before suffix, from `bases`;
     an author's row is the one read while every paper and author read is at its place), and
@@ -257,6 +274,7 @@ def body_of(
     return {
         "format": FORMAT,
         "code": code_version(),
+        "mark": mark,
         "basis": [basis.seeds, basis.lineage, basis.sources],
         "identities": [dict(merged.identities.claims), dict(merged.identities.aliases)],
         "published": {key: date.isoformat() for key, date in sorted(merged.published.items())},
@@ -363,7 +381,8 @@ def merged_of(body: dict[str, Any], records: list[AuthorRecord], now: Basis) -> 
     made = list(authors)  # a list of its own: the merge changes the model's
     author_rows = {id(a): (a, row, views_of(a)) for a, row in zip(authors, body["authors"], strict=True)}
     places = (list(papers), made)
-    return merged, Kept(kept, rows, made, merged.changes.origin, author_rows=author_rows, places=places)
+    mark = text(body["mark"])
+    return merged, Kept(kept, rows, made, merged.changes.origin, None, author_rows, places, mark)
 
 
 def tally(counts: list[tuple[Author, int]]) -> Counter[str]:
