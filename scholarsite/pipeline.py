@@ -88,12 +88,11 @@ class Caches:
         return self.related
 
     def page_plans(self) -> PagePlans:
-        """The pages' plans the state holds (read once a process)."""
+        """The pages' plans the state holds (their paths read once a process, the values'
+        digests when asked about)."""
         if self.plans is None:
-            (tag, basis, network), paths, values = self.state.page_plans()
-            digests = {read: digest for read, (digest, _) in values.items()}
-            inputs = {read: inputs for read, (_, inputs) in values.items() if inputs}
-            self.plans = PagePlans(tag, basis, network, paths, digests, inputs)
+            (tag, basis, network), paths = self.state.page_plans()
+            self.plans = PagePlans(tag, basis, network, paths, stored=self.state)
         return self.plans
 
     def save(self, model: str) -> None:
@@ -112,16 +111,13 @@ class Caches:
         if self.planned is not None:
             planned, self.planned = self.planned, None
             now, before = planned.plans, self.page_plans()
+            kept = before.fetched(list(now.values))
+            changed = {read: value for read, value in now.values.items() if kept.get(read) != value}
+            gone = planned.gone(before)
             tags, whole = (now.tag, now.basis, now.network), planned.chosen is None
-            self.state.save_page_plans(
-                tags,
-                (now.paths, before.paths),
-                ((now.digests, now.inputs), (before.digests, before.inputs)),
-                planned.reads,
-                whole,
-                model,
-            )
-            self.plans = now
+            paths = (now.paths, before.paths)
+            self.state.save_page_plans(tags, paths, (changed, gone), planned.reads, whole, model)
+            self.plans = before.after(now, gone)
 
 
 @dataclass
@@ -153,7 +149,9 @@ class Ready:
         if self.caches.model is not None and self.caches.parses.on_disk:
             basis = replace(self.basis, lineage=lineage_digest(root))  # as this build wrote it
             path = root / snapshot.SNAPSHOT_FILE
-            model = snapshot.keep(path, self.caches.model, basis, self.data.citation_bases)
+            data = self.data
+            citing = snapshot.Citing(data.citation_bases, data.citation_keys, data.config.base_url)
+            model = snapshot.keep(path, self.caches.model, basis, citing)
         self.caches.save(model)
         lasting = [d for d in self.diagnostics if d != self.project.cache.problem]  # said once
         save_last_build(self.project.root, self.site_dir, self.fingerprint, lasting)

@@ -21,7 +21,7 @@ from scholarsite.model import related
 from scholarsite.model.communities import find_communities
 from scholarsite.model.model import Author, Identities, build_model, title_identity
 from scholarsite.model.network import build_network, coauthor_pairs
-from scholarsite.model.snapshot import MAGIC, Basis, Kept, body_of, keep, kept_model, unchanged
+from scholarsite.model.snapshot import MAGIC, Basis, Citing, Kept, body_of, keep, kept_model, unchanged
 from scholarsite.model.warm import WarmModel
 from tests.test_warm_model import PUBLISHED, edited, linked, network_shape, plain, retitled, seed, shape
 
@@ -52,7 +52,7 @@ def test_a_kept_model_merged_by_the_change_gives_the_whole_merge(tmp_path: Path,
         seeds = {f"seeds/s{n}.txt": seed(rng, f"seeds/s{n}.txt") for n in range(8)}
         first = WarmModel()
         first.build(seeds.values(), PUBLISHED, identities, plain)
-        keep(kept, first, basis_of(seeds), {})
+        keep(kept, first, basis_of(seeds), Citing())
         for step in range(30):
             change = edited(rng, seeds)
             numbered(seeds)
@@ -65,8 +65,8 @@ def test_a_kept_model_merged_by_the_change_gives_the_whole_merge(tmp_path: Path,
             assert linked(updated), f"run {run}, step {step}: {change}"
             assert updated.by_key == {p.key: p for p in updated.papers}, f"run {run}, step {step}: {change}"
             assert warm.last is not None
-            made = body_of(warm.last, basis_of(seeds), Kept(basis_of(seeds), {}), {})  # every row made
-            keep(kept, warm, basis_of(seeds), {})
+            made = body_of(warm.last, basis_of(seeds), Kept(basis_of(seeds), {}), Citing())  # every row made
+            keep(kept, warm, basis_of(seeds), Citing())
             written = loads(signed_body(kept.read_bytes(), key, MAGIC) or b"")
             assert written["authors"] == loads(dumps(made["authors"])), f"run {run}, step {step}: {change}"
     assert merged_again > 150  # most edits merged by the change, not whole
@@ -98,7 +98,7 @@ def test_a_kept_network_is_the_network_of_the_model_it_is_reused_for(tmp_path: P
         seeds = {f"seeds/s{n}.txt": seed(rng, f"seeds/s{n}.txt") for n in range(8)}
         first = WarmModel()
         first.build(seeds.values(), PUBLISHED, Identities(), plain)
-        keep(kept, first, basis_of(seeds), {})
+        keep(kept, first, basis_of(seeds), Citing())
         for step in range(20):
             change = (retitled if step % 2 else edited)(rng, seeds)
             numbered(seeds)
@@ -112,7 +112,7 @@ def test_a_kept_network_is_the_network_of_the_model_it_is_reused_for(tmp_path: P
                 network = build_network(site, find_communities(pairs), pairs)
                 warm.network.keep(network, site)
             assert network_shape(network) == network_shape(whole), f"run {run}, step {step}: {change}"
-            keep(kept, warm, basis_of(seeds), {})
+            keep(kept, warm, basis_of(seeds), Citing())
     assert reused >= 30
 
 
@@ -124,7 +124,7 @@ def test_a_model_kept_by_other_code_planted_or_damaged_is_not_used(tmp_path: Pat
     first = WarmModel()
     first.build(seeds.values(), PUBLISHED, Identities(), plain)
     kept = tmp_path / "model.signed"
-    keep(kept, first, basis_of(seeds), {})
+    keep(kept, first, basis_of(seeds), Citing())
     assert kept_model(kept, list(seeds.values()), basis_of(seeds), {}, Sources()).last is not None
     key = user_key()
     assert key is not None
@@ -164,7 +164,8 @@ def test_unchanged_names_the_papers_the_kept_model_made_and_the_authors_added_or
     first = WarmModel()
     built = first.build(seeds.values(), PUBLISHED, Identities(), plain)
     kept = tmp_path / "model.signed"
-    mark = keep(kept, first, basis_of(seeds), {paper.key: f"base{n}" for n, paper in enumerate(built.papers)})
+    bases = {paper.key: f"base{n}" for n, paper in enumerate(built.papers)}
+    mark = keep(kept, first, basis_of(seeds), Citing(bases))
     added = replace(seed(rng, "seeds/new.txt"), name="Gil Newcomer")
     seeds["seeds/new.txt"] = added
     warm = kept_model(kept, list(seeds.values()), basis_of(seeds), {}, Sources())

@@ -50,7 +50,6 @@ TermColumns = tuple[int, str | None, str]  # df, papers (None: not kept), postin
 TermRow = tuple[str, int, str | None, str]  # a term with its columns
 Pair = tuple[str, str]  # an entity or a value pages read: its kind and key
 Value = tuple[str, str]  # a value's digest and the digest of what it is made from ("": not kept)
-Digests = tuple[dict[Pair, str], dict[Pair, str]]  # values' digests, and their inputs' where kept
 Item = TypeVar("Item")
 Stamp = tuple[int, int, int]  # a file's size, mtime (ns) and inode
 
@@ -120,16 +119,29 @@ class BuildState:
                 ),
             )
 
-    def page_plans(self) -> tuple[tuple[str, str, str], dict[Pair, tuple[str, ...]], dict[Pair, Value]]:
-        """What the last complete build planned: its tag, basis and network, each entity's
-        page paths and, for each value pages read, its digest and the digest of what it is
-        made from (`outputs.families.pages_by_change`)."""
+    def page_plans(self) -> tuple[tuple[str, str, str], dict[Pair, tuple[str, ...]]]:
+        """What the last complete build planned: its tag, basis and network, and each entity's
+        page paths (`outputs.families.pages_by_change`; the values' digests are read by
+        `page_values_of`, for the values a build asks about)."""
         tags = tuple(self.value(f"pages_{name}") or "" for name in ("tag", "basis", "network"))
         rows = self.db.execute("SELECT kind, key, paths FROM page_paths")
         paths = {(kind, key): tuple(found.split("\n")) if found else () for kind, key, found in rows}
-        rows = self.db.execute("SELECT kind, key, digest, inputs FROM page_values")
-        values = {(kind, key): (digest, inputs) for kind, key, digest, inputs in rows}
-        return (tags[0], tags[1], tags[2]), paths, values
+        return (tags[0], tags[1], tags[2]), paths
+
+    def page_values_of(self, reads: Iterable[Pair]) -> dict[Pair, Value]:
+        """The digest, and the digest of what it is made from ("": not kept), of each of these
+        values pages read (of those the last complete build kept)."""
+        by_kind: dict[str, list[str]] = {}
+        for kind, key in reads:
+            by_kind.setdefault(kind, []).append(key)
+        query = "SELECT kind, key, digest, inputs FROM page_values WHERE kind = ? AND key IN ({marks})"
+        found: dict[Pair, Value] = {}
+        for kind, keys in by_kind.items():
+            for start in range(0, len(keys), BATCH):
+                batch = keys[start : start + BATCH]
+                rows = self.db.execute(query.format(marks=", ".join("?" * len(batch))), [kind, *batch])
+                found.update(((kind, key), (digest, inputs)) for kind, key, digest, inputs in rows)
+        return found
 
     def page_readers(self, values: Iterable[Pair]) -> set[Pair]:
         """The entities whose pages read any of `values`."""
@@ -140,28 +152,26 @@ class BuildState:
         self,
         tags: tuple[str, str, str],
         paths: tuple[dict[Pair, tuple[str, ...]], dict[Pair, tuple[str, ...]]],
-        values: tuple[Digests, Digests],
+        values: tuple[Mapping[Pair, Value], Collection[Pair]],
         reads: dict[Pair, set[Pair]],
         whole: bool,
         model: str,
     ) -> None:
-        """Keep a complete build's plan (`tags`: its tag, basis and network), `paths` and
-        `values` (each value's digest and its inputs' digest, where kept) as (now, before:
-        what `page_plans` gave; only the rows that differ are written), the values read by each
-        entity planned (`reads`; `whole`: every entity was, the other rows go), and the mark of
-        the model kept with it (`model.snapshot.keep`)."""
-        (digests, inputs), (were, were_made_of) = values
+        """Keep a complete build's plan (`tags`: its tag, basis and network), `paths` as (now,
+        before: what `page_plans` gave; only the rows that differ are written), `values` as
+        (the rows of the values whose digests are new or changed, the values gone), the
+        values read by each entity planned (`reads`; `whole`: every entity was, the other
+        rows go), and the mark of the model kept with it (`model.snapshot`)."""
+        changed, gone = values
         with self.kept():
             names = ("pages_tag", "pages_basis", "pages_network", "pages_model")
-            marks = (*tags, model)
-            self.db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", zip(names, marks, strict=True))
+            self.db.executemany(
+                "INSERT OR REPLACE INTO meta VALUES (?, ?)", zip(names, (*tags, model), strict=True)
+            )
             self.changed_rows("page_paths", *paths, lambda _, found: ("\n".join(found),))
-            made_of_other = {read for read, _ in inputs.items() ^ were_made_of.items()}
-
-            def columns(read: Pair, digest: str) -> tuple[str, str]:
-                return digest, inputs.get(read, "")
-
-            self.changed_rows("page_values", digests, were, columns, made_of_other)
+            self.db.executemany("DELETE FROM page_values WHERE kind = ? AND key = ?", sorted(gone))
+            rows = sorted((*read, *value) for read, value in changed.items())
+            self.db.executemany("INSERT OR REPLACE INTO page_values VALUES (?, ?, ?, ?)", rows)
             if whole:
                 self.db.execute("DELETE FROM page_reads")
             else:
@@ -175,14 +185,13 @@ class BuildState:
         now: Mapping[Pair, Item],
         before: Mapping[Pair, Item],
         columns: Callable[[Pair, Item], tuple[str, ...]],
-        also: Collection[Pair] = (),
     ) -> None:
         """Make `table` (kind, key, columns...) hold `now` (each item's `columns`), knowing it
-        held `before`: the rows of the items that differ (or that `also` names), found by
-        comparing the two as sets (in C, not item by item)."""
+        held `before`: the rows of the items that differ, found by comparing the two as sets
+        (in C, not item by item)."""
         gone = sorted(before.keys() - now.keys())
         self.db.executemany(f"DELETE FROM {table} WHERE kind = ? AND key = ?", gone)  # noqa: S608
-        differ = {pair for pair, _ in now.items() - before.items()} | (now.keys() & also)
+        differ = {pair for pair, _ in now.items() - before.items()}
         changed = sorted((*pair, *columns(pair, now[pair])) for pair in differ)
         if changed:
             marks = ", ".join("?" * len(changed[0]))

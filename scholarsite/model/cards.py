@@ -30,7 +30,7 @@ Card = dict[str, Any]
 Entity = TypeVar("Entity")
 Value = TypeVar("Value")
 Read = tuple[str, str]  # a value read by a page: its kind ("paper", "record"...) and key
-Known = Callable[[Read], "tuple[str, str] | None"]  # a value's last digests: of its inputs, of it
+Known = Callable[[list[Read]], "dict[Read, tuple[str, str]]"]  # values' last digests: of inputs, of it
 
 
 @dataclass(frozen=True)
@@ -45,10 +45,13 @@ class Unchanged:
     spellings: frozenset[str]
     texts: Mapping[str, str] = field(default_factory=dict)
     bases: Mapping[str, str] = field(default_factory=dict)
+    keys: Mapping[str, str] = field(default_factory=dict)  # their citation keys
+    base_url: str = ""  # the site's when the kept model was (their citation records read it)
 
 
-def nothing_known(read: Read) -> None:
+def nothing_known(reads: list[Read]) -> dict[Read, tuple[str, str]]:
     """No value's last digests are known (a clean build)."""
+    return {}
 
 
 class ReadLog:
@@ -127,36 +130,44 @@ class MadeOnDemand(Mapping[str, Value], Generic[Entity, Value]):
         (the value is not made then), else the value's."""
         if (found := self.found.get(key)) is None:
             inputs = self.inputs_digest(key)
-            last = self.known((self.kind, key))
+            last = self.last(key)
             same = inputs and last is not None and last[0] == inputs and key not in self.made
             found = last if same and last else (inputs, self.value(key).digest)  # type: ignore[attr-defined]
             self.found[key] = found
         return found[1]
 
     def digests(self) -> dict[str, str]:
-        """`digest_of` of every entity, by key, in one pass: the last build's digest taken as
-        it is for each entity `unchanged` says is made of what it was (its value not made);
-        the others by `digest_of`. The collection's values are digested on every build: this
-        is the pass that does it."""
-        found, made, known, unchanged, kind = self.found, self.made, self.known, self.unchanged, self.kind
-        for key, entity in self.entities.items():
-            if key in found:
-                continue
-            if unchanged is not None and key not in made and unchanged(entity):
-                last = known((kind, key))
-                if last and last[0]:
-                    found[key] = last
-                    self.inputs_found[key] = last[0]
-                    continue
-            self.digest_of(key)
-        return {key: found[key][1] for key in self.entities}
+        """`digest_of` of every entity but those `unchanged` says are made of what they were in
+        the last build (whose digests are the last build's: not worked out, nor read), by key."""
+        unchanged, made, digest_of = self.unchanged, self.made, self.digest_of
+        if unchanged is None:
+            return {key: digest_of(key) for key in self.entities}
+        return {
+            key: digest_of(key)
+            for key, entity in self.entities.items()
+            if key in made or not unchanged(entity)
+        }
+
+    def every_digest(self) -> dict[str, str]:
+        """`digest_of` of every entity, by key: the last build's digests of those `digests`
+        leaves out read at once (`known` keeps what it read)."""
+        found = self.digests()
+        rest = [key for key in self.entities if key not in found]
+        self.known([(self.kind, key) for key in rest])
+        found.update((key, self.digest_of(key)) for key in rest)
+        return found
+
+    def last(self, key: str) -> tuple[str, str] | None:
+        """The last build's digests of the value of `key` (of its inputs, of it), if kept."""
+        read = (self.kind, key)
+        return self.known([read]).get(read)
 
     def inputs_digest(self, key: str) -> str:
         """The digest of what the value of `key` is made from ("" without `inputs`), found
         without making the value."""
         if (found := self.inputs_found.get(key)) is None:
             entity = self.entities[key]
-            last = self.known((self.kind, key)) if self.unchanged and self.unchanged(entity) else None
+            last = self.last(key) if self.unchanged and self.unchanged(entity) else None
             found = last[0] if last else (key_of(self.inputs(entity)) if self.inputs is not None else "")
             self.inputs_found[key] = found
         return found

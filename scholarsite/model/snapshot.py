@@ -69,6 +69,16 @@ class Basis:
     sources: str  # of sources.yaml ("" when there is none)
 
 
+@dataclass(frozen=True)
+class Citing:
+    """What a build's citation records read beyond its papers' cards: each paper's citation
+    key before its suffix and after, by paper key, and the site's base URL."""
+
+    bases: Mapping[str, str] = field(default_factory=dict)
+    keys: Mapping[str, str] = field(default_factory=dict)
+    base_url: str = ""
+
+
 @dataclass
 class Kept:
     """What the kept model was made of, and the rows it was read from of the papers that are
@@ -84,6 +94,7 @@ class Kept:
     author_rows: dict[int, tuple[Author, list[Any], Views]] = field(default_factory=dict)  # by id, as `rows`
     places: tuple[list[Paper], list[Author]] = ([], [])  # the papers and authors in the order read
     mark: str = ""  # given when it was kept, and to the build state saved with it (`keep`)
+    base_url: str = ""  # the site's when it was kept (its papers' citation records read it)
 
     def author_row(self, author: Author) -> list[Any] | None:
         """The row `author` was read from, when it is the same object with the same views
@@ -165,13 +176,15 @@ def unchanged(warm: WarmModel, site: Site, mark: str | None) -> Unchanged | None
     same = [(paper, row) for paper, row in kept.rows.values() if merged.by_key.get(paper.key) is paper]
     texts = {paper.key: row[9] for paper, row in same}
     bases = {paper.key: row[10] for paper, row in same if row[10]}
-    return Unchanged(frozenset(id(paper) for paper, _ in same), frozenset(spellings), texts, bases)
+    keys = {paper.key: row[12] for paper, row in same if row[12]}
+    ids = frozenset(id(paper) for paper, _ in same)
+    return Unchanged(ids, frozenset(spellings), texts, bases, keys, kept.base_url)
 
 
-def keep(path: Path, warm: WarmModel, basis: Basis, bases: Mapping[str, str]) -> str:
+def keep(path: Path, warm: WarmModel, basis: Basis, citing: Citing) -> str:
     """Write the model of `warm`'s last build, made of `basis`, unless the kept one is it
     (with its co-author network, when the build made or reused one for it, and the papers'
-    citation keys before suffixes, `bases`, by paper key); the kept model's mark ("": none
+    citation keys and the base URL, `citing`); the kept model's mark ("": none
     kept), new for each model written: the build state saved with it keeps it, and the next
     build takes its papers for `unchanged` only while the two agree (a build that ended
     between writing one and the other would otherwise take the state's digests of an edit
@@ -179,14 +192,19 @@ def keep(path: Path, warm: WarmModel, basis: Basis, bases: Mapping[str, str]) ->
     merged, kept, key = warm.last, warm.kept, user_key()
     if merged is None or key is None:
         return ""
-    if not warm.changed and isinstance(kept, Kept) and kept.basis == basis:
+    if (
+        not warm.changed
+        and isinstance(kept, Kept)
+        and (kept.basis, kept.base_url) == (basis, citing.base_url)
+    ):
         return kept.mark
     kept_network = warm.network
     network = kept_network.network if kept_network.seen == merged.changes.mark else None
     mark = secrets.token_hex(16)
-    body = body_of(merged, basis, kept if isinstance(kept, Kept) else Kept(basis, {}), bases, network, mark)
+    kept = kept if isinstance(kept, Kept) else Kept(basis, {})
+    body = body_of(merged, basis, kept, citing, network, mark)
     write_atomically(path, signed(key, MAGIC, dumps(body)))
-    warm.kept, warm.changed = Kept(basis, {}, mark=mark), False
+    warm.kept, warm.changed = Kept(basis, {}, mark=mark, base_url=citing.base_url), False
     return mark
 
 
@@ -215,13 +233,14 @@ def body_of(
     merged: Merged,
     basis: Basis,
     kept: Kept,
-    bases: Mapping[str, str],
+    citing: Citing,
     network: Network | None = None,
     mark: str = "",
 ) -> dict[str, Any]:
     """The JSON of a model (marked `mark`): its objects by their places, references as places (a paper's
     authors as keys: the row of a paper that stayed the same object, in `kept.rows`, is its
-    row; a new row has its text's digest and its citation key before suffix, from `bases`;
+    row while its citation key is the one `citing` gives; a new row has its text's digest and
+    its citation key before suffix and after, from `citing`;
     an author's row is the one read while every paper and author read is at its place), and
     its co-author network if given (members as places)."""
     author_at = {id(author): at for at, author in enumerate(merged.ordered_authors)}
@@ -229,9 +248,13 @@ def body_of(
     in_seed = OnDemand(  # each record's place in its seed's records, by line, of the seeds new rows ask
         lambda path: {record.line: at for at, record in enumerate(merged.records[path].records)}
     )
-    papers, rows = [], kept.rows
+    papers, rows, bases, keys = [], kept.rows, citing.bases, citing.keys
     for paper in merged.papers:
-        if (read := rows.get(id(paper))) is not None and read[0] is paper:
+        if (
+            (read := rows.get(id(paper))) is not None
+            and read[0] is paper
+            and read[1][12] == keys.get(paper.key, "")
+        ):
             papers.append(read[1])
             continue
         places = paper.provenance
@@ -249,6 +272,7 @@ def body_of(
                 related.text_digest(paper.title, paper.abstract),
                 bases.get(paper.key, ""),
                 group_of(paper)[1],
+                keys.get(paper.key, ""),
             ]
         )
     authors = merged.ordered_authors
@@ -275,6 +299,7 @@ def body_of(
         "format": FORMAT,
         "code": code_version(),
         "mark": mark,
+        "base_url": citing.base_url,
         "basis": [basis.seeds, basis.lineage, basis.sources],
         "identities": [dict(merged.identities.claims), dict(merged.identities.aliases)],
         "published": {key: date.isoformat() for key, date in sorted(merged.published.items())},
@@ -381,8 +406,8 @@ def merged_of(body: dict[str, Any], records: list[AuthorRecord], now: Basis) -> 
     made = list(authors)  # a list of its own: the merge changes the model's
     author_rows = {id(a): (a, row, views_of(a)) for a, row in zip(authors, body["authors"], strict=True)}
     places = (list(papers), made)
-    mark = text(body["mark"])
-    return merged, Kept(kept, rows, made, merged.changes.origin, None, author_rows, places, mark)
+    mark, base_url = text(body["mark"]), text(body["base_url"])
+    return merged, Kept(kept, rows, made, merged.changes.origin, None, author_rows, places, mark, base_url)
 
 
 def tally(counts: list[tuple[Author, int]]) -> Counter[str]:
@@ -399,8 +424,10 @@ def paper_of(row: list[Any], seeds: dict[str, AuthorRecord], subjects: dict[str,
     """A paper from its row, its texts from its records in the unchanged `seeds` (a paper with
     a record of a changed seed, which the build merges again, has only its key, title, year,
     slugs, places and number of abstracts)."""
-    key, slug, legacy_slug, title, year, places, versions, codes, _, text_digest, base, group = row
-    if tuple(map(type, row[:5])) != PAPER_FIELDS or {type(text_digest), type(base), type(group)} != {str}:
+    key, slug, legacy_slug, title, year, places, versions, codes, _, text_digest, base, group, cited = row
+    if tuple(map(type, row[:5])) != PAPER_FIELDS or set(map(type, (text_digest, base, group, cited))) != {
+        str
+    }:
         raise Damaged
     provenance: list[Provenance] = []
     own: list[SeedRecord | None] = []

@@ -63,10 +63,17 @@ def citation_records(
     """A CitationRecord per paper key under its citation key (`keys`), each made when first
     asked for (its digest known without it while what `citation_record` reads is the same:
     the paper's card, made of what its inputs' digest is of, paper fields among them; its
-    citation key; the base URL)."""
+    citation key; the base URL: unchanged while its card's inputs and its citation key are
+    the kept model's, under the same settings, which `pages_by_change` sees to)."""
 
     def inputs(paper: Paper) -> tuple[str, str, str]:
         return cards.papers.inputs_digest(paper.key), keys[paper.key], config.base_url
+
+    last = cards.unchanged
+    kept = last.keys if last is not None and last.base_url == config.base_url else {}
+
+    def unchanged(paper: Paper) -> bool:  # its card's inputs, citation key and base URL the last build's
+        return cards.same_inputs(paper) and kept.get(paper.key) == keys[paper.key]
 
     return MadeOnDemand(
         cards.papers.entities,
@@ -75,6 +82,7 @@ def citation_records(
         cards.log,
         inputs,
         known,
+        unchanged,
     )
 
 

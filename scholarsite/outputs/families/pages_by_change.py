@@ -25,7 +25,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scholarsite.inputs.digests import code_version, key_of
 from scholarsite.model.cards import MadeOnDemand, Read, ReadLog
@@ -36,6 +36,14 @@ from scholarsite.outputs.registry import Output
 from scholarsite.outputs.sitedata import SiteData
 from scholarsite.outputs.templates import TEMPLATE_ERRORS, Templates
 
+if TYPE_CHECKING:
+    from scholarsite.inputs.state import BuildState, Value
+
+VALUES_OF = {  # the values pages read of each kind of entity with pages (their keys its)
+    "paper": ("paper", "record"),
+    "author": ("author", "ego"),
+    "subject": ("subject",),
+}
 Readers = Callable[[Iterable[Read]], set[Owner]]  # whose pages read any of some values
 
 
@@ -71,19 +79,38 @@ def network_of(data: SiteData) -> str:
 
 @dataclass
 class PagePlans:
-    """What a complete build planned (its `tag`: the inputs' fingerprint it recorded)."""
+    """What a complete build planned (its `tag`: the inputs' fingerprint it recorded): each
+    entity's page paths, and of the values pages read the digests this process knows, the
+    others read from the build state (`stored`) when first asked about."""
 
     tag: str
     basis: str
     network: str  # the co-author network's digest (`network_of`)
     paths: dict[Owner, tuple[str, ...]] = field(default_factory=dict)  # each entity's pages
-    digests: dict[Read, str] = field(default_factory=dict)  # of every value pages read
-    inputs: dict[Read, str] = field(default_factory=dict)  # of what values are made from, where kept
+    values: dict[Read, Value] = field(default_factory=dict)  # (digest, inputs' digest or "") by value
+    stored: BuildState | None = None  # where the other values are kept (None: `values` is all)
+    absent: set[Read] = field(default_factory=set)  # asked about, not kept
 
-    def known(self, read: Read) -> tuple[str, str] | None:
-        """The digests of the inputs of a value and of the value (`cards.Known`), if kept."""
-        inputs = self.inputs.get(read)
-        return (inputs, self.digests[read]) if inputs else None
+    def fetched(self, reads: list[Read]) -> dict[Read, Value]:
+        """The digests kept of these values (of those kept)."""
+        values, absent = self.values, self.absent
+        wanted = [read for read in reads if read not in values and read not in absent]
+        if wanted and self.stored is not None:
+            found = self.stored.page_values_of(wanted)
+            values.update(found)
+            absent.update(read for read in wanted if read not in found)
+        return {read: values[read] for read in reads if read in values}
+
+    def known(self, reads: list[Read]) -> dict[Read, tuple[str, str]]:
+        """The digests of the inputs of each of these values and of the value (`cards.Known`),
+        of those kept with their inputs."""
+        return {read: (inputs, digest) for read, (digest, inputs) in self.fetched(reads).items() if inputs}
+
+    def after(self, now: PagePlans, gone: set[Read]) -> PagePlans:
+        """These plans once `now` is kept over them (`gone`: the values no page reads now)."""
+        values = {read: value for read, value in {**self.values, **now.values}.items() if read not in gone}
+        absent = (self.absent - now.values.keys()) | gone
+        return PagePlans(now.tag, now.basis, now.network, now.paths, values, self.stored, absent)
 
 
 class PagesByChange:
@@ -95,17 +122,9 @@ class PagesByChange:
         self.data = data
         self.planner = Planner(data)
         self.order = list(self.planner.owned())
-        values = self.values()
-        self.plans = PagePlans(
-            tag, basis_of(data, self.planner), network_of(data), digests=self.digests(values)
-        )
-        self.plans.inputs = {
-            (kind, key): inputs
-            for kind, made in values.items()
-            for key, (inputs, _) in made.found.items()
-            if inputs
-        }
+        self.plans = PagePlans(tag, basis_of(data, self.planner), network_of(data))
         self.last = last if last is not None and last.basis == self.plans.basis else None
+        self.plans.values.update(self.digests(self.values(), every=self.last is None))
         self.chosen = self.replanned(self.last, readers) if self.last is not None else None
         self.reads: dict[Owner, set[Read]] = {}  # of the entities planned (not the site's own)
         self.carried = frozenset(
@@ -126,32 +145,44 @@ class PagesByChange:
         cards, records = self.data.cards, self.data.records
         return {"paper": cards.papers, "author": cards.authors, "subject": cards.subjects, "record": records}
 
-    def digests(self, values: dict[str, MadeOnDemand[Any, Any]] | None = None) -> dict[Read, str]:
-        """The digest of every value of `values` (by default `values()`: every value pages
-        may read but the ego figures), each made now if not yet."""
-        found = (values or self.values()).items()
-        return {(kind, key): digest for kind, made in found for key, digest in made.digests().items()}
+    def digests(self, values: dict[str, MadeOnDemand[Any, Any]], every: bool = False) -> dict[Read, Value]:
+        """The digest, and the digest of its inputs ("": not kept), of every value of `values`
+        (`every`: every page is planned, the settings may not be the last build's) or of every
+        one but those `unchanged` says are made of what they were in the last build under the
+        same settings (their rows in the build state stay as they are)."""
+        found: dict[Read, Value] = {}
+        for kind, made in values.items():
+            digests, inputs = made.every_digest() if every else made.digests(), made.found
+            found.update(((kind, key), (digest, inputs[key][0])) for key, digest in digests.items())
+        return found
 
-    def egos(self, last: PagePlans) -> dict[Read, str]:
-        """The ego figures' digests: the last plan's while the network is the same (a figure
-        then changes only with its author and the author cards it shows, which are read),
-        else each figure's whose inputs are the last build's (`SiteData.egos`) and the
+    def gone(self, last: PagePlans) -> set[Read]:
+        """The values of the entities `last` planned pages for that are gone."""
+        values = {**self.values(), "ego": self.data.egos}
+        return {
+            (kind, key)
+            for owner, key in last.paths
+            for kind in VALUES_OF.get(owner, ())
+            if key not in values[kind]
+        }
+
+    def egos(self, last: PagePlans) -> None:
+        """The ego figures' digests: while the network is the same, the kept ones stand (a
+        figure then changes only with its author and the author cards it shows, which are
+        read); else each figure's whose inputs are the last build's (`SiteData.egos`) and the
         others' made again."""
-        egos = self.data.egos
         if last.network != self.plans.network:
-            found = self.digests({"ego": egos})
-            self.plans.inputs.update((("ego", key), inputs) for key, (inputs, _) in egos.found.items())
-            return found
-        kept = {read: digest for read, digest in last.digests.items() if read[0] == "ego" and read[1] in egos}
-        self.plans.inputs.update((read, last.inputs[read]) for read in kept if read in last.inputs)
-        return kept
+            self.plans.values.update(self.digests({"ego": self.data.egos}))
 
     def replanned(self, last: PagePlans, readers: Readers) -> set[Owner]:
         """Whose pages changed since `last` or may have."""
-        self.plans.digests.update(self.egos(last))
-        now, before = self.plans.digests, last.digests
-        changed = {read for read, digest in now.items() if before.get(read) != digest}
-        changed |= before.keys() - now.keys()
+        self.egos(last)
+        now = self.plans.values
+        before = last.fetched(list(now))
+        changed = {
+            read for read, (digest, _) in now.items() if read not in before or before[read][0] != digest
+        }
+        changed |= self.gone(last)
         changed |= {("related", key) for key in self.data.related_lists[1]}
         by_key = self.data.site.by_key
         papers = [by_key[key] for kind, key in changed if kind == "paper" and key in by_key]
@@ -178,6 +209,7 @@ class PagesByChange:
             self.plans.paths[owner] = paths
             listed.extend(paths)
         egos = self.data.egos
-        self.plans.digests.update((("ego", key), ego.digest) for key, ego in egos.made.items())
-        self.plans.inputs.update((("ego", key), egos.inputs_digest(key)) for key in egos.made)
+        self.plans.values.update(
+            (("ego", key), (ego.digest, egos.inputs_digest(key))) for key, ego in egos.made.items()
+        )
         yield from sitemap(self.data, listed)

@@ -70,7 +70,7 @@ def entries(data: SiteData) -> list[Entry]:
     papers; a subject's page is found by its kind and its text, an author's through the
     `author` facet (see `paper_record`)."""
     cards, found, portable = data.cards, [], data.config.portable
-    digests = cards.papers.digests()
+    digests = cards.papers.every_digest()
     for paper in data.site.papers:
         url = url_of(urls.paper(paper.year, paper.slug), portable)  # its card's path
         made = partial(record_of_paper, cards.papers.value, paper.key, portable)
