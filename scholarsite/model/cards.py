@@ -46,7 +46,7 @@ class Unchanged:
     texts: Mapping[str, str] = field(default_factory=dict)
     bases: Mapping[str, str] = field(default_factory=dict)
     keys: Mapping[str, str] = field(default_factory=dict)  # their citation keys
-    base_url: str = ""  # the site's when the kept model was (their citation records read it)
+    base_url: str | None = None  # the site's when the kept model was (their citation records read it)
 
 
 def nothing_known(reads: list[Read]) -> dict[Read, tuple[str, str]]:

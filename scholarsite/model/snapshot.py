@@ -76,7 +76,7 @@ class Citing:
 
     bases: Mapping[str, str] = field(default_factory=dict)
     keys: Mapping[str, str] = field(default_factory=dict)
-    base_url: str = ""
+    base_url: str | None = None
 
 
 @dataclass
@@ -94,7 +94,7 @@ class Kept:
     author_rows: dict[int, tuple[Author, list[Any], Views]] = field(default_factory=dict)  # by id, as `rows`
     places: tuple[list[Paper], list[Author]] = ([], [])  # the papers and authors in the order read
     mark: str = ""  # given when it was kept, and to the build state saved with it (`keep`)
-    base_url: str = ""  # the site's when it was kept (its papers' citation records read it)
+    base_url: str | None = None  # the site's when it was kept (its papers' citation records read it)
 
     def author_row(self, author: Author) -> list[Any] | None:
         """The row `author` was read from, when it is the same object with the same views
@@ -406,7 +406,9 @@ def merged_of(body: dict[str, Any], records: list[AuthorRecord], now: Basis) -> 
     made = list(authors)  # a list of its own: the merge changes the model's
     author_rows = {id(a): (a, row, views_of(a)) for a, row in zip(authors, body["authors"], strict=True)}
     places = (list(papers), made)
-    mark, base_url = text(body["mark"]), text(body["base_url"])
+    mark, base_url = text(body["mark"]), body["base_url"]
+    if base_url is not None and type(base_url) is not str:
+        raise Damaged
     return merged, Kept(kept, rows, made, merged.changes.origin, None, author_rows, places, mark, base_url)
 
 
