@@ -46,6 +46,7 @@ CREATE TABLE IF NOT EXISTS related_terms (
 """
 RelatedColumns = tuple[str, str, str, str, str]  # key, digest, counts, vector, related
 BATCH = 500  # keys a query asks for at once (SQLite takes 999 parameters at least)
+SCAN_ABOVE = 2000  # values of a kind asked for at once past which the kind's every row is read
 TermColumns = tuple[int, str | None, str]  # df, papers (None: not kept), postings
 TermRow = tuple[str, int, str | None, str]  # a term with its columns
 Pair = tuple[str, str]  # an entity or a value pages read: its kind and key
@@ -130,17 +131,23 @@ class BuildState:
 
     def page_values_of(self, reads: Iterable[Pair]) -> dict[Pair, Value]:
         """The digest, and the digest of what it is made from ("": not kept), of each of these
-        values pages read (of those the last complete build kept)."""
+        values pages read (of those the last complete build kept); of a kind asked for more
+        than SCAN_ABOVE values, every value kept (a scan of the kind's rows is faster than
+        looking each up: 75,000 lookups took 1 s at 37,537 papers)."""
         by_kind: dict[str, list[str]] = {}
         for kind, key in reads:
             by_kind.setdefault(kind, []).append(key)
-        query = "SELECT kind, key, digest, inputs FROM page_values WHERE kind = ? AND key IN ({marks})"
         found: dict[Pair, Value] = {}
         for kind, keys in by_kind.items():
+            if len(keys) > SCAN_ABOVE:
+                rows = self.db.execute("SELECT key, digest, inputs FROM page_values WHERE kind = ?", (kind,))
+                found.update(((kind, key), (digest, inputs)) for key, digest, inputs in rows)
+                continue
+            query = "SELECT key, digest, inputs FROM page_values WHERE kind = ? AND key IN ({marks})"
             for start in range(0, len(keys), BATCH):
                 batch = keys[start : start + BATCH]
                 rows = self.db.execute(query.format(marks=", ".join("?" * len(batch))), [kind, *batch])
-                found.update(((kind, key), (digest, inputs)) for kind, key, digest, inputs in rows)
+                found.update(((kind, key), (digest, inputs)) for key, digest, inputs in rows)
         return found
 
     def page_readers(self, values: Iterable[Pair]) -> set[Pair]:

@@ -69,11 +69,11 @@ def citation_files(data: SiteData) -> Iterator[Output]:
     the part in the browser, `author_entries`). Each file is keyed by the citation records it
     is made from (made only when one of them changed)."""
     cards, records = data.cards, data.records
-    version = code_version()
-    data.memo.keep(BULK_BIBTEX, (records.digest_of(paper) for paper in records))  # each file's next rewrite
+    version, digests = code_version(), records.every_digest()
+    data.memo.keep(BULK_BIBTEX, digests.values())  # each file's next rewrite
     for subject in data.site.subjects:
         cited = [p.key for p in subject.papers]
-        key = key_of(version, [records.digest_of(p) for p in cited])
+        key = key_of(version, [digests[p] for p in cited])
         path = urls.beside(cards.subject(subject)["path"], "papers.bib")
         yield Output(path, key, partial(bibliography_of, data, cited))
     parts: dict[str, list[tuple[str, list[str]]]] = {}
@@ -81,7 +81,7 @@ def citation_files(data: SiteData) -> Iterator[Output]:
         part = author_bibtex_part(author.slug, len(data.site.authors))
         parts.setdefault(part, []).append((author.slug, [p.key for p in author.papers]))
     for path, authors in sorted(parts.items()):
-        read = [(slug, [records.digest_of(p) for p in cited]) for slug, cited in authors]
+        read = [(slug, [digests[p] for p in cited]) for slug, cited in authors]
         yield Output(path, key_of(version, read), partial(authors_bibliography, data, authors))
 
 
