@@ -138,23 +138,27 @@ class MadeOnDemand(Mapping[str, Value], Generic[Entity, Value]):
 
     def digests(self) -> dict[str, str]:
         """`digest_of` of every entity but those `unchanged` says are made of what they were in
-        the last build (whose digests are the last build's: not worked out, nor read), by key."""
-        unchanged, made, digest_of = self.unchanged, self.made, self.digest_of
+        the last build (whose digests are the last build's: not worked out, nor read), by key;
+        the last build's digests of those worked out read at once (`known` keeps what it read)."""
+        unchanged, made, kind = self.unchanged, self.made, self.kind
         if unchanged is None:
-            return {key: digest_of(key) for key in self.entities}
-        return {
-            key: digest_of(key)
-            for key, entity in self.entities.items()
-            if key in made or not unchanged(entity)
-        }
+            keys = list(self.entities)
+        else:
+            keys = [key for key, entity in self.entities.items() if key in made or not unchanged(entity)]
+        self.known([(kind, key) for key in keys])
+        return {key: self.digest_of(key) for key in keys}
 
     def every_digest(self) -> dict[str, str]:
-        """`digest_of` of every entity, by key: the last build's digests of those `digests`
-        leaves out read at once (`known` keeps what it read)."""
-        found = self.digests()
+        """`digest_of` of every entity, by key: those `digests` leaves out (unchanged, not
+        made) have the last build's digests, read at once."""
+        found, kind = self.digests(), self.kind
         rest = [key for key in self.entities if key not in found]
-        self.known([(self.kind, key) for key in rest])
-        found.update((key, self.digest_of(key)) for key in rest)
+        kept = self.known([(kind, key) for key in rest])
+        for key in rest:
+            if (last := kept.get((kind, key))) is not None and key not in self.made:
+                self.found[key], self.inputs_found[key], found[key] = last, last[0], last[1]
+            else:  # not kept with its inputs: worked out
+                found[key] = self.digest_of(key)
         return found
 
     def last(self, key: str) -> tuple[str, str] | None:
