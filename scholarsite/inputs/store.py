@@ -1,11 +1,10 @@
 """Caches on disk: JSON in shards, written atomically, in the project's `.scholarsite-cache/`.
 
-A cache (seed parses, derived text) is split by the first hex digits of each entry's digest
-into SHARDS files, so a build that changed one seed rewrites the shards of the entries it
-added or dropped, not the whole cache (28 MB at 10,000 papers, ten times that at 100,000).
-An added seed adds entries to a few dozen shards (its paper's texts, its subjects' listings):
-with 64 shards that rewrote nearly all of a 57 MB cache at 37,537 papers (1.5 s), with 1,024
-a few megabytes. The files are plain JSON, never pickle: loading a cache runs no code.
+The parse cache is split by the first hex digits of each entry's digest into SHARDS files, so
+a build that changed one seed rewrites the shards of the entries it added or dropped, not the
+whole cache (with 64 shards, a cache of derived text as well rewrote nearly all of 57 MB at
+37,537 papers for an added seed, 1.5 s; with 1,024 a few megabytes; derived text is kept in
+SQLite now, `memo`). The files are plain JSON, never pickle: loading a cache runs no code.
 """
 
 from __future__ import annotations
