@@ -39,7 +39,7 @@ from scholarsite.outputs.templates import TEMPLATE_ERRORS, Templates
 if TYPE_CHECKING:
     from scholarsite.inputs.state import BuildState, Value
 
-VALUES_OF = {  # the values pages read of each kind of entity with pages (their keys its)
+VALUES_OF = {  # the kinds of values pages read of each kind of entity with pages, keyed as it is
     "paper": ("paper", "record"),
     "author": ("author", "ego"),
     "subject": ("subject",),
