@@ -236,7 +236,10 @@ def arxiv_search_url(title_plain: str) -> str:
 
 
 def iso_date(text: str) -> datetime.date | None:
-    """The date of an ISO text (`2025-02-27`), or None when the text is not one."""
+    """The date of an ISO text (`2025-02-27`), or None when the text is not one (none, as
+    for most papers of a collection without sources.yaml, without raising)."""
+    if not text:
+        return None
     try:
         return datetime.date.fromisoformat(text)
     except ValueError:

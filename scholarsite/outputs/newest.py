@@ -9,7 +9,7 @@ and the page says how many and why.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import groupby
 from typing import Any
@@ -24,10 +24,16 @@ from scholarsite.outputs.sitedata import SiteData
 TITLE = "What's new"
 
 
-def dated(papers: Iterable[Paper], sources: Sources) -> list[tuple[datetime.date, Paper]]:
-    """The papers with a known publication date, newest first (then by key)."""
-    known = ((iso_date(sources.published(paper.key)), paper) for paper in papers)
-    found = [(date, paper) for date, paper in known if date is not None]
+def publication_dates(papers: Iterable[Paper], sources: Sources) -> dict[str, datetime.date]:
+    """The publication date sources.yaml gives each of these papers that has one, by key
+    (found once for every listing: a paper is in the collection's and its subjects')."""
+    known = ((paper.key, iso_date(sources.published(paper.key))) for paper in papers)
+    return {key: date for key, date in known if date is not None}
+
+
+def dated(papers: Iterable[Paper], dates: Mapping[str, datetime.date]) -> list[tuple[datetime.date, Paper]]:
+    """The papers with a known publication date (`dates`), newest first (then by key)."""
+    found = [(dates[paper.key], paper) for paper in papers if paper.key in dates]
     return sorted(found, key=lambda item: (-item[0].toordinal(), item[1].key))
 
 
@@ -63,9 +69,9 @@ def scopes(data: SiteData) -> list[Scope]:
 
 def plans(data: SiteData, spec: Spec) -> list[PagePlan]:
     """The "What's new" pages, planned by `spec` (the planner's)."""
-    pages = []
+    pages, dates = [], publication_dates(data.site.papers, data.sources)
     for scope in scopes(data):
-        newest = dated(scope.papers, data.sources)
+        newest = dated(scope.papers, dates)
         shown = newest[: data.config.papers_per_page]
         groups: list[dict[str, Any]] = [
             {"date": date.isoformat(), "papers": [data.cards.paper(p) for _, p in group]}
@@ -91,8 +97,8 @@ def plans(data: SiteData, spec: Spec) -> list[PagePlan]:
 
 def feeds(data: SiteData) -> list[tuple[str, str, list[Paper]]]:
     """(title, page, papers newest first) of each "What's new" feed."""
-    site = data.config.title
+    site, dates = data.config.title, publication_dates(data.site.papers, data.sources)
     return [
-        (f"{scope.title} · {site}", scope.page, [paper for _, paper in dated(scope.papers, data.sources)])
+        (f"{scope.title} · {site}", scope.page, [paper for _, paper in dated(scope.papers, dates)])
         for scope in scopes(data)
     ]
