@@ -235,10 +235,10 @@ def test_a_build_knows_the_digests_of_the_cards_and_records_whose_inputs_are_the
     project: Path, planned: list[PagesByChange], edit: Callable[[Path, Paper], None]
 ) -> None:
     """After an edit to a paper, a one-shot build works out the digests of the cards and
-    citation records of the papers of the seed edited (merged again) and of few others: every
-    other paper is one the kept model made and the change did not merge again, whose digests
-    the build state holds (not read, but for a page that shows it); and every digest so kept
-    is the value's when made."""
+    citation records of the papers of the seed edited (merged again) and of few others, and of
+    the cards of that seed's author: every other paper and author is one the kept model made
+    and the change did not merge again, whose digests the build state holds (not read, but for
+    a page that shows it); and every digest so kept is the value's when made."""
     pipeline.build(project)
     data, _ = pipeline.site_data(load_project(project))
     paper = next(p for p in data.site.papers if len(p.authors) == 1)
@@ -247,13 +247,16 @@ def test_a_build_knows_the_digests_of_the_cards_and_records_whose_inputs_are_the
     data = planned[-1].data
     edited = paper.provenance[0].path
     of_seed = {p.key for p in data.site.papers if edited in {where.path for where in p.provenance}}
-    for values in (data.cards.papers, data.records):
-        if edit is reword:  # a new title is a new key, and lineage.txt changes: no paper is unchanged
-            worked_out = {key for kind, key in planned[-1].plans.values if kind == values.kind}
-            assert (
-                paper.key in worked_out and len(worked_out - of_seed) <= 2
-            )  # records citing it by a like title
-            assert len(worked_out) < len(values.entities) / 4
+    worked_out = {
+        kind: {key for k, key in planned[-1].plans.values if k == kind} for kind in ("paper", "record")
+    }
+    worked_out["author"] = {key for kind, key in planned[-1].plans.values if kind == "author"}
+    if edit is reword:  # a new title is a new key, and lineage.txt changes: no paper is unchanged
+        for kind in ("paper", "record"):  # and records citing it by a like title
+            assert paper.key in worked_out[kind] and len(worked_out[kind] - of_seed) <= 2
+            assert len(worked_out[kind]) < len(data.site.papers) / 4
+        assert worked_out["author"] == {paper.authors[0].key}
+    for values in (data.cards.papers, data.records, data.cards.authors):
         every = values.every_digest()
         assert every.keys() == values.entities.keys() and len(values.entities) > 10
         assert every == {key: values.value(key).digest for key in values.entities}

@@ -173,6 +173,8 @@ def test_unchanged_names_the_papers_the_kept_model_made_and_the_authors_added_or
     assert mark and unchanged(warm, site, None) is None and unchanged(warm, site, "another") is None
     found = unchanged(warm, site, mark)
     assert found is not None and found.spellings == {"gil newcomer"}
+    assert id(next(a for a in site.authors if a.name == "Gil Newcomer")) not in found.authors
+    assert len(found.authors) >= len(site.authors) / 2
     newcomer = next(a for a in site.authors if a.name == "Gil Newcomer")
     assert not any(id(paper) in found.papers for paper in newcomer.papers)
     groups_of_added = {(r.year, r.identity.title) for r in added.records}

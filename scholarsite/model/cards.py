@@ -47,6 +47,7 @@ class Unchanged:
     bases: Mapping[str, str] = field(default_factory=dict)
     keys: Mapping[str, str] = field(default_factory=dict)  # their citation keys
     base_url: str | None = None  # the site's when the kept model was (their citation records read it)
+    authors: frozenset[int] = frozenset()  # by id, the authors whose cards' inputs are the kept model's
 
 
 def nothing_known(reads: list[Read]) -> dict[Read, tuple[str, str]]:
@@ -336,7 +337,7 @@ class Cards:
         self.subjects = MadeOnDemand(subjects, digested(self.subject_card), "subject", log)
         authors = {a.key: a for a in site.authors}
         card = digested(self.author_card)
-        self.authors = MadeOnDemand(authors, card, "author", log, self.author_inputs, known)
+        self.authors = MadeOnDemand(authors, card, "author", log, self.author_inputs, known, self.same_author)
         papers = dict(site.by_key)
         self.papers = MadeOnDemand(
             papers, digested(self.paper_card), "paper", log, self.paper_inputs, known, self.same_inputs
@@ -418,6 +419,11 @@ class Cards:
         authors (what a citation key starts with, found without making the card)."""
         names, _ = self.author_list(paper, self.sources.of(paper.key))
         return names[0] if names else paper.authors[0].name
+
+    def same_author(self, author: Author) -> bool:
+        """Whether `author_inputs` is known to be what it was in the last build (the kept
+        model's author, with the same name, slug and number of papers)."""
+        return self.unchanged is not None and id(author) in self.unchanged.authors
 
     def same_inputs(self, paper: Paper) -> bool:
         """Whether `paper_inputs` is known to be what it was in the last build (`same_papers`)."""

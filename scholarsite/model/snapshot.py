@@ -178,7 +178,14 @@ def unchanged(warm: WarmModel, site: Site, mark: str | None) -> Unchanged | None
     bases = {paper.key: row[10] for paper, row in same if row[10]}
     keys = {paper.key: row[12] for paper, row in same if row[12]}
     ids = frozenset(id(paper) for paper, _ in same)
-    return Unchanged(ids, frozenset(spellings), texts, bases, keys, kept.base_url)
+    authors = frozenset(  # as their cards show them: name, slug, number of papers
+        id(author)
+        for author, row, _ in kept.author_rows.values()
+        if merged.authors.get(author.key) is author
+        and (author.name, author.slug) == (row[2], row[1])
+        and len(author.papers) == len(row[7])
+    )
+    return Unchanged(ids, frozenset(spellings), texts, bases, keys, kept.base_url, authors)
 
 
 def keep(path: Path, warm: WarmModel, basis: Basis, citing: Citing) -> str:
