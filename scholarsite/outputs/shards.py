@@ -36,7 +36,7 @@ Pagefind from the first and merges the others (`pagefind.mergeIndex`).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TypeVar
 
 from scholarsite.model import urls
@@ -80,22 +80,31 @@ def url_of(path: str, portable: bool) -> str:
     return "/" + (path[: -len(urls.INDEX)] if is_index and not portable else path)
 
 
-def record_urls(site: Site, portable: bool) -> list[str]:
-    """The URL of every search record: papers, then subjects."""
-    paths = [urls.paper(p.year, p.slug) for p in site.papers]
-    paths += [urls.subject(s.slug) for s in site.subjects]
-    return [url_of(path, portable) for path in paths]
+def record_urls(site: Site, portable: bool) -> Iterator[str]:
+    """The URL of every search record, as it is asked for: papers, then subjects."""
+    for paper in site.papers:
+        yield url_of(urls.paper(paper.year, paper.slug), portable)
+    for subject in site.subjects:
+        yield url_of(urls.subject(subject.slug), portable)
 
 
-def occupied(record_urls: Sequence[str], size: int) -> list[int]:
-    """The shards some record hashes to, in order ([0] when there are no records)."""
-    count = shard_count(len(record_urls), size)
-    return sorted({shard_of(url, count) for url in record_urls}) or [0]
+def occupied(record_urls: Iterable[str], records: int, size: int) -> list[int]:
+    """The shards some of the `records` records (at `record_urls`) hashes to, in order ([0]
+    when there are none): hashed until every shard is found to hold one, which a few hundred
+    of 50,000 records show."""
+    count = shard_count(records, size)
+    found: set[int] = set()
+    for url in record_urls:
+        found.add(shard_of(url, count))
+        if len(found) == count:
+            break
+    return sorted(found) or [0]
 
 
 def folders(site: Site, size: int, portable: bool) -> list[str]:
     """The folder of every shard holding search records, the first one first."""
-    return [folder(index) for index in occupied(record_urls(site, portable), size)]
+    records = len(site.papers) + len(site.subjects)
+    return [folder(index) for index in occupied(record_urls(site, portable), records, size)]
 
 
 def split(records: Sequence[Record], urls: Sequence[str], count: int) -> list[list[Record]]:

@@ -130,7 +130,9 @@ def outputs(data: SiteData) -> Iterator[Bundle]:
     language = data.config.language.split("-")[0]
     found_urls = [url for url, _, _ in found]
     split = shards.split(found, found_urls, shards.shard_count(len(found), data.config.search_shard_size))
-    for number, index in enumerate(shards.occupied(found_urls, data.config.search_shard_size)):
+    for number, index in enumerate(
+        shards.occupied(found_urls, len(found_urls), data.config.search_shard_size)
+    ):
         folder, shard = shards.folder(index), split[index]
         key = key_of(
             code_version(),
