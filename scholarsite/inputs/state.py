@@ -144,10 +144,8 @@ class BuildState:
                 found.update(((kind, key), (digest, inputs)) for key, digest, inputs in rows)
                 continue
             query = "SELECT key, digest, inputs FROM page_values WHERE kind = ? AND key IN ({marks})"
-            for start in range(0, len(keys), BATCH):
-                batch = keys[start : start + BATCH]
-                rows = self.db.execute(query.format(marks=", ".join("?" * len(batch))), [kind, *batch])
-                found.update(((kind, key), (digest, inputs)) for key, digest, inputs in rows)
+            rows = self.batched(query, keys, kind)
+            found.update(((kind, key), (digest, inputs)) for key, digest, inputs in rows)
         return found
 
     def page_readers(self, values: Iterable[Pair]) -> set[Pair]:
@@ -243,12 +241,12 @@ class BuildState:
         """The posting lists of these terms in the related-papers index (of those that have one)."""
         return self.batched("SELECT term, postings FROM related_terms WHERE term IN ({marks})", terms)
 
-    def batched(self, query: str, keys: Sequence[str]) -> Iterator[Any]:
+    def batched(self, query: str, keys: Sequence[str], *first: str) -> Iterator[Any]:
         """The rows `query` finds for `keys`, asked `BATCH` keys at a time (`{marks}` in the
-        query stands for a batch's placeholders)."""
+        query stands for a batch's placeholders, after the parameters `first`)."""
         for start in range(0, len(keys), BATCH):
             batch = keys[start : start + BATCH]
-            yield from self.db.execute(query.format(marks=", ".join("?" * len(batch))), batch)
+            yield from self.db.execute(query.format(marks=", ".join("?" * len(batch))), [*first, *batch])
 
     def value(self, name: str) -> str | None:
         """A value kept by name (None when there is none)."""

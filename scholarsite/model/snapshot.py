@@ -55,7 +55,7 @@ from scholarsite.model.warm import Changes, Merged, WarmModel, group_of
 
 SNAPSHOT_FILE = CACHE_FOLDER / "model.signed"
 MAGIC = b"scholarsite model.signed 1\n"
-FORMAT = 4  # a paper's group kept with it since 3, the model's mark since 4
+FORMAT = 4  # a paper's group kept with it since 3; its citation key, the base URL and the mark since 4
 PAPER_FIELDS = (str, str, str, str, int)  # the types of a paper's key, slugs, title and year
 STALE: Any = object()  # a changed seed's records as the kept model knew them: equal to none
 
@@ -434,9 +434,8 @@ def paper_of(row: list[Any], seeds: dict[str, AuthorRecord], subjects: dict[str,
     a record of a changed seed, which the build merges again, has only its key, title, year,
     slugs, places and number of abstracts)."""
     key, slug, legacy_slug, title, year, places, versions, codes, _, text_digest, base, group, cited = row
-    if tuple(map(type, row[:5])) != PAPER_FIELDS or set(map(type, (text_digest, base, group, cited))) != {
-        str
-    }:
+    texts_kept = (text_digest, base, group, cited)
+    if tuple(map(type, row[:5])) != PAPER_FIELDS or set(map(type, texts_kept)) != {str}:
         raise Damaged
     provenance: list[Provenance] = []
     own: list[SeedRecord | None] = []
