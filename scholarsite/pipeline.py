@@ -20,7 +20,7 @@ from pathlib import Path
 
 from scholarsite import write
 from scholarsite.errors import BuildError, Diagnostic, fails
-from scholarsite.inputs.cache import CACHE_FILE, ParseCache
+from scholarsite.inputs.cache import ParseCache
 from scholarsite.inputs.config import NONE_GIVEN, Overrides
 from scholarsite.inputs.freshness import save_last_build
 from scholarsite.inputs.lineage_file import lineage_digest, save_lineage
@@ -73,7 +73,7 @@ class Caches:
     @classmethod
     def of(cls, root: Path) -> Caches:
         """The project's caches, in `.scholarsite-cache/`."""
-        return cls(ParseCache(root / CACHE_FILE), Memo(root / MEMO_FILE), BuildState(root / STATE_FILE))
+        return cls(ParseCache(root), Memo(root / MEMO_FILE), BuildState(root / STATE_FILE))
 
     @classmethod
     def empty(cls) -> Caches:

@@ -109,7 +109,7 @@ def read_in_child(memo: Memo, sources: str, found: multiprocessing.Queue, done: 
     """In a forked process: what the memo holds of `sources`, and whether it read the file by a
     connection of its own; then it stays, its read transaction open, until told it is done."""
     texts = [memo.text("upper", lambda s: "computed", s) for s in sources]
-    found.put((texts, [pid == os.getpid() for pid in memo.connections]))
+    found.put((texts, [pid == os.getpid() for pid in memo.file.connections]))
     done.wait(60)
 
 

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import sqlite3
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from benchmarks.corpus import generate
 from scholarsite import pipeline
+from scholarsite.errors import BuildError
 from scholarsite.inputs import cache as parsecache
-from scholarsite.inputs import freshness
-from scholarsite.inputs.records import SeedRecord, identity_of
+from scholarsite.inputs import freshness, sqlitefile
+from scholarsite.inputs.records import SeedParse, SeedRecord, identity_of
+from scholarsite.inputs.seeds import parse_seed
 from scholarsite.inputs.unicode import strip_ignorable
 
 from .conftest import make_project
@@ -32,27 +35,62 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return parsed
 
 
+CACHE = ".scholarsite-cache/parses.sqlite"
+SEED = "seeds/000_428d720ed8b996c5.txt"
+
+
 def test_unchanged_seeds_are_not_parsed_again(tmp_path: Path, counted: list[str]) -> None:
     project = make_project(tmp_path / "p")
     pipeline.build(project)
     assert len(counted) == 2
-    assert list((project / ".scholarsite-cache/seeds").glob("*.json"))
+    assert (project / CACHE).is_file()
     pipeline.build(project)
     assert len(counted) == 2
-    seed = project / "seeds/000_428d720ed8b996c5.txt"
+    seed = project / SEED
     seed.write_text(
         seed.read_text(encoding="utf-8").replace("Mesh-Attention", "Mesh Attention"), encoding="utf-8"
     )
     pipeline.build(project)
-    assert counted[2:] == ["seeds/000_428d720ed8b996c5.txt"]
+    assert counted[2:] == [SEED]
+
+
+def kept_parses(project: Path) -> dict[str, SeedParse]:
+    """The parses a new process's cache gives of the project's seeds as they are."""
+    seeds = sorted(f"seeds/{path.name}" for path in (project / "seeds").glob("*.txt"))
+    digests = {path: hashlib.sha256((project / path).read_bytes()).digest() for path in seeds}
+    return parsecache.ParseCache(project).reused(seeds, digests, freshness.latest_possible_year())
+
+
+def test_a_seed_s_records_are_read_only_when_asked_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = make_project(tmp_path / "p")
+    pipeline.build(project)
+    asked: list[tuple[str, ...]] = []
+    real = parsecache.ParseCache.records_of
+    monkeypatch.setattr(
+        parsecache.ParseCache,
+        "records_of",
+        lambda cache, key, lines: asked.append(key) or real(cache, key, lines),
+    )
+    kept = kept_parses(project)
+    author = kept[SEED].author
+    assert author is not None and asked == [] and len(author.records) == len(author.lines) > 1
+    assert asked == []  # its number and lines are its head's
+    parsed = parse_seed((project / SEED).read_bytes(), SEED, latest_year=freshness.latest_possible_year())
+    assert author.records[1] == parsed.author.records[1] and kept[SEED] == parsed  # type: ignore[union-attr]
+    assert [key[0] for key in asked] == [SEED]  # read once
 
 
 def test_damaged_cache_is_rebuilt(tmp_path: Path, counted: list[str]) -> None:
     project = make_project(tmp_path / "p")
-    (project / ".scholarsite-cache/seeds").mkdir(parents=True)
-    (project / ".scholarsite-cache/seeds/000.json").write_bytes(b"not json")
-    assert pipeline.build(project).report.written
-    assert len(counted) == 2
+    (project / CACHE).parent.mkdir(parents=True)
+    (project / CACHE).write_bytes(b"not a database")
+    result = pipeline.build(project)
+    assert result.report.written and len(counted) == 2
+    assert any("parse cache" in d.message for d in result.diagnostics)
+    again = pipeline.build(project)
+    assert len(counted) == 2 and not any("parse cache" in d.message for d in again.diagnostics)
 
 
 def test_new_code_version_invalidates(
@@ -60,10 +98,10 @@ def test_new_code_version_invalidates(
 ) -> None:
     project = make_project(tmp_path / "p")
     pipeline.build(project)
-    monkeypatch.setattr(parsecache, "code_version", lambda: "another-version")
+    monkeypatch.setattr(sqlitefile, "code_version", lambda: "another-version")
     monkeypatch.setattr(freshness, "code_version", lambda: "another-version")
-    pipeline.build(project)
-    assert len(counted) == 4
+    result = pipeline.build(project)
+    assert len(counted) == 4 and not any("parse cache" in d.message for d in result.diagnostics)
 
 
 def test_cache_keeps_only_what_the_last_build_used(tmp_path: Path) -> None:
@@ -71,68 +109,88 @@ def test_cache_keeps_only_what_the_last_build_used(tmp_path: Path) -> None:
     pipeline.build(project)
     (project / "seeds/001_195b1e5c39d23b83.txt").unlink()
     pipeline.build(project)
-    cache = parsecache.ParseCache(project / ".scholarsite-cache/seeds")
-    assert [key[0] for key in cache.entries] == ["seeds/000_428d720ed8b996c5.txt"]
+    with sqlite3.connect(project / CACHE) as db:
+        for table in ("heads", "records"):
+            keys = [key.split("\0")[0] for (key,) in db.execute(f"SELECT key FROM {table}")]
+            assert keys == [SEED]
 
 
 PAYLOAD = b"cos\nsystem\n(S'touch /tmp/scholarsite-pwned'\ntR."
 
 
+def planted(project: Path, table: str, value: bytes, key: str = "") -> None:
+    """Replace the values of `table` (or only the row of `key`) in the project's cache."""
+    with sqlite3.connect(project / CACHE) as db:
+        db.execute(
+            f"UPDATE {table} SET {table[:-1] if table == 'heads' else table} = ?"
+            + (" WHERE key LIKE ?" if key else ""),
+            (value, f"{key}%") if key else (value,),
+        )
+
+
+def touched(project: Path) -> None:
+    """Change an input that is not a seed (the next build is not skipped)."""
+    with (project / "site.yaml").open("a", encoding="utf-8") as settings:
+        settings.write("# touched\n")
+
+
 @pytest.mark.parametrize(
-    "content",
-    [
-        PAYLOAD,
-        b'{"format": %d, "entries": [[["seeds/a.txt", "x", 2027, "v"], {"author": 5, "diagnostics": []}]]}'
-        % parsecache.FORMAT,
-        b'{"format": %d, "entries": [[["seeds/a.txt"], {}]]}' % parsecache.FORMAT,
-        b'{"format": %d, "entries": {}}' % parsecache.FORMAT,
-        b"[" * 100_000,
-    ],
+    "head",
+    [PAYLOAD, b"[5, []]", b'[["Ada", 1, null, false, ["x"]], []]', b"{}", b"[" * 100_000],
 )
-def test_a_planted_cache_is_data_never_code(tmp_path: Path, counted: list[str], content: bytes) -> None:
+def test_a_planted_head_is_data_never_code(tmp_path: Path, counted: list[str], head: bytes) -> None:
     Path("/tmp/scholarsite-pwned").unlink(missing_ok=True)
     project = make_project(tmp_path / "p")
-    (project / ".scholarsite-cache/seeds").mkdir(parents=True)
-    (project / ".scholarsite-cache/seeds/000.json").write_bytes(content)
+    clean = pipeline.build(project)
+    planted(project, "heads", head, SEED)
     (project / ".scholarsite-cache/seeds.pickle").write_bytes(PAYLOAD)  # an old cache is never read
+    touched(project)
     result = pipeline.build(project)
     assert not Path("/tmp/scholarsite-pwned").exists()
-    assert len(counted) == 2
-    assert any("parse cache" in d.message for d in result.diagnostics)
+    assert counted[2:] == sorted({SEED, "seeds/001_195b1e5c39d23b83.txt"})  # thrown away whole
+    assert any("parse cache" in d.message for d in result.diagnostics) and clean.report.written
     again = pipeline.build(project)
-    assert again.report.written == () and not any("parse cache" in d.message for d in again.diagnostics)
+    assert not any("parse cache" in d.message for d in again.diagnostics) and len(counted) == 4
 
 
-def test_a_change_rewrites_only_the_cache_shards_it_touches(tmp_path: Path) -> None:
-    """Editing one seed rewrites the shard of its parse, never the whole cache (the derived
-    texts are rows of SQLite: `test_memo`)."""
-    seeds = tmp_path / "seeds"
-    generate(seeds, 40, 200, seed=3)
-    project = make_project(tmp_path / "p", seeds=seeds)
+@pytest.mark.parametrize("records", [PAYLOAD, b"[]", b"[[1]]", b"{}", b"[" * 100_000])
+def test_planted_records_are_parsed_again_from_their_seed(tmp_path: Path, records: bytes) -> None:
+    project = make_project(tmp_path / "p")
     pipeline.build(project)
-    shards = sorted((project / ".scholarsite-cache/seeds").glob("*.json"))
-    assert len(shards) > 30
-    before = {path: path.stat().st_mtime_ns for path in shards}
-    seed = sorted(seeds.glob("*.txt"))[0]
-    edited = project / "seeds" / seed.name
-    edited.write_text(
-        edited.read_text(encoding="utf-8").replace(" with ", " with edited ", 1), encoding="utf-8"
-    )
+    planted(project, "records", records)
+    touched(project)
+    assert pipeline.build(project).report.written == ()  # the pages made of them are the same
+    parsed = parse_seed((project / SEED).read_bytes(), SEED, latest_year=freshness.latest_possible_year())
+    assert tuple(kept_parses(project)[SEED].author.records) == parsed.author.records  # type: ignore[union-attr]
+
+
+def test_a_seed_changed_before_its_records_are_read_is_an_error_not_another_seed_s_records(
+    tmp_path: Path,
+) -> None:
+    project = make_project(tmp_path / "p")
     pipeline.build(project)
-    rewritten = [path for path in shards if path.stat().st_mtime_ns != before[path]]
-    assert len(rewritten) == 1, [p.relative_to(project).as_posix() for p in rewritten]
+    planted(project, "records", b"[]")  # read again from the file...
+    kept = kept_parses(project)
+    seed = project / SEED
+    seed.write_text(
+        seed.read_text(encoding="utf-8").replace("Mesh-Attention", "Mesh Attention")
+    )  # ...changed
+    with pytest.raises(BuildError) as raised:
+        tuple(kept[SEED].author.records)  # type: ignore[union-attr]
+    assert raised.value.diagnostics[0].path == SEED and "changed" in raised.value.diagnostics[0].message
 
 
-def test_the_shards_of_the_layout_before_are_removed_at_the_next_write(tmp_path: Path) -> None:
+def test_the_shards_of_the_layouts_before_are_removed_at_the_next_write(tmp_path: Path) -> None:
     project = make_project(tmp_path / "p")
     for folder in ("seeds", "derived"):
         (project / ".scholarsite-cache" / folder).mkdir(parents=True)
         (project / ".scholarsite-cache" / folder / "07.json").write_text('{"entries": {}}')
+        (project / ".scholarsite-cache" / folder / "3ff.json").write_text('{"entries": {}}')
     (project / ".scholarsite-cache/derived/notes.json").write_text("{}")  # not a shard: kept
     pipeline.build(project)
-    left = sorted(path.name for path in (project / ".scholarsite-cache").glob("*/*.json"))
-    assert "07.json" not in left and "notes.json" in left
-    assert [name for name in left if len(name) == len("3ff.json")]  # the shards written now
+    cache = project / ".scholarsite-cache"
+    assert [path.name for path in (cache / "derived").iterdir()] == ["notes.json"]
+    assert not (project / ".scholarsite-cache/seeds").exists()
 
 
 @pytest.mark.parametrize(

@@ -3,11 +3,11 @@ merged across seeds independently of their order, and invisible to seeds that do
 
 from __future__ import annotations
 
-import json
+import hashlib
 from pathlib import Path
 
 from scholarsite.errors import Severity
-from scholarsite.inputs.cache import parse_data, parse_of
+from scholarsite.inputs.cache import ParseCache
 from scholarsite.inputs.records import NO_DETAILS, Details
 from scholarsite.inputs.seeds import SeedParse, parse_seed
 from scholarsite.model.model import build_model
@@ -99,9 +99,15 @@ def test_shipped_seeds_have_no_details() -> None:
         assert all(r.details == NO_DETAILS for r in result.author.records)  # type: ignore[union-attr]
 
 
-def test_the_parse_cache_keeps_details() -> None:
-    result = parse(record_text(DETAILS))
-    assert parse_of(json.loads(json.dumps(parse_data(result)))) == result  # as the cache stores it
+def test_the_parse_cache_keeps_details(tmp_path: Path) -> None:
+    data = record_text(DETAILS).encode()
+    cache = ParseCache(tmp_path)
+    result = cache.parse(data, "seeds/ada.txt", 2027)
+    cache.save()
+    kept = ParseCache(tmp_path).reused(
+        ["seeds/ada.txt"], {"seeds/ada.txt": hashlib.sha256(data).digest()}, 2027
+    )
+    assert kept["seeds/ada.txt"] == result and result.author.records[0].details != NO_DETAILS  # type: ignore[union-attr]
 
 
 def test_details_merge_whatever_the_order_of_seeds(tmp_path: Path) -> None:

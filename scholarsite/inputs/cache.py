@@ -1,33 +1,45 @@
 """Parsed seeds kept between builds, keyed by file content, so unchanged seeds are not re-parsed.
 
-The cache lives in `.scholarsite-cache/seeds/` beside the project (git-ignored), in shards
-(see `store`): a build rewrites only the shards of the seeds it parsed anew. A key is
-(seed path, sha256 of its bytes, latest allowed year, version of the parser's code), so an
-edited seed or an upgraded scholarsite never reuses a stale result. Only entries used by the
-last build are kept.
+The cache is one SQLite file beside the project (`.scholarsite-cache/parses.sqlite`, git-ignored;
+`sqlitefile`: one version of the code's, each process reading on its own connection) of two
+tables: each seed's head (its author's name, line and claimed count, the lines its records
+start at, its diagnostics) and its records. A key is (seed path, sha256 of its bytes, latest
+allowed year), so an edited seed never reuses a stale result. A build reads every head and a
+seed's records only when they are first asked for (`KeptRecords`): an edit at 37,537 papers
+reads the records of the few seeds whose papers it shows again, where the JSON shards before
+were read whole (0.56 s and 170 MB). Only entries used by the last build are kept.
 
-It is plain JSON, never pickle: a cache committed to a repository or planted by someone else
-is data, not code. Every entry is checked field by field as it is loaded; a cache that does
-not validate is thrown away whole, with a note, and rebuilt.
+It is plain JSON in rows, never pickle: a cache committed to a repository or planted by
+someone else is data, not code. Every head is checked field by field as it is read, and a
+cache whose heads do not validate is thrown away whole, with a note, and rebuilt; records
+that do not validate (or are missing) are parsed again from their seed.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
-from collections.abc import Mapping
+import sqlite3
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict
+from functools import cached_property, partial
 from pathlib import Path
 from typing import Any, TypeVar
 
-from scholarsite.errors import Diagnostic, Severity, note
-from scholarsite.inputs.digests import code_version
+from scholarsite.errors import BuildError, Diagnostic, Severity, error, note
+from scholarsite.inputs.jsondata import dumps, loads_checked
 from scholarsite.inputs.records import NO_DETAILS, Details, RecordIdentity
 from scholarsite.inputs.seeds import AuthorRecord, SeedParse, SeedRecord, parse_seed
-from scholarsite.inputs.store import CACHE_FOLDER, SHARDS, Shards, shard_of
+from scholarsite.inputs.sqlitefile import SqliteFile, keep_only
+from scholarsite.inputs.store import CACHE_FOLDER, remove_shards
 
-Key = tuple[str, str, int, str]
-CACHE_FILE = CACHE_FOLDER / "seeds"  # a folder of shards
-FORMAT = 3  # a record's identity kept with it since 3
+Key = tuple[str, str, int]  # seed path, sha256 of its bytes (hex), latest allowed year
+CACHE_FILE = CACHE_FOLDER / "parses.sqlite"
+SHARDS_BEFORE = CACHE_FOLDER / "seeds"  # the folder of JSON shards the cache was kept in before
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS heads (key TEXT PRIMARY KEY, head BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS records (key TEXT PRIMARY KEY, records BLOB NOT NULL) WITHOUT ROWID;
+"""
 
 
 class Invalid(ValueError):
@@ -72,25 +84,16 @@ RECORD_FIELDS = ("source", "year", "title", "abstract", "subjects", "path", "lin
 RECORD_TYPES = (str, int, str, str, list, str, int)  # of the fields before the details, in JSON
 IDENTITY_TYPES = {(str, str, str), (str, type(None), str)}  # of an identity's parts, in JSON
 DETAILS_TEXTS = ("venue", "kind", "doi", "url", "date")
-AUTHOR_FIELDS = ("name", "path", "line", "claimed_count", "at_least", "records")
 
 
-def parse_data(parse: SeedParse) -> dict[str, Any]:
-    """A seed's parse as JSON data."""
+def head_data(parse: SeedParse) -> list[Any]:
+    """A seed's head as JSON data: [author or None, diagnostics], its author as
+    [name, line, claimed count, at least, the lines its records start at]."""
     author = parse.author
-    return {
-        "author": None
-        if author is None
-        else {
-            "name": author.name,
-            "path": author.path,
-            "line": author.line,
-            "claimed_count": author.claimed_count,
-            "at_least": author.at_least,
-            "records": [record_data(r) for r in author.records],
-        },
-        "diagnostics": [d.as_dict() for d in parse.diagnostics],
-    }
+    about = None
+    if author is not None:
+        about = [author.name, author.line, author.claimed_count, author.at_least, list(author.lines)]
+    return [about, [d.as_dict() for d in parse.diagnostics]]
 
 
 def record_data(record: SeedRecord) -> list[Any]:
@@ -163,65 +166,140 @@ def identity_of_data(value: Any, abstract: str) -> RecordIdentity:
     )
 
 
-def parse_of(value: Any) -> SeedParse:
-    """A seed's parse from JSON data; Invalid when anything is off."""
-    author_data, diagnostics = fields(value, ("author", "diagnostics"))
+def head_of(value: Any, path: str, records: Callable[[tuple[int, ...]], Sequence[SeedRecord]]) -> SeedParse:
+    """A seed's parse from its head's JSON data (`head_data`), its author's records
+    `records(lines)` (Invalid when anything is off)."""
+    author_data, diagnostics = expect(value, list)
     author = None
     if author_data is not None:
-        name, path, line, claimed, at_least, records = fields(author_data, AUTHOR_FIELDS)
-        author = AuthorRecord(
-            expect(name, str),
-            expect(path, str),
-            expect(line, int),
-            None if claimed is None else expect(claimed, int),
-            expect(at_least, bool),
-            tuple(record_of(r) for r in expect(records, list)),
+        name, line, claimed, at_least, lines = expect(author_data, list)
+        if type(lines) is not list or not set(map(type, lines)) <= {int}:
+            raise Invalid("expected a list of lines")
+        author = restored(
+            AuthorRecord,
+            name=expect(name, str),
+            path=path,
+            line=expect(line, int),
+            claimed_count=None if claimed is None else expect(claimed, int),
+            at_least=expect(at_least, bool),
+            records=records(tuple(lines)),
+            lines=tuple(lines),  # where `cached_property` keeps them
         )
     return SeedParse(author, tuple(diagnostic_of(d) for d in expect(diagnostics, list)))
 
 
-def key_of(value: Any) -> Key:
-    """A cache key from JSON data."""
-    items = expect(value, list)
-    if len(items) != 4:
-        raise Invalid("a key has the wrong number of parts")
-    return expect(items[0], str), expect(items[1], str), expect(items[2], int), expect(items[3], str)
+def records_of_data(value: Any, lines: tuple[int, ...]) -> tuple[SeedRecord, ...]:
+    """A seed's records from JSON data, starting at `lines` (Invalid otherwise)."""
+    records = tuple(record_of(item) for item in expect(value, list))
+    if tuple(record.line for record in records) != lines:
+        raise Invalid("the records are not the ones of the seed's head")
+    return records
+
+
+def key_text(key: Key) -> str:
+    """A key as the file keeps it."""
+    path, digest, year = key
+    return f"{path}\0{digest}\0{year}"
+
+
+def key_of(text: Any) -> Key:
+    """A key from the file (Invalid when it is not one `key_text` writes)."""
+    path, digest, year = expect(text, str).split("\0")
+    if not year.isdigit():
+        raise Invalid("a key's year is not a number")
+    return path, digest, int(year)
+
+
+class KeptRecords(Sequence[SeedRecord]):
+    """A seed's records as the parse cache keeps them, read when first asked for (its number
+    and lines are known from its head)."""
+
+    def __init__(self, cache: ParseCache, key: Key, lines: tuple[int, ...]):
+        self.cache, self.key, self.lines = cache, key, lines
+
+    @cached_property
+    def read(self) -> tuple[SeedRecord, ...]:
+        """The records."""
+        return self.cache.records_of(self.key, self.lines)
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    def __getitem__(self, at: Any) -> Any:
+        return self.read[at]
+
+    def __iter__(self) -> Iterator[SeedRecord]:
+        return iter(self.read)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and self.read == tuple(other)
+
+    def __hash__(self) -> int:
+        return hash(self.read)
 
 
 class ParseCache:
-    """SeedParse results by content; `save` writes back the shards whose entries changed."""
+    """SeedParse results by content, for the project at `root` (None: kept in memory only);
+    `save` writes the new ones and drops those the build did not use."""
 
-    def __init__(self, folder: Path | None):
-        self.shards = Shards(folder.parent, folder.name) if folder is not None else Shards(None, "")
-        self.shown = f"{folder.parent.name}/{folder.name}/" if folder is not None else ""
+    def __init__(self, root: Path | None):
+        self.root = root
+        self.file = SqliteFile(root / CACHE_FILE if root is not None else None, SCHEMA)
         self.problem: Diagnostic | None = None
-        self.dirty: set[int] = set()  # shards whose entries changed
-        self.entries: dict[Key, SeedParse] = self.load()
+        self.thrown = False  # the file's heads did not validate: made anew at the save
+        self.read = False  # whether the heads were read
+        self.entries: dict[Key, SeedParse] = {}  # read or parsed by this process
+        self.stored: set[Key] = set()  # the keys the file holds
+        self.unsaved: dict[Key, SeedParse] = {}  # parsed here, not in the file
         self.used: set[Key] = set()
         self.recent: dict[str, tuple[bytes, int, Key]] = {}  # path -> digest, year and key last asked
 
     @property
     def on_disk(self) -> bool:
-        """Whether the cache is kept in a folder (not for a clean build)."""
-        return self.shards.folder is not None
+        """Whether the cache is kept in a file (not for a clean build)."""
+        return self.root is not None
 
-    def load(self) -> dict[Key, SeedParse]:
-        """The entries on disk; none if there are none, or (with a note) when one is damaged."""
-        entries: dict[Key, SeedParse] = {}
+    def heads(self) -> dict[Key, SeedParse]:
+        """Every parse the file holds (their records read when asked for), read once a
+        process; none when there is no file of this code, or (with a note) when it is damaged."""
+        if self.read:
+            return self.entries
+        self.read = True
+        db = self.file.connection()
         try:
-            for shard, body in self.shards.read():
-                items, version = fields(body, ("entries", "format"))
-                if version == FORMAT:
-                    entries.update({key_of(key): parse_of(parse) for key, parse in expect(items, list)})
-                else:  # another scholarsite's: rewritten at the next save
-                    self.dirty.add(shard)
-        except (OSError, ValueError, TypeError, KeyError):
+            rows = db.execute("SELECT key, head FROM heads").fetchall() if db is not None else []
+            for text, head in rows:
+                key = key_of(text)
+                self.entries[key] = head_of(loads_checked(head), key[0], partial(KeptRecords, self, key))
+                self.stored.add(key)
+        except (sqlite3.Error, ValueError, TypeError, KeyError):
+            self.entries, self.stored, self.thrown = {}, set(), True
+        if self.thrown or self.file.damaged:
             self.problem = note(
-                self.shown, 0, "the parse cache is damaged or not ours: thrown away and rebuilt"
+                CACHE_FILE.as_posix(), 0, "the parse cache is damaged or not ours: thrown away and rebuilt"
             )
-            self.dirty = set(range(SHARDS))
-            return {}
-        return entries
+        return self.entries
+
+    def records_of(self, key: Key, lines: tuple[int, ...]) -> tuple[SeedRecord, ...]:
+        """The records the file keeps of the seed `key` (starting at `lines`, as its head
+        says); parsed again from the seed when they are missing or not valid."""
+        db = self.file.connection()
+        with contextlib.suppress(sqlite3.Error, ValueError, TypeError, KeyError, IndexError):
+            rows = db.execute("SELECT records FROM records WHERE key = ?", (key_text(key),)).fetchall()
+            return records_of_data(loads_checked(rows[0][0]), lines)
+        return self.parsed_again(key, lines)
+
+    def parsed_again(self, key: Key, lines: tuple[int, ...]) -> tuple[SeedRecord, ...]:
+        """The records of the seed `key`, parsed from its file, which must still be the one
+        its head was made of (a BuildError otherwise: it changed while the site was built)."""
+        path, digest, year = key
+        assert self.root is not None
+        data = (self.root / path).read_bytes()
+        parse = parse_seed(data, path, latest_year=year)
+        if hashlib.sha256(data).hexdigest() != digest or parse.author is None or parse.author.lines != lines:
+            raise BuildError([error(path, 0, "the file changed while the site was built", "build again")])
+        self.unsaved[key] = parse
+        return tuple(parse.author.records)
 
     def reused(
         self, paths: list[str], digests: Mapping[str, bytes], latest_year: int
@@ -230,7 +308,7 @@ class ParseCache:
         `digests` knows (the files need not be read), by path. A process that builds again
         asks for the same again: each path's key is remembered."""
         found: dict[str, SeedParse] = {}
-        recent, entries, version = self.recent, self.entries, code_version()
+        recent, entries = self.recent, self.heads()
         for path in paths:
             digest = digests.get(path)
             if digest is None:
@@ -239,7 +317,7 @@ class ParseCache:
             if last is not None and last[0] == digest and last[1] == latest_year:
                 key = last[2]
             else:
-                key = (path, digest.hex(), latest_year, version)
+                key = (path, digest.hex(), latest_year)
                 recent[path] = (digest, latest_year, key)
             if (parse := entries.get(key)) is not None:
                 self.used.add(key)
@@ -248,21 +326,37 @@ class ParseCache:
 
     def parse(self, data: bytes, path: str, latest_year: int) -> SeedParse:
         """The parse of a seed's bytes, from the cache when the same bytes were parsed before."""
-        key = (path, hashlib.sha256(data).hexdigest(), latest_year, code_version())
+        key = (path, hashlib.sha256(data).hexdigest(), latest_year)
         self.used.add(key)
-        if key not in self.entries:
-            self.entries[key] = parse_seed(data, path, latest_year=latest_year)
-            self.dirty.add(shard_of(key[1]))
-        return self.entries[key]
+        entries = self.heads()
+        if key not in entries:
+            entries[key] = self.unsaved[key] = parse_seed(data, path, latest_year=latest_year)
+        return entries[key]
 
     def save(self) -> None:
-        """Keep the entries this build used; write the shards whose entries changed."""
-        stale = self.entries.keys() - self.used
-        self.dirty |= {shard_of(key[1]) for key in stale}
-        self.entries = {key: self.entries[key] for key in self.used}
-        bodies: dict[int, list] = {shard: [] for shard in self.dirty}
-        for key, parse in sorted(self.entries.items()):
-            if (shard := shard_of(key[1])) in bodies:
-                bodies[shard].append([list(key), parse_data(parse)])
-        self.shards.write((shard, {"format": FORMAT, "entries": items}) for shard, items in bodies.items())
-        self.used, self.dirty = set(), set()
+        """Keep the parses this build used: the new ones written, the others dropped, in one
+        transaction (when it cannot be written, the next build parses again)."""
+        dropped = self.entries.keys() - self.used
+        for key in dropped & self.stored:  # read before they are dropped: an object of this
+            if (author := self.entries[key].author) is not None:  # process may still ask
+                tuple(author.records)
+        self.entries = {key: self.entries[key] for key in self.used if key in self.entries}
+        if self.root is not None and (self.unsaved or self.stored - self.used or self.thrown):
+            with contextlib.suppress(sqlite3.Error, OSError):
+                self.write()
+        self.used, self.unsaved, self.thrown = set(), {}, False
+
+    def write(self) -> None:
+        """Write the new parses and drop the unused ones (`save`)."""
+        if self.thrown:
+            self.file.discard()
+        new = sorted((key_text(key), parse) for key, parse in self.unsaved.items() if key in self.used)
+        heads = [(key, dumps(head_data(parse))) for key, parse in new]
+        records = [(key, dumps(list(map(record_data, p.author.records)))) for key, p in new if p.author]
+        with self.file.writing() as db:
+            db.executemany("INSERT OR REPLACE INTO heads VALUES (?, ?)", heads)
+            db.executemany("INSERT OR REPLACE INTO records VALUES (?, ?)", records)
+            for table in ("heads", "records"):
+                keep_only(db, table, map(key_text, self.used))
+        self.stored = set(self.used)
+        remove_shards(self.root / SHARDS_BEFORE)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from scholarsite.errors import BuildError, Diagnostic, note
 from scholarsite.inputs.assets import read_assets, read_static
-from scholarsite.inputs.cache import CACHE_FILE, ParseCache
+from scholarsite.inputs.cache import ParseCache
 from scholarsite.inputs.config import NONE_GIVEN, Config, Overrides, load_config
 from scholarsite.inputs.content import Page, read_pages
 from scholarsite.inputs.files import Hashed
@@ -64,8 +64,7 @@ def load_project(
     except BuildError as exc:
         config = Config()
         diagnostics.extend(exc.diagnostics)
-    cache = cache or ParseCache(root / CACHE_FILE)
-    diagnostics += [cache.problem] if cache.problem else []
+    cache = cache or ParseCache(root)
     year = latest_possible_year()
     parses, notes = read_seeds(
         root / "seeds",
@@ -74,6 +73,7 @@ def load_project(
         lambda shown: cache.reused(shown, recorded or {}, year),
     )
     diagnostics += notes + [d for parse in parses for d in parse.diagnostics]
+    diagnostics += [cache.problem] if cache.problem else []
     content, author_pages, problems = read_pages(root / "content", "content", config.unsafe_html)
     diagnostics += problems
     if keep_sources:  # with the look's digest of the file

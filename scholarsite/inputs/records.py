@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -91,7 +92,12 @@ class AuthorRecord:
     line: int
     claimed_count: int | None
     at_least: bool
-    records: tuple[SeedRecord, ...]
+    records: Sequence[SeedRecord]  # a tuple, or the parse cache's `KeptRecords`
+
+    @cached_property
+    def lines(self) -> tuple[int, ...]:
+        """The lines its records start at, in order."""
+        return tuple(record.line for record in self.records)
 
 
 @dataclass(frozen=True)

@@ -1,27 +1,19 @@
-"""Caches on disk: JSON in shards, written atomically, in the project's `.scholarsite-cache/`.
-
-The parse cache is split by the first hex digits of each entry's digest into SHARDS files, so
-a build that changed one seed rewrites the shards of the entries it added or dropped, not the
-whole cache (with 64 shards, a cache of derived text as well rewrote nearly all of 57 MB at
-37,537 papers for an added seed, 1.5 s; with 1,024 a few megabytes; derived text is kept in
-SQLite now, `memo`). The files are plain JSON, never pickle: loading a cache runs no code.
+"""Caches on disk, in the project's `.scholarsite-cache/`: files written atomically, and the
+folders of JSON shards the parse cache and the memo were kept in before (both are SQLite
+files now, `sqlitefile`: an edit at 37,537 papers rewrote a few of 1,024 shards, but read all).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import stat
 import tempfile
-from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
-
-from scholarsite.inputs.jsondata import dumps, loads_checked
 
 CACHE_FOLDER = Path(".scholarsite-cache")
-SHARDS = 1024
-LEGACY_NAME = re.compile(r"[0-9]{2}\.json")  # a shard file of the 64-shard layout before
+SHARD_NAME = re.compile(r"[0-9a-f]{2,3}\.json")  # a shard file of the layouts before (64 and 1,024)
 
 
 def file_mode() -> int:
@@ -46,42 +38,12 @@ def write_atomically(path: Path, data: bytes) -> None:
     os.replace(tmp.name, path)
 
 
-def shard_of(digest: str) -> int:
-    """The shard of an entry whose digest (hexadecimal) is `digest`."""
-    return int(digest[:4], 16) % SHARDS
-
-
-class Shards:
-    """A cache's shard files, `<folder>/<name>/NNN.json` (three hex digits); None as folder:
-    nothing on disk."""
-
-    def __init__(self, folder: Path | None, name: str):
-        self.folder = folder / name if folder is not None else None
-        self.legacy: list[str] = []  # files of the layout before, found by `read`, removed by `write`
-
-    def file(self, shard: int) -> Path:
-        """The file of one shard."""
-        assert self.folder is not None
-        return self.folder / f"{shard:03x}.json"
-
-    def read(self) -> Iterator[tuple[int, Any]]:
-        """(shard, decoded body) of every shard file there is, in shard order, the folder listed
-        once (ValueError or OSError when one is not JSON or cannot be read)."""
-        if self.folder is None or not self.folder.is_dir():
-            return
-        names = {entry.name for entry in os.scandir(self.folder) if entry.is_file()}
-        self.legacy = sorted(name for name in names if LEGACY_NAME.fullmatch(name))
-        for shard in range(SHARDS):
-            if (file := self.file(shard)).name in names:
-                yield shard, loads_checked(file.read_bytes())
-
-    def write(self, bodies: Iterable[tuple[int, Any]]) -> None:
-        """Write (shard, body) pairs, each atomically; the shard files of the layout before
-        that `read` found (no build reads them any more) are removed."""
-        if self.folder is None:
-            return
-        for shard, body in bodies:
-            write_atomically(self.file(shard), dumps(body))
-        for name in self.legacy:
-            (self.folder / name).unlink(missing_ok=True)
-        self.legacy = []
+def remove_shards(folder: Path) -> None:
+    """Remove a folder of JSON shards a cache was kept in before (only files named as shards;
+    the folder when nothing else is left in it)."""
+    if folder.is_dir():
+        for shard in folder.iterdir():
+            if SHARD_NAME.fullmatch(shard.name):
+                shard.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            folder.rmdir()

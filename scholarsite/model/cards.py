@@ -36,8 +36,9 @@ Known = Callable[[list[Read]], "dict[Read, tuple[str, str]]"]  # values' last di
 @dataclass(frozen=True)
 class Unchanged:
     """The papers of a model made from the kept one that are the objects it made (so of seeds
-    that did not change, by authors that did not change), by id, the spellings of the
-    authors added or gone since (a paper card links the names of its author list by them),
+    that did not change, by authors that did not change), by id, the spellings that name
+    other authors since (added, gone, or merged again under another slug or with other
+    spellings: a paper card links the names of its author list by them),
     and, by key, those papers' texts' digests as the related index has them and their citation
     keys before suffixes."""
 
@@ -539,5 +540,5 @@ class Cards:
         """The publication date (ISO) the paper's card gives (`listings.published`), or '',
         found without making the card: sources.yaml's, else its records' details'."""
         entry = self.sources.of(paper.key)
-        date = (entry and iso_date(entry.published)) or iso_date(paper.details.date)
+        date = (entry and iso_date(entry.published)) or iso_date(paper.details_date())
         return date.isoformat() if date else ""

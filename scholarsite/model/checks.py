@@ -58,8 +58,8 @@ class RecordPlaces(Mapping[tuple[str, int], int]):
     def places(self, path: str) -> dict[int, int]:
         """The places of the records of the seed at `path`, by line."""
         if path not in self.found:
-            records = self.seeds[path].records if path in self.seeds else ()
-            self.found[path] = {r.line: place for place, r in enumerate(reversed(records), start=1)}
+            lines = self.seeds[path].lines if path in self.seeds else ()
+            self.found[path] = {line: place for place, line in enumerate(reversed(lines), start=1)}
         return self.found[path]
 
     def __getitem__(self, key: tuple[str, int]) -> int:

@@ -123,6 +123,10 @@ class Paper(Entity):
     legacy_slug: str = ""  # the slug of the rule before slugs showed rendered TeX
     details: Details = NO_DETAILS  # what its records' details blocks say, merged (`merged_details`)
 
+    def details_date(self) -> str:
+        """The date its records' details give (`Details.date`: '' when none does)."""
+        return self.details.date
+
     @property
     def moved(self) -> bool:
         """Whether the paper's URL under the slug rule before is not its URL now."""

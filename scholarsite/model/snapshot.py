@@ -20,7 +20,7 @@ from __future__ import annotations
 import datetime
 import secrets
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,7 +29,7 @@ from scholarsite.inputs import taxonomy
 from scholarsite.inputs.digests import code_version
 from scholarsite.inputs.jsondata import dumps, loads_checked
 from scholarsite.inputs.lineage_file import Lineage
-from scholarsite.inputs.records import NO_DETAILS, AuthorRecord, SeedRecord
+from scholarsite.inputs.records import NO_DETAILS, AuthorRecord
 from scholarsite.inputs.sources import Sources
 from scholarsite.inputs.store import CACHE_FOLDER, write_atomically
 from scholarsite.inputs.userkey import signed, signed_body, user_key
@@ -55,7 +55,8 @@ from scholarsite.model.warm import Changes, Merged, WarmModel, group_of
 
 SNAPSHOT_FILE = CACHE_FOLDER / "model.signed"
 MAGIC = b"scholarsite model.signed 1\n"
-FORMAT = 4  # a paper's group kept with it since 3; its citation key, the base URL and the mark since 4
+FORMAT = 5  # a paper's group kept with it since 3; its citation key, the base URL and the mark since 4;
+# its details' date since 5
 PAPER_FIELDS = (str, str, str, str, int)  # the types of a paper's key, slugs, title and year
 STALE: Any = object()  # a changed seed's records as the kept model knew them: equal to none
 
@@ -171,8 +172,9 @@ def unchanged(warm: WarmModel, site: Site, mark: str | None) -> Unchanged | None
     if merged.changes.origin is not kept.origin or site.former_keys != kept.former:
         return None
     now, before = {id(a) for a in merged.ordered_authors}, {id(a) for a in kept.authors}
-    spellings = {s for a in kept.authors if id(a) not in now for s in a.spellings}
-    spellings |= {s for a in merged.ordered_authors if id(a) not in before for s in a.spellings}
+    gone = spelling_links(a for a in kept.authors if id(a) not in now)
+    made = spelling_links(a for a in merged.ordered_authors if id(a) not in before)
+    spellings = {spelling for spelling, _ in (gone - made) | (made - gone)}
     same = [(paper, row) for paper, row in kept.rows.values() if merged.by_key.get(paper.key) is paper]
     texts = {paper.key: row[9] for paper, row in same}
     bases = {paper.key: row[10] for paper, row in same if row[10]}
@@ -186,6 +188,13 @@ def unchanged(warm: WarmModel, site: Site, mark: str | None) -> Unchanged | None
         and len(author.papers) == len(row[7])
     )
     return Unchanged(ids, frozenset(spellings), texts, bases, keys, kept.base_url, authors)
+
+
+def spelling_links(authors: Iterable[Author]) -> Counter[tuple[str, str]]:
+    """Each spelling of `authors` with the slug of the author it names, counted (a name on a
+    card links to the one author it spells: an author merged again with the same spellings and
+    slug links every name as before)."""
+    return Counter((spelling, author.slug) for author in authors for spelling in author.spellings)
 
 
 def keep(path: Path, warm: WarmModel, basis: Basis, citing: Citing) -> str:
@@ -253,7 +262,7 @@ def body_of(
     author_at = {id(author): at for at, author in enumerate(merged.ordered_authors)}
     paper_at = {id(paper): at for at, paper in enumerate(merged.papers)}
     in_seed = OnDemand(  # each record's place in its seed's records, by line, of the seeds new rows ask
-        lambda path: {record.line: at for at, record in enumerate(merged.records[path].records)}
+        lambda path: {line: at for at, line in enumerate(merged.records[path].lines)}
     )
     papers, rows, bases, keys = [], kept.rows, citing.bases, citing.keys
     for paper in merged.papers:
@@ -280,6 +289,7 @@ def body_of(
                 bases.get(paper.key, ""),
                 group_of(paper)[1],
                 keys.get(paper.key, ""),
+                paper.details_date(),
             ]
         )
     authors = merged.ordered_authors
@@ -371,7 +381,7 @@ def merged_of(body: dict[str, Any], records: list[AuthorRecord], now: Basis) -> 
     rows = {}
     for paper, row in zip(papers, body["papers"], strict=True):
         paper.authors = [by_key[key] for key in row[8]]
-        if paper.abstract_key:  # made whole from its records (not one merged again)
+        if isinstance(paper, KeptPaper):  # made whole from its records (not one merged again)
             rows[id(paper)] = (paper, row)
     for author, row in zip(authors, body["authors"], strict=True):
         author.coauthors = [(authors[at], number(n)) for at, n in row[8]]
@@ -403,7 +413,7 @@ def merged_of(body: dict[str, Any], records: list[AuthorRecord], now: Basis) -> 
         changes=Changes(),
         pages=Counter(page_of(paper) for paper in papers),
         with_legacy=[paper for paper in papers if paper.moved],
-        contested=[paper for paper in papers if len(paper.versions) > 1],
+        contested=[paper for paper, row in zip(papers, body["papers"], strict=True) if len(row[6]) > 1],
         by_key={paper.key: paper for paper in papers},
         tallies={  # a subject's or year's papers by author key: its author counts
             **{("subject", s.code): tally(s.author_counts) for s in subjects.values()},
@@ -430,43 +440,96 @@ def subject_of(code: object, slug: object) -> Subject:
 
 
 def paper_of(row: list[Any], seeds: dict[str, AuthorRecord], subjects: dict[str, Subject]) -> Paper:
-    """A paper from its row, its texts from its records in the unchanged `seeds` (a paper with
-    a record of a changed seed, which the build merges again, has only its key, title, year,
-    slugs, places and number of abstracts)."""
-    key, slug, legacy_slug, title, year, places, versions, codes, _, text_digest, base, group, cited = row
-    texts_kept = (text_digest, base, group, cited)
+    """A paper from its row: a `KeptPaper` when all its records are in the unchanged `seeds`
+    (its texts read from them when first asked for); else one the build merges again, with
+    only its key, title, year, slugs, places and number of abstracts."""
+    key, slug, legacy_slug, title, year, places, versions, codes, _, text_digest, base, group, cited, date = (
+        row
+    )
+    texts_kept = (text_digest, base, group, cited, date)
     if tuple(map(type, row[:5])) != PAPER_FIELDS or set(map(type, texts_kept)) != {str}:
         raise Damaged
+    if type(versions) is not list or not all(type(at) is int and 0 <= at < len(places) for at in versions):
+        raise Damaged
     provenance: list[Provenance] = []
-    own: list[SeedRecord | None] = []
+    own: list[tuple[AuthorRecord, int]] = []
     for path, line, at in places:
         if type(path) is not str or type(line) is not int:
             raise Damaged
         provenance.append(Provenance(path, line))
-        seed = seeds.get(path)
-        record = seed.records[at] if seed is not None else None
-        if record is not None and record.line != line:
-            raise Damaged  # an unchanged seed without the record the model has
-        own.append(record)
-    paper = Paper(key, slug, title, "", year, "", legacy_slug=legacy_slug)
-    paper.provenance = provenance
-    paper.subjects = [subjects[code] for code in codes]
-    if any(record is None for record in own):  # merged again: only what the change reads
+        if (seed := seeds.get(path)) is not None:
+            if seed.lines[at] != line:
+                raise Damaged  # an unchanged seed without the record the model has
+            own.append((seed, at))
+    paper = (
+        KeptPaper(own, versions, date) if len(own) == len(places) else Paper(key, slug, title, "", year, "")
+    )
+    fields = {"key": key, "slug": slug, "legacy_slug": legacy_slug, "title": title, "year": year}
+    paper.__dict__.update(fields, provenance=provenance, subjects=[subjects[code] for code in codes])
+    if not isinstance(paper, KeptPaper):
         paper.versions = [AbstractVersion("", provenance[at], "") for at in versions]
-        return paper
-    first = own[0]
-    assert first is not None
-    paper.source, paper.abstract_key = first.source, first.identity.abstract_key
-    paper.versions = [
-        AbstractVersion(record.abstract, provenance[at], record.identity.abstract)
-        for at in versions
-        if (record := own[at]) is not None
-    ]
-    paper.abstract = paper.versions[0].text if len(versions) == 1 else shown_version(paper.versions).text
-    for record in own:
-        if record is not None and record.details is not NO_DETAILS and record.details != NO_DETAILS:
-            paper.details = merged_details(paper.details, record.details)
     return paper
+
+
+class FromRecords:
+    """A text of a `KeptPaper`, taken from its records when first asked for."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, paper: KeptPaper | None, owner: type | None = None) -> Any:
+        if paper is None:
+            return self
+        paper.take_texts()
+        return paper.__dict__[self.name]
+
+
+class KeptPaper(Paper):
+    """A paper of the kept model whose records are all in unchanged seeds: its texts (source,
+    abstract and its versions, details) are taken from them when first asked for, so the
+    seeds' records are read only for the papers a build shows again (an edit at 37,537
+    papers takes a few thousand)."""
+
+    source = FromRecords()
+    abstract = FromRecords()
+    abstract_key = FromRecords()
+    versions = FromRecords()
+    details = FromRecords()
+
+    def __init__(self, own: list[tuple[AuthorRecord, int]], versions: list[int], date: str):
+        """A paper (its other fields set by the caller) of the records at these places of
+        their seeds, whose abstracts at the places `versions` differ, and whose details'
+        date is `date` (known without its texts: every listing it is on is ordered by it)."""
+        self.authors = []
+        self.__dict__["own"] = own, versions
+        self.kept_date = date
+
+    def details_date(self) -> str:
+        """The date its records' details give, as kept with it."""
+        return self.kept_date
+
+    def take_texts(self) -> None:
+        """Set the texts from the records (those not set already)."""
+        own, versions = self.__dict__["own"]
+        records = [seed.records[at] for seed, at in own]
+        texts = [
+            AbstractVersion(records[at].abstract, self.provenance[at], records[at].identity.abstract)
+            for at in versions
+        ]
+        details = NO_DETAILS
+        for record in records:
+            if record.details is not NO_DETAILS and record.details != NO_DETAILS:
+                details = merged_details(details, record.details)
+        taken = {
+            "source": records[0].source,
+            "abstract_key": records[0].identity.abstract_key,
+            "versions": texts,
+            "abstract": texts[0].text if len(texts) == 1 else shown_version(texts).text,
+            "details": details,
+        }
+        for name, value in taken.items():  # one set since is kept
+            self.__dict__.setdefault(name, value)
+        del self.__dict__["own"]
 
 
 def author_of(row: list[Any], papers: list[Paper], subjects: dict[str, Subject]) -> Author:
