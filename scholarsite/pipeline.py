@@ -144,7 +144,8 @@ class Ready:
         """Keep the caches, the pages papers had (`lineage.txt`) and the record of this complete
         build for the next."""
         root = self.project.root
-        save_lineage(root, self.data.site.lineage, self.project.lineage)
+        parses = self.caches.parses
+        save_lineage(root, self.data.site.lineage, self.project.lineage, parses if parses.on_disk else None)
         model = ""  # the model is kept before the state that holds its mark (see `Caches.save`)
         if self.caches.model is not None and self.caches.parses.on_disk:
             basis = replace(self.basis, lineage=lineage_digest(root))  # as this build wrote it

@@ -12,6 +12,8 @@ import pytest
 
 from scholarsite import pipeline
 from scholarsite.errors import BuildError
+from scholarsite.inputs import lineage_file
+from scholarsite.inputs.cache import ParseCache
 from scholarsite.inputs.lineage_file import LINEAGE_FILE, MAX_ANCHORS, Lineage, parse_lineage, read_lineage
 from scholarsite.inputs.sources import load_sources
 from scholarsite.model import lineage
@@ -183,6 +185,34 @@ def test_a_key_given_twice_is_an_error_and_the_build_stops(project: Path) -> Non
         pipeline.build(project, workers=1)
     (problem,) = [d for d in caught.value.diagnostics if d.path == LINEAGE_FILE]
     assert problem.line == len(text.splitlines()) + 1 and "on an earlier line" in problem.message
+
+
+def test_bytes_read_without_a_problem_are_taken_as_they_are_and_give_the_same_lineage(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A build notes in the parse cache that lineage.txt's bytes were read without a problem;
+    so does one that wrote them; the next process takes those bytes in one decoding, not line by
+    line, with the same result (entries, order, anchors, former pages); bytes with a problem are
+    never taken so."""
+    write_seed(project, FIXED)
+    pipeline.build(project, workers=1)
+    data = (project / LINEAGE_FILE).read_bytes()
+    checked = lineage_file.parse_lineage(data.decode(), LINEAGE_FILE)[0]
+    assert [*checked.values()] == [*(lineage_file.trusted_lineage(data) or {}).values()]
+    assert any(line.former for line in checked.values())  # the corrected paper's former page
+    lines: list[str] = []
+    monkeypatch.setattr(
+        lineage_file,
+        "line_item",
+        lambda line: lines.append(line) or lineage_file.lineage_of(json.loads(line)),
+    )
+    lineage_file.LAST_READ.clear()  # another process
+    assert read_lineage(project, ParseCache(project)) == (checked, []) and lines == []  # written: known
+    text = data.decode() + "[1, 2]\n"  # a bad line: an error each time it is read
+    (project / LINEAGE_FILE).write_text(text, encoding="utf-8")
+    for _ in range(2):
+        assert [d.line for d in read_lineage(project, ParseCache(project))[1]] == [len(text.splitlines())]
+        lineage_file.LAST_READ.clear()
 
 
 def test_the_preview_sends_the_old_url_to_the_new_page(project: Path) -> None:

@@ -39,6 +39,7 @@ SHARDS_BEFORE = CACHE_FOLDER / "seeds"  # the folder of JSON shards the cache wa
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS heads (key TEXT PRIMARY KEY, head BLOB NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS records (key TEXT PRIMARY KEY, records BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS checked (key TEXT PRIMARY KEY) WITHOUT ROWID;
 """
 
 
@@ -253,6 +254,8 @@ class ParseCache:
         self.unsaved: dict[Key, SeedParse] = {}  # parsed here, not in the file
         self.used: set[Key] = set()
         self.recent: dict[str, tuple[bytes, int, Key]] = {}  # path -> digest, year and key last asked
+        self.checks: dict[str, bool] = {}  # whether other inputs' bytes were read without a problem
+        self.passes: set[str] = set()  # ... newly found so (`passed`), not in the file
 
     @property
     def on_disk(self) -> bool:
@@ -333,6 +336,26 @@ class ParseCache:
             entries[key] = self.unsaved[key] = parse_seed(data, path, latest_year=latest_year)
         return entries[key]
 
+    def checked(self, name: str, data: bytes) -> bool:
+        """Whether the input `name` with these bytes was read without a problem before (its
+        reader may then take it as it is; it says so with `passed`)."""
+        key = f"{name}\0{hashlib.sha256(data).hexdigest()}"
+        if key not in self.checks:
+            db = self.file.connection()
+            with contextlib.suppress(sqlite3.Error):
+                found = (
+                    db is not None and db.execute("SELECT 1 FROM checked WHERE key = ?", (key,)).fetchall()
+                )
+                self.checks[key] = bool(found)
+        return self.checks.get(key, False)
+
+    def passed(self, name: str, data: bytes) -> None:
+        """Note that the input `name` with these bytes was read without a problem."""
+        key = f"{name}\0{hashlib.sha256(data).hexdigest()}"
+        if not self.checks.get(key):
+            self.checks[key] = True
+            self.passes.add(key)
+
     def save(self) -> None:
         """Keep the parses this build used: the new ones written, the others dropped, in one
         transaction (when it cannot be written, the next build parses again)."""
@@ -341,10 +364,10 @@ class ParseCache:
             if (author := self.entries[key].author) is not None:  # process may still ask
                 tuple(author.records)
         self.entries = {key: self.entries[key] for key in self.used if key in self.entries}
-        if self.root is not None and (self.unsaved or self.stored - self.used or self.thrown):
+        if self.root is not None and (self.unsaved or self.stored - self.used or self.thrown or self.passes):
             with contextlib.suppress(sqlite3.Error, OSError):
                 self.write()
-        self.used, self.unsaved, self.thrown = set(), {}, False
+        self.used, self.unsaved, self.thrown, self.passes = set(), {}, False, set()
 
     def write(self) -> None:
         """Write the new parses and drop the unused ones (`save`)."""
@@ -358,5 +381,10 @@ class ParseCache:
             db.executemany("INSERT OR REPLACE INTO records VALUES (?, ?)", records)
             for table in ("heads", "records"):
                 keep_only(db, table, map(key_text, self.used))
+            if self.passes:  # the inputs' bytes as this process read them
+                db.executemany(
+                    "INSERT OR IGNORE INTO checked VALUES (?)", ((key,) for key in sorted(self.passes))
+                )
+                keep_only(db, "checked", [key for key, known in self.checks.items() if known])
         self.stored = set(self.used)
         remove_shards(self.root / SHARDS_BEFORE)

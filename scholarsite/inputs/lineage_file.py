@@ -19,12 +19,12 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from scholarsite.errors import BuildError, Diagnostic, error
 from scholarsite.inputs.config import MAX_TEXT
 from scholarsite.inputs.files import fingerprint_digest, present, read_input
-from scholarsite.inputs.jsondata import loads, string_text
+from scholarsite.inputs.jsondata import loads, loads_checked, string_text
 from scholarsite.inputs.store import write_atomically
 from scholarsite.inputs.text import decode
 
@@ -121,8 +121,10 @@ def parse_lineage(text: str, path: str) -> tuple[dict[str, Lineage], list[Diagno
     return found, problems
 
 
-def read_lineage(root: Path) -> tuple[dict[str, Lineage], list[Diagnostic]]:
-    """The project's lineage (none yet: nothing remembered), and problems."""
+def read_lineage(root: Path, checks: Checks | None = None) -> tuple[dict[str, Lineage], list[Diagnostic]]:
+    """The project's lineage (none yet: nothing remembered), and problems. Bytes `checks`
+    knows were read without a problem before are taken as they are (`trusted_lineage`: a
+    line checked costs ~7 µs, 0.28 s at 37,537 papers)."""
     path = root / LINEAGE_FILE
     if not present(path):
         return {}, []
@@ -130,18 +132,47 @@ def read_lineage(root: Path) -> tuple[dict[str, Lineage], list[Diagnostic]]:
         data = read_input(path, root, LINEAGE_FILE)
     except BuildError as exc:
         return {}, list(exc.diagnostics)
-    return lineage_of_bytes(data)
+    found, problems = lineage_of_bytes(data, checks is not None and checks.checked(LINEAGE_FILE, data))
+    if checks is not None and not problems:
+        checks.passed(LINEAGE_FILE, data)
+    return found, problems
+
+
+class Checks(Protocol):
+    """What knows which inputs' bytes were read without a problem (`inputs.cache.ParseCache`)."""
+
+    def checked(self, name: str, data: bytes) -> bool: ...
+
+    def passed(self, name: str, data: bytes) -> None: ...
+
+
+def trusted_lineage(data: bytes) -> dict[str, Lineage] | None:
+    """The papers remembered in a lineage file's bytes that were read without a problem
+    before: its lines taken as they are, in one decoding (None when they are not what
+    `parse_lineage` reads after all)."""
+    lines = [line for line in data.splitlines() if line.strip() and not line.startswith(b"#")]
+    try:
+        items = loads_checked(b"[" + b",".join(lines) + b"]")
+        return {
+            key: Lineage(key, path, tuple(anchors), tuple(sorted((k, p) for k, p in former)))
+            for key, path, anchors, former in items
+        }
+    except (ValueError, TypeError):
+        return None
 
 
 LAST_READ: list[tuple[bytes, dict[str, Lineage], list[Diagnostic]]] = []  # of this process
 
 
-def lineage_of_bytes(data: bytes) -> tuple[dict[str, Lineage], list[Diagnostic]]:
-    """The papers a lineage file's bytes remember, and problems. The same bytes as the last
-    read of this process (a process that builds again reads what it wrote) give the same
-    objects: never change them."""
+def lineage_of_bytes(data: bytes, trusted: bool = False) -> tuple[dict[str, Lineage], list[Diagnostic]]:
+    """The papers a lineage file's bytes remember, and problems; `trusted` bytes (read without
+    a problem before) taken as they are. The same bytes as the last read of this process (a
+    process that builds again reads what it wrote) give the same objects: never change them."""
     if LAST_READ and LAST_READ[0][0] == data:
         return LAST_READ[0][1], list(LAST_READ[0][2])
+    if trusted and (found := trusted_lineage(data)) is not None:
+        LAST_READ[:] = [(data, found, [])]
+        return found, []
     text, problems = decode(data, LINEAGE_FILE)
     if text is None:
         return {}, problems
@@ -155,15 +186,23 @@ def dump_lineage(papers: dict[str, Lineage]) -> str:
     return HEADER + "".join(papers[key].line() + "\n" for key in sorted(papers))
 
 
-def save_lineage(root: Path, papers: dict[str, Lineage], read: dict[str, Lineage] | None = None) -> None:
+def save_lineage(
+    root: Path,
+    papers: dict[str, Lineage],
+    read: dict[str, Lineage] | None = None,
+    checks: Checks | None = None,
+) -> None:
     """Write the lineage file when its text changed (a build with no change writes nothing); not
     even made when `papers` are those `read` from the file there is. The next read of what was
-    written gives `papers` (sorted), not a parse of the text."""
+    written gives `papers` (sorted), not a parse of the text: in this process, and in the next
+    through `checks` (the text is what this build made, of lines it checked or made)."""
     path = root / LINEAGE_FILE
     if papers == read and present(path):
         return
     text = dump_lineage(papers).encode("utf-8")
     LAST_READ[:] = [(text, dict(sorted(papers.items())), [])]
+    if checks is not None:
+        checks.passed(LINEAGE_FILE, text)
     try:
         if path.read_bytes() == text:
             return

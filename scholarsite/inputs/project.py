@@ -81,7 +81,7 @@ def load_project(
     else:
         sources, problems = read_sources(root)
     diagnostics += problems
-    lineage, problems = read_lineage(root)
+    lineage, problems = read_lineage(root, cache if cache.on_disk else None)
     diagnostics += problems
     assets, problems = read_assets(root / "assets")
     diagnostics += problems
