@@ -4,7 +4,8 @@ A one-shot build starts with nothing in memory, and merging every seed's records
 and counting every author's views took 3-4 s of an abstract edit at 37,537 papers. A complete
 build keeps its model (`model.warm.Merged`) in `.scholarsite-cache/model.signed`: each paper and
 author by its place, with what the merge worked out (slugs, the site's order, co-author,
-subject and year counts) and none of the records' texts, which the seeds give again; and what
+subject and year counts) and none of the records' texts, which the parse cache gives again
+when a paper is first asked for them (`KeptPaper`: an edit reads few seeds' records); and what
 it was made of: each seed's digest, the author pages' identities, the publication dates, and
 the digests of lineage.txt and sources.yaml as the build left them. The next build makes the
 objects again from it (a fifth of the merge's time), takes the seeds whose digest is not the
