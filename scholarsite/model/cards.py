@@ -391,6 +391,11 @@ class Cards:
             return entry.authors, True
         return paper.details.authors, bool(paper.details.authors) and not paper.details.more_authors
 
+    @staticmethod
+    def author_names(paper: Paper, entry: SourceEntry | None) -> tuple[str, ...]:
+        """The names of `author_list`, found without the paper's texts (`Paper.details_names`)."""
+        return entry.authors if entry is not None and entry.authors else paper.details_names()
+
     def full_authors(self, paper: Paper, names: tuple[str, ...]) -> list[Card]:
         """Every author of a paper's list in order, when it has one (collection authors with
         their page, others with path ''); else the collection's own authors."""
@@ -418,7 +423,7 @@ class Cards:
     def first_author(self, paper: Paper) -> str:
         """The name its card lists first: of its own author list, else of its collection
         authors (what a citation key starts with, found without making the card)."""
-        names, _ = self.author_list(paper, self.sources.of(paper.key))
+        names = self.author_names(paper, self.sources.of(paper.key))
         return names[0] if names else paper.authors[0].name
 
     def same_author(self, author: Author) -> bool:
@@ -446,7 +451,7 @@ class Cards:
 
     def names_any(self, paper: Paper, spellings: frozenset[str]) -> bool:
         """Whether a name of the paper's author list is one of `spellings`."""
-        names, _ = self.author_list(paper, self.sources.of(paper.key))
+        names = self.author_names(paper, self.sources.of(paper.key))
         return any(spelling_of(name) in spellings for name in names)
 
     def paper_inputs(self, paper: Paper) -> tuple[object, ...]:

@@ -127,6 +127,10 @@ class Paper(Entity):
         """The date its records' details give (`Details.date`: '' when none does)."""
         return self.details.date
 
+    def details_names(self) -> tuple[str, ...]:
+        """The author list its records' details give (`Details.authors`)."""
+        return self.details.authors
+
     @property
     def moved(self) -> bool:
         """Whether the paper's URL under the slug rule before is not its URL now."""

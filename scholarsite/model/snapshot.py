@@ -57,7 +57,7 @@ from scholarsite.model.warm import Changes, Merged, WarmModel, group_of
 SNAPSHOT_FILE = CACHE_FOLDER / "model.signed"
 MAGIC = b"scholarsite model.signed 1\n"
 FORMAT = 5  # a paper's group kept with it since 3; its citation key, the base URL and the mark since 4;
-# its details' date since 5
+# its details' date and author names since 5
 PAPER_FIELDS = (str, str, str, str, int)  # the types of a paper's key, slugs, title and year
 STALE: Any = object()  # a changed seed's records as the kept model knew them: equal to none
 
@@ -291,6 +291,7 @@ def body_of(
                 group_of(paper)[1],
                 keys.get(paper.key, ""),
                 paper.details_date(),
+                list(paper.details_names()),
             ]
         )
     authors = merged.ordered_authors
@@ -444,9 +445,23 @@ def paper_of(row: list[Any], seeds: dict[str, AuthorRecord], subjects: dict[str,
     """A paper from its row: a `KeptPaper` when all its records are in the unchanged `seeds`
     (its texts read from them when first asked for); else one the build merges again, with
     only its key, title, year, slugs, places and number of abstracts."""
-    key, slug, legacy_slug, title, year, places, versions, codes, _, text_digest, base, group, cited, date = (
-        row
-    )
+    (
+        key,
+        slug,
+        legacy_slug,
+        title,
+        year,
+        places,
+        versions,
+        codes,
+        _,
+        text_digest,
+        base,
+        group,
+        cited,
+        *details,
+    ) = row
+    date, names = details
     texts_kept = (text_digest, base, group, cited, date)
     if tuple(map(type, row[:5])) != PAPER_FIELDS or set(map(type, texts_kept)) != {str}:
         raise Damaged
@@ -462,9 +477,8 @@ def paper_of(row: list[Any], seeds: dict[str, AuthorRecord], subjects: dict[str,
             if seed.lines[at] != line:
                 raise Damaged  # an unchanged seed without the record the model has
             own.append((seed, at))
-    paper = (
-        KeptPaper(own, versions, date) if len(own) == len(places) else Paper(key, slug, title, "", year, "")
-    )
+    whole = len(own) == len(places)
+    paper = KeptPaper(own, versions, date, texts(names)) if whole else Paper(key, slug, title, "", year, "")
     fields = {"key": key, "slug": slug, "legacy_slug": legacy_slug, "title": title, "year": year}
     paper.__dict__.update(fields, provenance=provenance, subjects=[subjects[code] for code in codes])
     if not isinstance(paper, KeptPaper):
@@ -497,17 +511,23 @@ class KeptPaper(Paper):
     versions = FromRecords()
     details = FromRecords()
 
-    def __init__(self, own: list[tuple[AuthorRecord, int]], versions: list[int], date: str):
+    def __init__(self, own: list[tuple[AuthorRecord, int]], versions: list[int], date: str, names: list[str]):
         """A paper (its other fields set by the caller) of the records at these places of
-        their seeds, whose abstracts at the places `versions` differ, and whose details'
-        date is `date` (known without its texts: every listing it is on is ordered by it)."""
+        their seeds, whose abstracts at the places `versions` differ, and whose details give
+        the date `date` and the author list `names` (known without its texts: every listing it
+        is on is ordered by its date, its citation key starts with a name, an author added
+        or gone is looked for among its names)."""
         self.authors = []
         self.__dict__["own"] = own, versions
-        self.kept_date = date
+        self.kept_date, self.kept_names = date, tuple(names)
 
     def details_date(self) -> str:
         """The date its records' details give, as kept with it."""
         return self.kept_date
+
+    def details_names(self) -> tuple[str, ...]:
+        """The author list its records' details give, as kept with it."""
+        return self.kept_names
 
     def take_texts(self) -> None:
         """Set the texts from the records (those not set already)."""
