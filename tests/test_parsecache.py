@@ -64,22 +64,24 @@ def kept_parses(project: Path) -> dict[str, SeedParse]:
 def test_a_seed_s_records_are_read_only_when_asked_for(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A kept seed's number and lines come from its head; a record asked for by place is read
+    alone (a kept paper's texts), and the whole list once, when it is walked or compared."""
     project = make_project(tmp_path / "p")
     pipeline.build(project)
-    asked: list[tuple[str, ...]] = []
-    real = parsecache.ParseCache.records_of
-    monkeypatch.setattr(
-        parsecache.ParseCache,
-        "records_of",
-        lambda cache, key, lines: asked.append(key) or real(cache, key, lines),
-    )
+    asked: list[str] = []
+    for name in ("records_of", "record_at"):
+        real = getattr(parsecache.ParseCache, name)
+        counting = lambda cache, *args, name=name, real=real: asked.append(name) or real(cache, *args)  # noqa: E731
+        monkeypatch.setattr(parsecache.ParseCache, name, counting)
     kept = kept_parses(project)
     author = kept[SEED].author
-    assert author is not None and asked == [] and len(author.records) == len(author.lines) > 1
-    assert asked == []  # its number and lines are its head's
+    assert author is not None and len(author.records) == len(author.lines) > 1 and asked == []
     parsed = parse_seed((project / SEED).read_bytes(), SEED, latest_year=freshness.latest_possible_year())
-    assert author.records[1] == parsed.author.records[1] and kept[SEED] == parsed  # type: ignore[union-attr]
-    assert [key[0] for key in asked] == [SEED]  # read once
+    last = len(author.lines) - 1
+    assert author.records[-1] is author.records[last] and asked == ["record_at"]  # one place, read once
+    assert author.records[1] == parsed.author.records[1] and asked == ["record_at"] * 2  # type: ignore[union-attr]
+    assert kept[SEED] == parsed and author.records[0] == parsed.author.records[0]  # type: ignore[union-attr]
+    assert asked == ["record_at"] * 2 + ["records_of"]  # then all at once, and only once
 
 
 def test_damaged_cache_is_rebuilt(tmp_path: Path, counted: list[str]) -> None:
@@ -111,7 +113,7 @@ def test_cache_keeps_only_what_the_last_build_used(tmp_path: Path) -> None:
     pipeline.build(project)
     with sqlite3.connect(project / CACHE) as db:
         for table in ("heads", "records"):
-            keys = [key.split("\0")[0] for (key,) in db.execute(f"SELECT key FROM {table}")]
+            keys = [key.split("\0")[0] for (key,) in db.execute(f"SELECT DISTINCT key FROM {table}")]
             assert keys == [SEED]
 
 
@@ -119,11 +121,11 @@ PAYLOAD = b"cos\nsystem\n(S'touch /tmp/scholarsite-pwned'\ntR."
 
 
 def planted(project: Path, table: str, value: bytes, key: str = "") -> None:
-    """Replace the values of `table` (or only the row of `key`) in the project's cache."""
+    """Replace the values of `table` (heads or records; or only the rows of `key`) in the
+    project's cache."""
     with sqlite3.connect(project / CACHE) as db:
         db.execute(
-            f"UPDATE {table} SET {table[:-1] if table == 'heads' else table} = ?"
-            + (" WHERE key LIKE ?" if key else ""),
+            f"UPDATE {table} SET {table[:-1]} = ?" + (" WHERE key LIKE ?" if key else ""),
             (value, f"{key}%") if key else (value,),
         )
 

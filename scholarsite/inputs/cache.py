@@ -3,7 +3,7 @@
 The cache is one SQLite file beside the project (`.scholarsite-cache/parses.sqlite`, git-ignored;
 `sqlitefile`: one version of the code's, each process reading on its own connection) of two
 tables: each seed's head (its author's name, line and claimed count, the lines its records
-start at, its diagnostics) and its records. A key is (seed path, sha256 of its bytes, latest
+start at, its diagnostics) and its records, a row each. A key is (seed path, sha256 of its bytes, latest
 allowed year), so an edited seed never reuses a stale result. A build reads every head and a
 seed's records only when they are first asked for (`KeptRecords`): an edit at 37,537 papers
 reads the records of the few seeds whose papers it shows again, where the JSON shards before
@@ -38,7 +38,9 @@ CACHE_FILE = CACHE_FOLDER / "parses.sqlite"
 SHARDS_BEFORE = CACHE_FOLDER / "seeds"  # the folder of JSON shards the cache was kept in before
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS heads (key TEXT PRIMARY KEY, head BLOB NOT NULL) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS records (key TEXT PRIMARY KEY, records BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS records (
+    key TEXT NOT NULL, at INTEGER NOT NULL, record BLOB NOT NULL, PRIMARY KEY (key, at)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS checked (key TEXT PRIMARY KEY) WITHOUT ROWID;
 """
 
@@ -189,12 +191,12 @@ def head_of(value: Any, path: str, records: Callable[[tuple[int, ...]], Sequence
     return SeedParse(author, tuple(diagnostic_of(d) for d in expect(diagnostics, list)))
 
 
-def records_of_data(value: Any, lines: tuple[int, ...]) -> tuple[SeedRecord, ...]:
-    """A seed's records from JSON data, starting at `lines` (Invalid otherwise)."""
-    records = tuple(record_of(item) for item in expect(value, list))
-    if tuple(record.line for record in records) != lines:
-        raise Invalid("the records are not the ones of the seed's head")
-    return records
+def record_at(value: Any, line: int) -> SeedRecord:
+    """A seed's record from JSON data, starting at `line` (Invalid otherwise)."""
+    record = record_of(value)
+    if record.line != line:
+        raise Invalid("the record is not the one of the seed's head")
+    return record
 
 
 def key_text(key: Key) -> str:
@@ -212,11 +214,13 @@ def key_of(text: Any) -> Key:
 
 
 class KeptRecords(Sequence[SeedRecord]):
-    """A seed's records as the parse cache keeps them, read when first asked for (its number
-    and lines are known from its head)."""
+    """A seed's records as the parse cache keeps them, read when first asked for: one by one
+    when asked by place (a kept paper's texts), all at once when walked (its number and lines
+    are known from its head)."""
 
     def __init__(self, cache: ParseCache, key: Key, lines: tuple[int, ...]):
         self.cache, self.key, self.lines = cache, key, lines
+        self.some: dict[int, SeedRecord] = {}  # read by place
 
     @cached_property
     def read(self) -> tuple[SeedRecord, ...]:
@@ -227,7 +231,12 @@ class KeptRecords(Sequence[SeedRecord]):
         return len(self.lines)
 
     def __getitem__(self, at: Any) -> Any:
-        return self.read[at]
+        if "read" in self.__dict__ or not isinstance(at, int):
+            return self.read[at]
+        at = range(len(self.lines))[at]  # IndexError past the end, as a tuple's
+        if at not in self.some:
+            self.some[at] = self.cache.record_at(self.key, self.lines, at)
+        return self.some[at]
 
     def __iter__(self) -> Iterator[SeedRecord]:
         return iter(self.read)
@@ -286,11 +295,25 @@ class ParseCache:
     def records_of(self, key: Key, lines: tuple[int, ...]) -> tuple[SeedRecord, ...]:
         """The records the file keeps of the seed `key` (starting at `lines`, as its head
         says); parsed again from the seed when they are missing or not valid."""
-        db = self.file.connection()
-        with contextlib.suppress(sqlite3.Error, ValueError, TypeError, KeyError, IndexError):
-            rows = db.execute("SELECT records FROM records WHERE key = ?", (key_text(key),)).fetchall()
-            return records_of_data(loads_checked(rows[0][0]), lines)
+        if (db := self.file.connection()) is not None:
+            with contextlib.suppress(sqlite3.Error, ValueError, TypeError, KeyError):
+                query = "SELECT record FROM records WHERE key = ? ORDER BY at"
+                rows = db.execute(query, (key_text(key),)).fetchall()
+                if len(rows) == len(lines):
+                    return tuple(
+                        record_at(loads_checked(data), line)
+                        for (data,), line in zip(rows, lines, strict=True)
+                    )
         return self.parsed_again(key, lines)
+
+    def record_at(self, key: Key, lines: tuple[int, ...], at: int) -> SeedRecord:
+        """The record the file keeps at place `at` of the seed `key` (as `records_of`)."""
+        if (db := self.file.connection()) is not None:
+            with contextlib.suppress(sqlite3.Error, ValueError, TypeError, KeyError, IndexError):
+                query = "SELECT record FROM records WHERE key = ? AND at = ?"
+                rows = db.execute(query, (key_text(key), at)).fetchall()
+                return record_at(loads_checked(rows[0][0]), lines[at])
+        return self.parsed_again(key, lines)[at]
 
     def parsed_again(self, key: Key, lines: tuple[int, ...]) -> tuple[SeedRecord, ...]:
         """The records of the seed `key`, parsed from its file, which must still be the one
@@ -375,10 +398,16 @@ class ParseCache:
             self.file.discard()
         new = sorted((key_text(key), parse) for key, parse in self.unsaved.items() if key in self.used)
         heads = [(key, dumps(head_data(parse))) for key, parse in new]
-        records = [(key, dumps(list(map(record_data, p.author.records)))) for key, p in new if p.author]
+        records = [
+            (key, at, dumps(record_data(record)))
+            for key, parse in new
+            if parse.author is not None
+            for at, record in enumerate(parse.author.records)
+        ]
         with self.file.writing() as db:
             db.executemany("INSERT OR REPLACE INTO heads VALUES (?, ?)", heads)
-            db.executemany("INSERT OR REPLACE INTO records VALUES (?, ?)", records)
+            db.executemany("DELETE FROM records WHERE key = ?", [(key,) for key, _ in new])
+            db.executemany("INSERT INTO records VALUES (?, ?, ?)", records)
             for table in ("heads", "records"):
                 keep_only(db, table, map(key_text, self.used))
             if self.passes:  # the inputs' bytes as this process read them
