@@ -19,7 +19,7 @@ from scholarsite.inputs.sources import Sources
 from scholarsite.inputs.userkey import signed, signed_body, user_key
 from scholarsite.model import related
 from scholarsite.model.communities import find_communities
-from scholarsite.model.model import Author, Identities, build_model, title_identity
+from scholarsite.model.model import Author, Identities, Paper, build_model, title_identity
 from scholarsite.model.network import build_network, coauthor_pairs
 from scholarsite.model.snapshot import MAGIC, Basis, Citing, Kept, body_of, keep, kept_model, unchanged
 from scholarsite.model.warm import WarmModel
@@ -64,6 +64,9 @@ def test_a_kept_model_merged_by_the_change_gives_the_whole_merge(tmp_path: Path,
             assert shape(updated) == shape(whole), f"run {run}, step {step}: {change}"
             assert linked(updated), f"run {run}, step {step}: {change}"
             assert updated.by_key == {p.key: p for p in updated.papers}, f"run {run}, step {step}: {change}"
+            facts = {p.key: p.facts() for p in updated.papers}  # a kept paper's: kept with it
+            assert facts == {p.key: p.facts() for p in whole.papers}, f"run {run}, step {step}: {change}"
+            assert facts == {p.key: Paper.facts(p) for p in updated.papers}  # of its texts, taken now
             assert warm.last is not None
             made = body_of(warm.last, basis_of(seeds), Kept(basis_of(seeds), {}), Citing())  # every row made
             keep(kept, warm, basis_of(seeds), Citing())

@@ -214,9 +214,11 @@ def key_of(text: Any) -> Key:
 
 
 class KeptRecords(Sequence[SeedRecord]):
-    """A seed's records as the parse cache keeps them, read when first asked for: one by one
-    when asked by place (a kept paper's texts), all at once when walked (its number and lines
-    are known from its head)."""
+    """A seed's records as the parse cache keeps them, read when first asked for: the first
+    asked by place alone (a kept paper's texts: an edit asks for one record of each of a few
+    thousand seeds), all at once when another is asked for or they are walked (a build that
+    takes every paper's texts reads each seed at most twice); its number and lines are known
+    from its head."""
 
     def __init__(self, cache: ParseCache, key: Key, lines: tuple[int, ...]):
         self.cache, self.key, self.lines = cache, key, lines
@@ -231,8 +233,8 @@ class KeptRecords(Sequence[SeedRecord]):
         return len(self.lines)
 
     def __getitem__(self, at: Any) -> Any:
-        if "read" in self.__dict__ or not isinstance(at, int):
-            return self.read[at]
+        if "read" in self.__dict__ or not isinstance(at, int) or (self.some and at not in self.some):
+            return self.read[at]  # a second place asked for: a walk of the papers, likely
         at = range(len(self.lines))[at]  # IndexError past the end, as a tuple's
         if at not in self.some:
             self.some[at] = self.cache.record_at(self.key, self.lines, at)

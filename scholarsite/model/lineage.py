@@ -33,7 +33,6 @@ from scholarsite.inputs.lineage_file import MAX_ANCHORS, MAX_FORMER, Lineage, is
 from scholarsite.inputs.sources import SourceEntry, Sources
 from scholarsite.model import urls
 from scholarsite.model.cards import published_dates
-from scholarsite.model.identity import short_hash
 from scholarsite.model.model import Paper, Site
 
 LEVELS = (("arxiv", "doi"), ("abstract",), ("seed",))  # anchors tried in turn, strongest first
@@ -175,8 +174,7 @@ def own_anchors(paper: Paper, positions: Positions) -> list[str]:
 
 def anchors_of_records(paper: Paper, positions: Positions) -> list[str]:
     """What `own_anchors` remembers."""
-    found = [paper.abstract_key] if paper.versions and paper.versions[0].compared else []
-    found += [short_hash(version.compared, 16) for version in paper.versions[1:] if version.compared]
+    found = paper.facts().abstracts
     places = [
         f"seed:{p.path}#{positions[(p.path, p.line)]}"
         for p in paper.provenance
@@ -199,7 +197,7 @@ def with_identifiers(
         if known is not None and known[1] is own[paper.key] and (known[0] is entry or known[0] == entry):
             found[paper.key] = known[2]
             continue
-        dois = {doi.lower() for doi in (entry.doi if entry else "", paper.details.doi) if doi}
+        dois = {doi.lower() for doi in (entry.doi if entry else "", paper.facts().doi) if doi}
         ids = [f"arxiv:{entry.arxiv_id}"] if entry else []
         ids += [anchor for doi in dois if is_anchor(anchor := f"doi:{doi}")]
         kept = list(dict.fromkeys([*ids, *own[paper.key]]))[:MAX_ANCHORS]  # ids, abstracts, places

@@ -22,7 +22,7 @@ from scholarsite.inputs.records import NO_DETAILS, Details
 from scholarsite.inputs.seeds import AuthorRecord, SeedRecord
 from scholarsite.inputs.unicode import normalise
 from scholarsite.model import urls
-from scholarsite.model.identity import slug_for
+from scholarsite.model.identity import short_hash, slug_for
 from scholarsite.model.naming import Naming
 
 T = TypeVar("T")
@@ -69,6 +69,18 @@ def shown_version(versions: Iterable[AbstractVersion]) -> AbstractVersion:
     ones, the first in code-point order, so the choice depends on the texts alone, never on
     file names or the order seeds are read in. (sources.yaml keeps no abstract.)"""
     return min(versions, key=lambda version: (-len(version.compared), version.compared))
+
+
+@dataclass(frozen=True)
+class PaperFacts:
+    """What listings, citation keys and lineage read of a paper's texts (a kept paper has them
+    without its texts): its details' date, author list and DOI, and the digests of its
+    abstracts (the first its abstract key; its lineage's `abstract:` anchors)."""
+
+    date: str
+    names: tuple[str, ...]
+    doi: str
+    abstracts: tuple[str, ...]
 
 
 @dataclass(eq=False, repr=False)
@@ -123,13 +135,12 @@ class Paper(Entity):
     legacy_slug: str = ""  # the slug of the rule before slugs showed rendered TeX
     details: Details = NO_DETAILS  # what its records' details blocks say, merged (`merged_details`)
 
-    def details_date(self) -> str:
-        """The date its records' details give (`Details.date`: '' when none does)."""
-        return self.details.date
-
-    def details_names(self) -> tuple[str, ...]:
-        """The author list its records' details give (`Details.authors`)."""
-        return self.details.authors
+    def facts(self) -> PaperFacts:
+        """What listings, citation keys and lineage read of its texts."""
+        found = [self.abstract_key] if self.versions and self.versions[0].compared else []
+        found += [short_hash(version.compared, 16) for version in self.versions[1:] if version.compared]
+        details = self.details
+        return PaperFacts(details.date, details.authors, details.doi, tuple(found))
 
     @property
     def moved(self) -> bool:

@@ -42,6 +42,7 @@ from scholarsite.model.model import (
     Author,
     Identities,
     Paper,
+    PaperFacts,
     Provenance,
     Site,
     Subject,
@@ -57,7 +58,7 @@ from scholarsite.model.warm import Changes, Merged, WarmModel, group_of
 SNAPSHOT_FILE = CACHE_FOLDER / "model.signed"
 MAGIC = b"scholarsite model.signed 1\n"
 FORMAT = 5  # a paper's group kept with it since 3; its citation key, the base URL and the mark since 4;
-# its details' date and author names since 5
+# its facts (details' date, author names and DOI, abstracts' digests) since 5
 PAPER_FIELDS = (str, str, str, str, int)  # the types of a paper's key, slugs, title and year
 STALE: Any = object()  # a changed seed's records as the kept model knew them: equal to none
 
@@ -290,8 +291,7 @@ def body_of(
                 bases.get(paper.key, ""),
                 group_of(paper)[1],
                 keys.get(paper.key, ""),
-                paper.details_date(),
-                list(paper.details_names()),
+                facts_data(paper.facts()),
             ]
         )
     authors = merged.ordered_authors
@@ -459,10 +459,9 @@ def paper_of(row: list[Any], seeds: dict[str, AuthorRecord], subjects: dict[str,
         base,
         group,
         cited,
-        *details,
+        facts,
     ) = row
-    date, names = details
-    texts_kept = (text_digest, base, group, cited, date)
+    texts_kept = (text_digest, base, group, cited)
     if tuple(map(type, row[:5])) != PAPER_FIELDS or set(map(type, texts_kept)) != {str}:
         raise Damaged
     if type(versions) is not list or not all(type(at) is int and 0 <= at < len(places) for at in versions):
@@ -478,7 +477,7 @@ def paper_of(row: list[Any], seeds: dict[str, AuthorRecord], subjects: dict[str,
                 raise Damaged  # an unchanged seed without the record the model has
             own.append((seed, at))
     whole = len(own) == len(places)
-    paper = KeptPaper(own, versions, date, texts(names)) if whole else Paper(key, slug, title, "", year, "")
+    paper = KeptPaper(own, versions, facts_of(facts)) if whole else Paper(key, slug, title, "", year, "")
     fields = {"key": key, "slug": slug, "legacy_slug": legacy_slug, "title": title, "year": year}
     paper.__dict__.update(fields, provenance=provenance, subjects=[subjects[code] for code in codes])
     if not isinstance(paper, KeptPaper):
@@ -511,23 +510,19 @@ class KeptPaper(Paper):
     versions = FromRecords()
     details = FromRecords()
 
-    def __init__(self, own: list[tuple[AuthorRecord, int]], versions: list[int], date: str, names: list[str]):
+    def __init__(self, own: list[tuple[AuthorRecord, int]], versions: list[int], facts: PaperFacts):
         """A paper (its other fields set by the caller) of the records at these places of
-        their seeds, whose abstracts at the places `versions` differ, and whose details give
-        the date `date` and the author list `names` (known without its texts: every listing it
-        is on is ordered by its date, its citation key starts with a name, an author added
-        or gone is looked for among its names)."""
+        their seeds, whose abstracts at the places `versions` differ, with the `facts` of
+        its texts (known without them: every listing it is on is ordered by its date, its
+        citation key starts with a name, an author added or gone is looked for among its
+        names, its lineage's anchors are its abstracts' digests)."""
         self.authors = []
         self.__dict__["own"] = own, versions
-        self.kept_date, self.kept_names = date, tuple(names)
+        self.kept_facts = facts
 
-    def details_date(self) -> str:
-        """The date its records' details give, as kept with it."""
-        return self.kept_date
-
-    def details_names(self) -> tuple[str, ...]:
-        """The author list its records' details give, as kept with it."""
-        return self.kept_names
+    def facts(self) -> PaperFacts:
+        """What listings, citation keys and lineage read of its texts, as kept with it."""
+        return self.kept_facts
 
     def take_texts(self) -> None:
         """Set the texts from the records (those not set already)."""
@@ -551,6 +546,17 @@ class KeptPaper(Paper):
         for name, value in taken.items():  # one set since is kept
             self.__dict__.setdefault(name, value)
         del self.__dict__["own"]
+
+
+def facts_data(facts: PaperFacts) -> list[Any]:
+    """A paper's facts as JSON data."""
+    return [facts.date, list(facts.names), facts.doi, list(facts.abstracts)]
+
+
+def facts_of(value: Any) -> PaperFacts:
+    """A paper's facts from JSON data (Damaged, or ValueError, when they are not `facts_data`'s)."""
+    date, names, doi, abstracts = value
+    return PaperFacts(text(date), tuple(texts(names)), text(doi), tuple(texts(abstracts)))
 
 
 def author_of(row: list[Any], papers: list[Paper], subjects: dict[str, Subject]) -> Author:
