@@ -259,7 +259,7 @@ class ParseCache:
         self.file = SqliteFile(root / CACHE_FILE if root is not None else None, SCHEMA)
         self.problem: Diagnostic | None = None
         self.thrown = False  # the file's heads did not validate: made anew at the save
-        self.read = False  # whether the heads were read
+        self.heads_read = False
         self.entries: dict[Key, SeedParse] = {}  # read or parsed by this process
         self.stored: set[Key] = set()  # the keys the file holds
         self.unsaved: dict[Key, SeedParse] = {}  # parsed here, not in the file
@@ -276,9 +276,9 @@ class ParseCache:
     def heads(self) -> dict[Key, SeedParse]:
         """Every parse the file holds (their records read when asked for), read once a
         process; none when there is no file of this code, or (with a note) when it is damaged."""
-        if self.read:
+        if self.heads_read:
             return self.entries
-        self.read = True
+        self.heads_read = True
         db = self.file.connection()
         try:
             rows = db.execute("SELECT key, head FROM heads").fetchall() if db is not None else []
