@@ -64,9 +64,9 @@ def test_a_kept_model_merged_by_the_change_gives_the_whole_merge(tmp_path: Path,
             assert shape(updated) == shape(whole), f"run {run}, step {step}: {change}"
             assert linked(updated), f"run {run}, step {step}: {change}"
             assert updated.by_key == {p.key: p for p in updated.papers}, f"run {run}, step {step}: {change}"
-            facts = {p.key: p.facts() for p in updated.papers}  # a kept paper's: kept with it
-            assert facts == {p.key: p.facts() for p in whole.papers}, f"run {run}, step {step}: {change}"
-            assert facts == {p.key: Paper.facts(p) for p in updated.papers}  # of its texts, taken now
+            facts = {p.key: p.facts for p in updated.papers}  # a kept paper's: kept with it
+            assert facts == {p.key: p.facts for p in whole.papers}, f"run {run}, step {step}: {change}"
+            assert facts == {p.key: Paper.facts.func(p) for p in updated.papers}  # of its texts, taken now
             assert warm.last is not None
             made = body_of(warm.last, basis_of(seeds), Kept(basis_of(seeds), {}), Citing())  # every row made
             keep(kept, warm, basis_of(seeds), Citing())
@@ -154,6 +154,34 @@ def test_a_model_kept_by_other_code_planted_or_damaged_is_not_used(tmp_path: Pat
         assert shape(warm.build(seeds.values(), PUBLISHED, Identities(), plain)) == shape(
             build_model(seeds.values(), PUBLISHED, Identities(), plain)
         )
+
+
+def test_an_author_merged_again_under_the_same_slug_names_no_spelling(tmp_path: Path) -> None:
+    """An edit merges its seed's author again (a new object): with the same spellings and slug,
+    every name links as before, so no spelling is named (each kept paper's author list is then
+    not searched, nor its texts read); renamed, the new spelling is named."""
+    rng = random.Random(8)
+    seeds = {f"seeds/s{n}.txt": seed(rng, f"seeds/s{n}.txt") for n in range(8)}
+    numbered(seeds)
+    first = WarmModel()
+    first.build(seeds.values(), PUBLISHED, Identities(), plain)
+    kept = tmp_path / "model.signed"
+    mark = keep(kept, first, basis_of(seeds), Citing())
+    path = next(path for path, author in seeds.items() if author.records)
+    author = seeds[path]
+    for edit, named in (("abstract", set()), ("name", {"zed renamed"})):
+        if edit == "abstract":
+            records = (replace(author.records[0], abstract="An edited abstract."), *author.records[1:])
+            seeds[path] = replace(author, records=records)
+        else:
+            seeds[path] = replace(author, name="Zed Renamed")
+        warm = kept_model(kept, list(seeds.values()), basis_of(seeds), {}, Sources())
+        before = {id(a) for a in warm.kept.authors}  # type: ignore[union-attr]
+        site = warm.build(seeds.values(), PUBLISHED, Identities(), plain)
+        merged_again = next(a for a in site.authors if path in a.seed_paths)
+        found = unchanged(warm, site, mark)
+        assert id(merged_again) not in before and found is not None
+        assert named <= found.spellings and (named or not found.spellings), edit
 
 
 def test_unchanged_names_the_papers_the_kept_model_made_and_the_authors_added_or_gone(tmp_path: Path) -> None:

@@ -213,6 +213,11 @@ def key_of(text: Any) -> Key:
     return path, digest, int(year)
 
 
+def check_key(name: str, data: bytes) -> str:
+    """The key of an input's bytes among those read without a problem (`ParseCache.checked`)."""
+    return f"{name}\0{hashlib.sha256(data).hexdigest()}"
+
+
 class KeptRecords(Sequence[SeedRecord]):
     """A seed's records as the parse cache keeps them, read when first asked for: the first
     asked by place alone (a kept paper's texts: an edit asks for one record of each of a few
@@ -364,19 +369,15 @@ class ParseCache:
     def checked(self, name: str, data: bytes) -> bool:
         """Whether the input `name` with these bytes was read without a problem before (its
         reader may then take it as it is; it says so with `passed`)."""
-        key = f"{name}\0{hashlib.sha256(data).hexdigest()}"
-        if key not in self.checks:
-            db = self.file.connection()
+        key = check_key(name, data)
+        if key not in self.checks and (db := self.file.connection()) is not None:
             with contextlib.suppress(sqlite3.Error):
-                found = (
-                    db is not None and db.execute("SELECT 1 FROM checked WHERE key = ?", (key,)).fetchall()
-                )
-                self.checks[key] = bool(found)
+                self.checks[key] = bool(db.execute("SELECT 1 FROM checked WHERE key = ?", (key,)).fetchall())
         return self.checks.get(key, False)
 
     def passed(self, name: str, data: bytes) -> None:
         """Note that the input `name` with these bytes was read without a problem."""
-        key = f"{name}\0{hashlib.sha256(data).hexdigest()}"
+        key = check_key(name, data)
         if not self.checks.get(key):
             self.checks[key] = True
             self.passes.add(key)

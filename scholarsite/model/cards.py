@@ -394,7 +394,7 @@ class Cards:
     @staticmethod
     def author_names(paper: Paper, entry: SourceEntry | None) -> tuple[str, ...]:
         """The names of `author_list`, found without the paper's texts (`Paper.facts`)."""
-        return entry.authors if entry is not None and entry.authors else paper.facts().names
+        return entry.authors if entry is not None and entry.authors else paper.facts.names
 
     def full_authors(self, paper: Paper, names: tuple[str, ...]) -> list[Card]:
         """Every author of a paper's list in order, when it has one (collection authors with
@@ -545,5 +545,5 @@ class Cards:
         """The publication date (ISO) the paper's card gives (`listings.published`), or '',
         found without making the card: sources.yaml's, else its records' details'."""
         entry = self.sources.of(paper.key)
-        date = (entry and iso_date(entry.published)) or iso_date(paper.facts().date)
+        date = (entry and iso_date(entry.published)) or iso_date(paper.facts.date)
         return date.isoformat() if date else ""

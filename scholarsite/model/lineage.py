@@ -174,7 +174,7 @@ def own_anchors(paper: Paper, positions: Positions) -> list[str]:
 
 def anchors_of_records(paper: Paper, positions: Positions) -> list[str]:
     """What `own_anchors` remembers."""
-    found = paper.facts().abstracts
+    found = paper.facts.abstracts
     places = [
         f"seed:{p.path}#{positions[(p.path, p.line)]}"
         for p in paper.provenance
@@ -197,7 +197,7 @@ def with_identifiers(
         if known is not None and known[1] is own[paper.key] and (known[0] is entry or known[0] == entry):
             found[paper.key] = known[2]
             continue
-        dois = {doi.lower() for doi in (entry.doi if entry else "", paper.facts().doi) if doi}
+        dois = {doi.lower() for doi in (entry.doi if entry else "", paper.facts.doi) if doi}
         ids = [f"arxiv:{entry.arxiv_id}"] if entry else []
         ids += [anchor for doi in dois if is_anchor(anchor := f"doi:{doi}")]
         kept = list(dict.fromkeys([*ids, *own[paper.key]]))[:MAX_ANCHORS]  # ids, abstracts, places

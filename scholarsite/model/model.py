@@ -12,7 +12,7 @@ import datetime
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import chain
 from typing import Any, ClassVar, Protocol, TypeVar
 
@@ -135,8 +135,10 @@ class Paper(Entity):
     legacy_slug: str = ""  # the slug of the rule before slugs showed rendered TeX
     details: Details = NO_DETAILS  # what its records' details blocks say, merged (`merged_details`)
 
+    @cached_property
     def facts(self) -> PaperFacts:
-        """What listings, citation keys and lineage read of its texts."""
+        """What listings, citation keys and lineage read of its texts (asked once its model is
+        made, when it no longer changes: `model.lineage.own_anchors`)."""
         found = [self.abstract_key] if self.versions and self.versions[0].compared else []
         found += [short_hash(version.compared, 16) for version in self.versions[1:] if version.compared]
         details = self.details

@@ -291,7 +291,7 @@ def body_of(
                 bases.get(paper.key, ""),
                 group_of(paper)[1],
                 keys.get(paper.key, ""),
-                facts_data(paper.facts()),
+                facts_data(paper.facts),
             ]
         )
     authors = merged.ordered_authors
@@ -517,12 +517,7 @@ class KeptPaper(Paper):
         citation key starts with a name, an author added or gone is looked for among its
         names, its lineage's anchors are its abstracts' digests)."""
         self.authors = []
-        self.__dict__["own"] = own, versions
-        self.kept_facts = facts
-
-    def facts(self) -> PaperFacts:
-        """What listings, citation keys and lineage read of its texts, as kept with it."""
-        return self.kept_facts
+        self.__dict__.update(own=(own, versions), facts=facts)  # where `Paper.facts` keeps them
 
     def take_texts(self) -> None:
         """Set the texts from the records (those not set already)."""
