@@ -55,12 +55,12 @@ def project_of(corpus: Corpus, folder: Path, skip: int | None = None) -> Path:
 
 def test_shard_count_is_the_smallest_power_of_two_that_fits() -> None:
     counts = [shards.shard_count(n, 2000) for n in (0, 1, 16_000, 16_001, 32_000, 32_001, 37_600, 64_001)]
-    assert counts == [1, 1, 8, 16, 16, 32, 32, 64]
+    assert counts == [1, 1, 16, 16, 16, 32, 32, 64]
 
 
-def test_a_small_site_is_split_in_up_to_eight_shards_of_at_least_200_records() -> None:
-    counts = [shards.shard_count(n, 2000) for n in (300, 399, 400, 799, 800, 1599, 1600, 1816, 15_999)]
-    assert counts == [1, 1, 2, 2, 4, 4, 8, 8, 8]
+def test_a_small_site_is_split_in_up_to_sixteen_shards_of_at_least_100_records() -> None:
+    counts = [shards.shard_count(n, 2000) for n in (199, 200, 399, 400, 800, 1599, 1600, 1816, 15_999)]
+    assert counts == [1, 2, 2, 4, 8, 8, 16, 16, 16]
     assert [shards.shard_count(n, 40) for n in (60, 190)] == [2, 8]  # a smaller size decides
 
 

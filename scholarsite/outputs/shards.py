@@ -43,8 +43,8 @@ from scholarsite.model import urls
 from scholarsite.model.model import Site
 
 ROOT = "pagefind"  # every shard's folder is inside it
-SMALL_SITE_SHARDS = 8  # a small site's records are still split in up to this many shards...
-MIN_SHARD_RECORDS = 200  # ...of at least this many records each, on average
+SMALL_SITE_SHARDS = 16  # a small site's records are still split in up to this many shards...
+MIN_SHARD_RECORDS = 100  # ...of at least this many records each, on average
 Record = TypeVar("Record")
 
 
