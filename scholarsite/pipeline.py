@@ -292,7 +292,9 @@ def prepare(
     progress("read", 0, 0)
     caches = caches or Caches.of(root)
     recorded = looked.files.regular
-    project = load_project(root, caches.parses, overrides, recorded, keep_sources=caches.parses.on_disk)
+    project = load_project(
+        root, caches.parses, overrides, recorded, keep_sources=caches.parses.on_disk, memo=caches.memo
+    )
     basis = basis_of(project, recorded)
     if caches.model is None and caches.parses.on_disk:  # a process's first build: the model kept last
         authors = [parse.author for parse in project.seeds if parse.author is not None]

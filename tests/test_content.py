@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from scholarsite import pipeline
-from scholarsite.inputs.content import markdown_to_html, read_pages
+from scholarsite.inputs.content import read_pages
+from scholarsite.inputs.markdown_html import markdown_to_html
 from scholarsite.inputs.project import load_project
 from scholarsite.inputs.text import decode
 
@@ -112,3 +115,23 @@ def test_an_orcid_with_a_wrong_checksum_is_an_error(tmp_path: Path) -> None:
     assert "checksum" in problems[0].hint
     write(tmp_path / "authors", "ada.md", "---\norcid: 0000-0002-1694-233X\n---\n")
     assert read_pages(tmp_path, "content")[2] == []
+
+
+def test_a_page_the_memo_holds_is_not_rendered_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from scholarsite.inputs import markdown_html
+    from scholarsite.inputs.memo import Memo
+
+    write(tmp_path, "about.md", "# About\n\nMath $x_1$ and <script>alert(1)</script> *here*.\n")
+    memo = Memo(tmp_path / "derived.sqlite")
+    rendered = read_pages(tmp_path, "content", memo=memo)
+    memo.save()
+
+    def fails(source: str, trusted: bool = False) -> None:
+        raise AssertionError("rendered again")
+
+    monkeypatch.setattr(markdown_html, "render_markdown", fails)
+    again = read_pages(tmp_path, "content", memo=Memo(tmp_path / "derived.sqlite"))
+    assert again == rendered  # the body and the warning of what cleaning dropped
+    assert [p.message for p in again[2]] == ["raw HTML <script> dropped"]
+    with pytest.raises(AssertionError, match="rendered again"):  # raw HTML kept: rendered anew
+        read_pages(tmp_path, "content", trusted=True, memo=Memo(tmp_path / "derived.sqlite"))

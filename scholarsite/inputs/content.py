@@ -6,36 +6,32 @@ and `content/authors/<slug>.md` adds affiliation, homepage, ORCID and a bio to a
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from xml.etree import ElementTree
 
-import markdown
-from markdown.treeprocessors import Treeprocessor
 from markupsafe import Markup
 
 from scholarsite.errors import BuildError, Diagnostic, error, note, warning
 from scholarsite.inputs.config import MAX_LENGTHS, MAX_TEXT, URL_RE
 from scholarsite.inputs.files import hidden, read_input
-from scholarsite.inputs.sanitize import Dropped, dropped, line_of, sanitize
+from scholarsite.inputs.memo import Memo
+from scholarsite.inputs.sanitize import Dropped, line_of
 from scholarsite.inputs.text import CONTROL_RE, decode
 from scholarsite.inputs.yamlmap import Setting, excerpt, read_settings
-from scholarsite.tex import render as tex
-from scholarsite.tex.mathml import find_math
 
 FRONT_MATTER_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.S)
-PLACEHOLDER = "SCHOLARSITEMATH"
 ORCID_RE = re.compile(r"\d{4}-\d{4}-\d{4}-\d{3}[\dX]")
 PAGE_NAME_RE = re.compile(r"[a-z0-9][a-z0-9-]*")
 MAX_PAGE_BYTES = 4 * 2**20
 PAGE_KEYS = {"title", "description"}
 AUTHOR_KEYS = {"affiliation", "homepage", "orcid", "aliases", "seeds", "profiles"}
 LIST_KEYS = {"aliases", "seeds", "profiles"}  # lists of text: other spellings, seed files, profile URLs
-ALIGNMENT_RE = re.compile(r"text-align: (left|center|right);")
 UNSAFE_HINT = "content pages carry no raw HTML; set 'unsafe_html: true' in site.yaml if you trust the authors"
 LINK_HINT = "javascript:, vbscript: and data: links are never kept; link to web addresses or the site's files"
+MARKDOWN_PAGE = "markdown page"  # the memo's name for a page's body as HTML, with what cleaning dropped
 
 
 @dataclass(frozen=True)
@@ -53,38 +49,18 @@ class Page:
         return str(self.meta.get("title", self.name.replace("-", " ").capitalize()))
 
 
-class AlignmentClasses(Treeprocessor):
-    """Table cells aligned with `class="align-left"` rather than a `style` attribute, which the
-    pages' Content-Security-Policy would refuse."""
+def rendered_body(body: str, trusted: bool, memo: Memo) -> tuple[Markup, list[Dropped]]:
+    """A page's body as clean HTML and what cleaning dropped (`markdown_html.render_markdown`),
+    kept in the memo by the body and whether raw HTML is kept."""
 
-    def run(self, root: ElementTree.Element) -> None:
-        """Rewrite every cell's `style="text-align: …"` as a class."""
-        for cell in (*root.iter("th"), *root.iter("td")):
-            if match := ALIGNMENT_RE.fullmatch(cell.attrib.pop("style", "")):
-                cell.set("class", f"align-{match[1]}")
+    def render(_: str) -> str:
+        from scholarsite.inputs.markdown_html import render_markdown  # loaded when a page is rendered
 
+        html, removed = render_markdown(body, trusted)
+        return json.dumps([str(html), removed], ensure_ascii=False)
 
-def render_markdown(source: str, trusted: bool = False) -> tuple[Markup, list[Dropped]]:
-    """Markdown to clean HTML and what cleaning it dropped (see `sanitize`). Math is lifted out
-    first (as the TeX module finds it) so that Markdown cannot eat its backslashes and
-    underscores, and put back before the cleaning."""
-    spans, _ = find_math(source)
-    lifted, last = [], 0
-    for number, span in enumerate(spans):
-        lifted += [source[last : span.start], f"{PLACEHOLDER}{number}X"]
-        last = span.end
-    md = markdown.Markdown(extensions=["extra", "sane_lists"])
-    md.treeprocessors.register(AlignmentClasses(md), "alignment_classes", 0)
-    html = md.convert("".join([*lifted, source[last:]]))
-    maths = [tex.tex_to_html(source[span.start : span.end]) for span in spans]
-    html = re.sub(rf"{PLACEHOLDER}(\d+)X", lambda m: maths[int(m[1])], html)
-    clean = sanitize(html, trusted)
-    return Markup(clean), dropped(html, clean) if clean != html else []
-
-
-def markdown_to_html(source: str, trusted: bool = False) -> Markup:
-    """Markdown to clean HTML (see `render_markdown`)."""
-    return render_markdown(source, trusted)[0]
+    html, removed = json.loads(memo.text(MARKDOWN_PAGE, render, f"{int(trusted)}\0{body}"))
+    return Markup(html), [Dropped(*item) for item in removed]
 
 
 def dropped_warnings(items: list[Dropped], body: str, first_line: int, path: str) -> list[Diagnostic]:
@@ -175,10 +151,10 @@ def page_size_problem(size: int, display: str) -> Diagnostic | None:
 
 
 def read_page(
-    file: Path, root: Path, display: str, allowed: set[str], trusted: bool = False
+    file: Path, root: Path, display: str, allowed: set[str], trusted: bool, memo: Memo
 ) -> tuple[Page | None, list[Diagnostic]]:
     """One Markdown file of the project in `root` as a Page, or the problems that stop it;
-    `trusted` keeps raw HTML."""
+    `trusted` keeps raw HTML; its body is rendered unless the memo holds it."""
     try:
         data = read_input(file, root, display, page_size_problem)
     except BuildError as exc:
@@ -195,17 +171,19 @@ def read_page(
     if any(p.severity.value == "error" for p in problems):
         return None, problems
     meta = {key: value for key, value, _ in settings}
-    html, removed = render_markdown(body, trusted)
+    html, removed = rendered_body(body, trusted, memo)
     first_line = text.count("\n", 0, len(text) - len(body)) + 1
     problems += dropped_warnings(removed, body, first_line, display)
     return Page(display, file.stem, meta, html), problems
 
 
 def read_pages(
-    content_dir: Path, display_dir: str, trusted: bool = False
+    content_dir: Path, display_dir: str, trusted: bool = False, memo: Memo | None = None
 ) -> tuple[list[Page], list[Page], list[Diagnostic]]:
     """(site pages, author pages, problems) from `content/` and `content/authors/`; raw HTML
-    in them is kept only when `trusted` (site.yaml's `unsafe_html`)."""
+    in them is kept only when `trusted` (site.yaml's `unsafe_html`); their bodies are kept in
+    `memo` (one of their own without it)."""
+    memo = memo or Memo()
     problems: list[Diagnostic] = []
     sections: list[list[Page]] = []
     for folder, allowed in ((content_dir, PAGE_KEYS), (content_dir / "authors", AUTHOR_KEYS)):
@@ -216,7 +194,7 @@ def read_pages(
             if not PAGE_NAME_RE.fullmatch(file.stem):
                 problems.append(error(display, 0, "page names use a-z, 0-9 and '-' only"))
                 continue
-            page, found = read_page(file, content_dir.parent, display, allowed, trusted)
+            page, found = read_page(file, content_dir.parent, display, allowed, trusted, memo)
             problems.extend(found)
             if page:
                 pages.append(page)

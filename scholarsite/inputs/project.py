@@ -14,6 +14,7 @@ from scholarsite.inputs.content import Page, read_pages
 from scholarsite.inputs.files import Hashed
 from scholarsite.inputs.freshness import latest_possible_year
 from scholarsite.inputs.lineage_file import Lineage, read_lineage
+from scholarsite.inputs.memo import Memo
 from scholarsite.inputs.seeds import SeedParse, read_seeds
 from scholarsite.inputs.sources import SOURCES_FILE, Sources, read_sources
 from scholarsite.inputs.sources_cache import SOURCES_CACHE, read_sources_kept
@@ -46,6 +47,7 @@ def load_project(
     overrides: Overrides = NONE_GIVEN,
     recorded: Mapping[str, bytes] | None = None,
     keep_sources: bool = False,
+    memo: Memo | None = None,
 ) -> Project:
     """Read site.yaml (with the settings given over it), seeds/, content/, templates/,
     sources.yaml and lineage.txt; never raises for bad input, collects problems.
@@ -55,7 +57,7 @@ def load_project(
     `recorded` knows by its project path (the look's, `freshness.InputFiles.regular`) and
     whose parse the cache holds is not even read. With `keep_sources` (a build that keeps its
     caches), sources.yaml's entries go through their cache (`inputs.sources_cache`), read and
-    written at once.
+    written at once. The pages of content/ are rendered unless `memo` holds them.
     """
     diagnostics: list[Diagnostic] = []
     try:
@@ -74,7 +76,7 @@ def load_project(
     )
     diagnostics += notes + [d for parse in parses for d in parse.diagnostics]
     diagnostics += [cache.problem] if cache.problem else []
-    content, author_pages, problems = read_pages(root / "content", "content", config.unsafe_html)
+    content, author_pages, problems = read_pages(root / "content", "content", config.unsafe_html, memo)
     diagnostics += problems
     if keep_sources:  # with the look's digest of the file
         sources, problems = read_sources_kept(root, root / SOURCES_CACHE, (recorded or {}).get(SOURCES_FILE))
