@@ -53,3 +53,24 @@ def test_pages_render_the_templates_the_build_read_not_a_later_save(project: Pat
     again, _ = pipeline.site_data(load_project(project))
     (later,) = [o for o in page_outputs(again) if o.path == page.path]
     assert b"SAVED-LATER" in later.produce() and later.key != page.key
+
+
+def test_a_listing_row_printing_the_abstract_is_an_error_at_its_line(project: Path) -> None:
+    """A listing's rows know whether a paper has an abstract, not its text (listings are
+    keyed without it, so an edited abstract makes none of them again): a row that tests it
+    renders; one that prints it stops the build at that line, rather than show a stale text."""
+    macros = project / "templates/partials/macros.html"
+    text = macros.read_text()
+    row = "{{ paper_summary(p, root, me, skip, heading, compact, when) }}"
+    assert row in text
+    macros.write_text(text.replace(row, row + "{% if p.abstract %}<i>has one</i>{% endif %}", 1))
+    outputs(project)
+    listing = next((project / "scratch-site/years").glob("*/index.html")).read_text(encoding="utf-8")
+    assert "<i>has one</i>" in listing
+    line = 1 + text[: text.index(row)].count("\n")
+    macros.write_text(text.replace(row, row + "{{ p.abstract }}", 1))
+    with pytest.raises(BuildError) as failure:
+        outputs(project)
+    problems = {(d.path, d.line) for d in failure.value.diagnostics if d.severity.value == "error"}
+    assert ("templates/partials/macros.html", line) in problems
+    assert any("not its text" in d.message for d in failure.value.diagnostics)

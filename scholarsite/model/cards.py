@@ -221,6 +221,42 @@ class CardRef(Digested, Mapping[str, Any]):
         return self.card.__reduce_ex__(protocol)
 
 
+LISTED_ABSTRACT = (
+    "a listing's rows know whether a paper has an abstract, not its text (shown on the paper's "
+    "page, and fetched from it by the row's toggle); test it, do not print it"
+)
+
+
+class AbstractOnItsPage:
+    """A listing row's `abstract` (and `abstract_plain`): true when the paper has one. Listings
+    are keyed without the text, so an edited abstract makes none of them again; a template
+    printing it there is stopped (TypeError, reported at its line) rather than left stale."""
+
+    def __init__(self, present: bool):
+        self.present = present
+
+    def __bool__(self) -> bool:
+        return self.present
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, AbstractOnItsPage) and other.present == self.present
+
+    def __hash__(self) -> int:
+        return hash(self.present)
+
+    def __html__(self) -> str:
+        raise TypeError(LISTED_ABSTRACT)
+
+    __str__ = __html__
+
+
+def summary_of(card: Card) -> DigestedDict:
+    """What a listing row reads of a paper's card: all of it but the abstract's text
+    (`AbstractOnItsPage`)."""
+    present = AbstractOnItsPage(bool(card["abstract"]))
+    return DigestedDict({**card, "abstract": present, "abstract_plain": present})
+
+
 def digested(make: Callable[[Entity], Card]) -> Callable[[Entity], DigestedDict]:
     """`make`, its cards `Digested`: never changed once made, each stands for itself in keys."""
     return lambda entity: DigestedDict(make(entity))
@@ -343,6 +379,17 @@ class Cards:
         self.papers = MadeOnDemand(
             papers, digested(self.paper_card), "paper", log, self.paper_inputs, known, self.same_inputs
         )
+        self.summaries = MadeOnDemand(  # made from the cards, of the same inputs
+            papers, self.summary, "summary", log, self.summary_inputs, known, self.same_inputs
+        )
+
+    def summary(self, paper: Paper) -> DigestedDict:
+        """What a listing row shows of a paper (`summary_of` its card)."""
+        return summary_of(self.papers.value(paper.key))
+
+    def summary_inputs(self, paper: Paper) -> str:
+        """What a paper's summary is made from: its card's inputs."""
+        return self.papers.inputs_digest(paper.key)
 
     @cached_property
     def by_spelling(self) -> dict[str, Author]:
@@ -525,7 +572,8 @@ class Cards:
 
     def by_year(self, papers: list[Paper]) -> list[Card]:
         """Papers (already newest first) grouped as [{year, heading, anchor, when, papers}]
-        (`when`: what each row says of its date, nothing under a year's heading)."""
+        (`when`: what each row says of its date, nothing under a year's heading), each paper
+        by its summary (`summary_of`)."""
         groups: list[Card] = []
         for paper in papers:
             if not groups or groups[-1]["year"] != paper.year:
@@ -538,7 +586,7 @@ class Cards:
                         "papers": [],
                     }
                 )
-            groups[-1]["papers"].append(self.papers.ref(paper.key))
+            groups[-1]["papers"].append(self.summaries.ref(paper.key))
         return groups
 
     def published(self, paper: Paper) -> str:

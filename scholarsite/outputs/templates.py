@@ -21,6 +21,7 @@ from scholarsite.inputs.memo import Memo
 from scholarsite.inputs.store import CACHE_FOLDER
 from scholarsite.inputs.templates import TemplateFile
 from scholarsite.model import urls
+from scholarsite.model.cards import AbstractOnItsPage
 from scholarsite.outputs.citefigure import layout as citations_layout
 from scholarsite.outputs.egofigure import layout as ego_layout
 from scholarsite.outputs.policy import content_security_policy
@@ -96,7 +97,8 @@ class Fragments:
     ) -> Markup:
         """The summary of a paper for pages whose root is `root`, with author `me` (a card, by
         its page) marked, subject `skip` left out, and its date said as `when` asks."""
-        key = (card["path"], root, me["path"] if me else "", skip, heading, str(compact), when)
+        listed = isinstance(card["abstract"], AbstractOnItsPage)  # a listing's summary, not a card
+        key = (card["path"], str(listed), root, me["path"] if me else "", skip, heading, str(compact), when)
         if key not in self.cache:
             template = self.env.get_template(SUMMARY_PARTIAL)
             names = card["all_authors"] if card["listed"] else card["authors"]

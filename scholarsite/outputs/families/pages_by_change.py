@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from scholarsite.inputs.state import BuildState, Value
 
 VALUES_OF = {  # the kinds of values pages read of each kind of entity with pages, keyed as it is
-    "paper": ("paper", "record"),
+    "paper": ("paper", "summary", "record"),
     "author": ("author", "ego"),
     "subject": ("subject",),
 }
@@ -143,7 +143,13 @@ class PagesByChange:
     def values(self) -> dict[str, MadeOnDemand[Any, Any]]:
         """The digested values pages read, by kind (related lists and ego figures aside)."""
         cards, records = self.data.cards, self.data.records
-        return {"paper": cards.papers, "author": cards.authors, "subject": cards.subjects, "record": records}
+        return {
+            "paper": cards.papers,
+            "summary": cards.summaries,
+            "author": cards.authors,
+            "subject": cards.subjects,
+            "record": records,
+        }
 
     def digests(self, values: dict[str, MadeOnDemand[Any, Any]], every: bool = False) -> dict[Read, Value]:
         """The digest, and the digest of its inputs ("": not kept), of every value of `values`
