@@ -471,3 +471,34 @@ def test_size_limits_are_errors_naming_the_line() -> None:
     assert result.rejected and "more than 5,000 records" in problems(result)[-1][2]
     too_big = parse(b"x" * (seeds.MAX_SEED_BYTES + 1))
     assert problems(too_big) == [(0, "error", "the file is 16.0 MiB; seed files may be at most 16 MiB")]
+
+
+def test_what_checking_a_seeds_math_found_is_kept_in_the_memo(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A seed parsed again (after an edit) finds the problems of math it checked before in
+    the memo, without converting it; math it has not seen is converted."""
+    from scholarsite.inputs.memo import Memo
+    from scholarsite.inputs.seeds import remembered_math
+    from scholarsite.tex import render
+
+    text = VALID.replace(ABSTRACT, ABSTRACT + r" Costs $O(\foo n)$ and $\frac{1}{$ at most.")
+    memo = Memo(tmp_path / "derived.sqlite")
+    first = parse_seed(text.encode(), "seeds/a.txt", latest_year=LATEST, math=remembered_math(memo))
+    assert first == parse(text)
+    found = [d.message for d in first.diagnostics]
+    assert "TeX: unknown macro '\\foo' in math kept as TeX source" in found
+    memo.save()
+
+    def converted(body: str, display: bool) -> None:
+        raise AssertionError(f"converted {body!r}")
+
+    monkeypatch.setattr(render, "math_check", converted)
+    edited = text.replace("FLUX", "FLUX 2")
+    again = parse_seed(
+        edited.encode(), "seeds/a.txt", latest_year=LATEST, math=remembered_math(Memo(memo.path))
+    )
+    assert [d.message for d in again.diagnostics] == found
+    unseen = edited.replace("n)$", "m)$").encode()
+    with pytest.raises(AssertionError, match=r"converted 'O\(\\\\foo m\)'"):
+        parse_seed(unseen, "seeds/a.txt", latest_year=LATEST, math=remembered_math(Memo(memo.path)))

@@ -32,6 +32,7 @@ from scholarsite.inputs.records import NO_DETAILS, Details, RecordIdentity
 from scholarsite.inputs.seeds import AuthorRecord, SeedParse, SeedRecord, parse_seed
 from scholarsite.inputs.sqlitefile import SqliteFile, keep_only
 from scholarsite.inputs.store import CACHE_FOLDER, remove_shards
+from scholarsite.tex import render as tex
 
 Key = tuple[str, str, int]  # seed path, sha256 of its bytes (hex), latest allowed year
 CACHE_FILE = CACHE_FOLDER / "parses.sqlite"
@@ -357,13 +358,16 @@ class ParseCache:
                 found[path] = parse
         return found
 
-    def parse(self, data: bytes, path: str, latest_year: int) -> SeedParse:
-        """The parse of a seed's bytes, from the cache when the same bytes were parsed before."""
+    def parse(
+        self, data: bytes, path: str, latest_year: int, math: tex.MathCheck = tex.math_check
+    ) -> SeedParse:
+        """The parse of a seed's bytes, from the cache when the same bytes were parsed before
+        (else parsed, its math checked by `math`)."""
         key = (path, hashlib.sha256(data).hexdigest(), latest_year)
         self.used.add(key)
         entries = self.heads()
         if key not in entries:
-            entries[key] = self.unsaved[key] = parse_seed(data, path, latest_year=latest_year)
+            entries[key] = self.unsaved[key] = parse_seed(data, path, latest_year=latest_year, math=math)
         return entries[key]
 
     def checked(self, name: str, data: bytes) -> bool:

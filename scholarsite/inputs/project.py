@@ -15,10 +15,11 @@ from scholarsite.inputs.files import Hashed
 from scholarsite.inputs.freshness import latest_possible_year
 from scholarsite.inputs.lineage_file import Lineage, read_lineage
 from scholarsite.inputs.memo import Memo
-from scholarsite.inputs.seeds import SeedParse, read_seeds
+from scholarsite.inputs.seeds import SeedParse, read_seeds, remembered_math
 from scholarsite.inputs.sources import SOURCES_FILE, Sources, read_sources
 from scholarsite.inputs.sources_cache import SOURCES_CACHE, read_sources_kept
 from scholarsite.inputs.templates import TemplateFile, read_templates
+from scholarsite.tex import render as tex
 
 FEEDS_NEED_BASE_URL = "no base_url: Atom feeds, sitemap and canonical links are not written"
 
@@ -68,10 +69,11 @@ def load_project(
         diagnostics.extend(exc.diagnostics)
     cache = cache or ParseCache(root)
     year = latest_possible_year()
+    math = remembered_math(memo) if memo is not None else tex.math_check
     parses, notes = read_seeds(
         root / "seeds",
         "seeds",
-        lambda data, shown: cache.parse(data, shown, year),
+        lambda data, shown: cache.parse(data, shown, year, math),
         lambda shown: cache.reused(shown, recorded or {}, year),
     )
     diagnostics += notes + [d for parse in parses for d in parse.diagnostics]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from markupsafe import Markup, escape
 
@@ -32,7 +32,9 @@ from scholarsite.tex.macros import (
 from scholarsite.tex.mathml import convert_math
 from scholarsite.tex.parse import Command, Group, MathNode, Node, Text, has_content, parse
 
-__all__ = ["tex_problems", "tex_to_html", "tex_to_plain", "tex_to_title_html"]
+__all__ = ["MathCheck", "math_check", "tex_problems", "tex_to_html", "tex_to_plain", "tex_to_title_html"]
+
+MathCheck = Callable[[str, bool], "tuple[str, ...] | None"]  # a body's unknown macros; None: not converted
 
 
 def tex_to_html(text: str) -> Markup:
@@ -52,16 +54,23 @@ def tex_to_plain(text: str) -> str:
     return _collapse(_plain(parse(text).nodes))
 
 
-def tex_problems(text: str) -> list[str]:
-    """Human-readable problems in ``text``; empty when it converts cleanly."""
+def math_check(body: str, display: bool) -> tuple[str, ...] | None:
+    """The unknown macros of one math body, converted (None when it cannot be)."""
+    converted = convert_math(body, display)
+    return None if converted is None else tuple(converted.unknown)
+
+
+def tex_problems(text: str, check: MathCheck = math_check) -> list[str]:
+    """Human-readable problems in ``text``; empty when it converts cleanly (each math body's
+    problems found by `check`: `math_check`, or what it found before)."""
     document = parse(text)
     problems = list(document.problems)
     for math in document.maths:
-        converted = convert_math(math.span.body, math.span.display)
-        if converted is None:
+        unknown = check(math.span.body, math.span.display)
+        if unknown is None:
             problems.append(f"math {math.source!r} could not be converted; kept as TeX source")
         else:
-            problems += [f"unknown macro '{name}' in math kept as TeX source" for name in converted.unknown]
+            problems += [f"unknown macro '{name}' in math kept as TeX source" for name in unknown]
     return list(dict.fromkeys(problems))
 
 
