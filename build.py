@@ -1,8 +1,6 @@
 """Entry point: `python build.py [build|serve|check] ...` (see `python build.py --help`)."""
 
-import sys
-
-from scholarsite.cli import main
+from scholarsite.cli import entry
 
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()

@@ -16,7 +16,7 @@ import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from scholarsite import arguments, write
 from scholarsite.errors import BuildError, Diagnostic, Severity, count, fails, summarised
@@ -182,6 +182,18 @@ BUG_REPORT = (
     "this is a bug in scholarsite, not a problem with your project: please report it to its "
     "maintainers with the traceback above and the command you ran"
 )
+
+
+def entry() -> NoReturn:
+    """The program (`scholarsite`, `python build.py`, `python -m scholarsite`): `main`, its
+    output flushed, then the process ends without tearing the interpreter down (freeing a
+    model's objects one by one took 10 ms of a 0.55 s build). Every file the command wrote is
+    closed by then, and every process it started ends with it (`lifetime.Workers`)."""
+    code = main()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a closed pipe, a closed stream
+            stream.flush()
+    os._exit(code)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
