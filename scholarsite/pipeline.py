@@ -38,6 +38,7 @@ from scholarsite.model.related import RelatedIndex
 from scholarsite.model.warm import WarmModel
 from scholarsite.outputs.families.pages import opened_page
 from scholarsite.outputs.families.pages_by_change import PagePlans, PagesByChange
+from scholarsite.outputs.parts import PartKeys
 from scholarsite.outputs.registry import Output, Produced
 from scholarsite.outputs.site import SEARCH_FAMILIES, in_search, outputs, site_outputs
 from scholarsite.outputs.sitedata import SiteData
@@ -116,7 +117,8 @@ class Caches:
             gone = planned.gone(before)
             tags, whole = (now.tag, now.basis, now.network), planned.chosen is None
             paths = (now.paths, before.paths)
-            self.state.save_page_plans(tags, paths, (changed, gone), planned.reads, whole, model)
+            parts = (planned.data.part_keys.now, planned.data.part_keys.last)
+            self.state.save_page_plans(tags, paths, (changed, gone), planned.reads, whole, model, parts)
             self.plans = before.after(now, gone)
 
 
@@ -325,6 +327,9 @@ def site_data(project: Project, caches: Caches | None = None) -> tuple[SiteData,
     folder = project.root / TEMPLATES_FOLDER
     templates = Templates(folder, project.templates, caches.memo, caches.templates, project.config.portable)
     caches.templates = templates
+    unchanged = (
+        snapshot.unchanged(caches.model, site, caches.state.value("pages_model")) if caches.model else None
+    )
     data = SiteData(
         site=site,
         config=project.config,
@@ -338,9 +343,8 @@ def site_data(project: Project, caches: Caches | None = None) -> tuple[SiteData,
         related_index=caches.related_index(),
         kept_network=caches.model.network if caches.model else KeptNetwork(),
         known=caches.page_plans().known,
-        unchanged=snapshot.unchanged(caches.model, site, caches.state.value("pages_model"))
-        if caches.model
-        else None,
+        unchanged=unchanged,
+        part_keys=PartKeys(caches.state.part_keys(), usable=unchanged is not None),
     )
     return data, sorted(project.diagnostics + problems)
 

@@ -18,8 +18,10 @@ from scholarsite.inputs.project import load_project
 from scholarsite.inputs.state import BuildState
 from scholarsite.model import snapshot, urls
 from scholarsite.model.model import Paper
+from scholarsite.outputs.families import exports
 from scholarsite.outputs.families.pages import Planner, keyed
 from scholarsite.outputs.families.pages_by_change import PagesByChange
+from scholarsite.outputs.parts import PartKeys
 from scholarsite.preview.server import Preview
 from scholarsite.write.manifest import read_manifest
 
@@ -337,3 +339,37 @@ def test_a_listing_is_keyed_by_its_cards_digests_and_makes_the_cards_of_a_page_i
     assert last.produce() == built
     shown = {p.key for p in subject.papers[-2:]}  # pages after the first hold papers_per_page
     assert listed & data.cards.papers.made.keys() == shown
+
+
+def test_files_of_many_items_take_the_last_keys_only_while_their_items_are_kept(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The parts of the data lists and of the authors' BibTeX and the subjects' papers.bib
+    take the last build's key when they list the same items, all as the kept model had them
+    (`outputs.parts`): after one-shot edits, adds and removals most are not worked out, and
+    the site and every manifest key are a clean build's."""
+    monkeypatch.setattr(exports, "PART_SIZE", {"papers": 8, "authors": 3})  # lists in parts
+    monkeypatch.setattr(exports, "AUTHORS_A_BIBTEX_PART", 3)
+    taken, worked_out = [], []
+
+    def key(self: PartKeys, path: str, members: str, unchanged: Any, work_out: Any) -> str:
+        found = original(self, path, members, unchanged, lambda: worked_out.append(path) or work_out())
+        if not worked_out or worked_out[-1] != path:
+            taken.append(path)
+        return found
+
+    original = PartKeys.key
+    monkeypatch.setattr(PartKeys, "key", key)
+    rng = random.Random(77)
+    pipeline.build(project)
+    for step in range(8):
+        taken.clear()
+        worked_out.clear()
+        change, _ = edited(project, rng.choice([edit_title, edit_abstract, add_seed, remove_seed]), rng)
+        pipeline.build(project)
+        assert taken and worked_out, f"step {step}: {change}"  # some kept, those changed worked out
+        clean = tmp_path / f"clean-{step}"
+        clean_build(project, clean)
+        assert site_files(project / "site") == site_files(clean), f"step {step}: {change}"
+        assert manifest_keys(project / "site") == manifest_keys(clean), f"step {step}: {change}"
+        shutil.rmtree(clean)

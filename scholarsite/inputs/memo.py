@@ -45,7 +45,7 @@ class Memo:
         self.entries: dict[bytes, str] = {}  # read or computed by this process
         self.unsaved: dict[bytes, str] = {}  # computed here or handed over, not in the file
         self.used: set[bytes] = set()
-        self.kept: list[tuple[str, list[str]]] = []  # (name, sources) `keep` was told of
+        self.kept: list[tuple[str, Callable[[], Iterable[str]]]] = []  # (name, sources) `keep` was told of
         self.added: dict[bytes, str] = {}  # entries computed since `take_added` or `save`
         self.file = SqliteFile(path, SCHEMA)
 
@@ -99,11 +99,11 @@ class Memo:
                 self.entries[key] = self.unsaved[key] = text
         self.used.update(entries)
 
-    def keep(self, name: str, sources: Iterable[str]) -> None:
-        """Keep the entries of `name` applied to `sources` that are known, though this build
-        does not use them (a later build will); their keys are worked out only by a save that
-        collects."""
-        self.kept.append((name, list(sources)))
+    def keep(self, name: str, sources: Callable[[], Iterable[str]]) -> None:
+        """Keep the entries of `name` applied to the `sources` that are known, though this
+        build does not use them (a later build will); the sources and their keys are worked
+        out only by a save that collects."""
+        self.kept.append((name, sources))
 
     def markup(self, name: str, compute: Callable[[str], Markup], source: str) -> Markup:
         """Like `text`, for functions that return safe HTML."""
@@ -116,7 +116,7 @@ class Memo:
         it cannot be written (disk full, locked too long) the next build computes again."""
         if collect:
             for name, sources in self.kept:
-                self.used.update(map(partial(entry_key, name), sources))
+                self.used.update(map(partial(entry_key, name), sources()))
             self.entries = {key: text for key, text in self.entries.items() if key in self.used}
         with contextlib.suppress(sqlite3.Error, OSError):
             if self.path is not None:

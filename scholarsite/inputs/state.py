@@ -36,6 +36,9 @@ CREATE TABLE IF NOT EXISTS page_reads (
     PRIMARY KEY (kind, key, owner_kind, owner_key)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS page_reads_by_owner ON page_reads (owner_kind, owner_key);
+CREATE TABLE IF NOT EXISTS part_keys (
+    path TEXT PRIMARY KEY, members TEXT NOT NULL, key TEXT NOT NULL
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS related (
     key TEXT PRIMARY KEY, digest TEXT NOT NULL, counts TEXT NOT NULL, vector TEXT NOT NULL,
     related TEXT NOT NULL
@@ -148,6 +151,11 @@ class BuildState:
             found.update(((kind, key), (digest, inputs)) for key, digest, inputs in rows)
         return found
 
+    def part_keys(self) -> dict[str, Value]:
+        """The key of each file of many items the last complete build made, with the digest of
+        whom it lists (`outputs.parts`), by site path."""
+        return {path: (members, key) for path, members, key in self.db.execute("SELECT * FROM part_keys")}
+
     def page_readers(self, values: Iterable[Pair]) -> set[Pair]:
         """The entities whose pages read any of `values`."""
         query = "SELECT owner_kind, owner_key FROM page_reads WHERE kind = ? AND key = ?"
@@ -161,14 +169,23 @@ class BuildState:
         reads: dict[Pair, set[Pair]],
         whole: bool,
         model: str,
+        parts: tuple[Mapping[str, Value], Mapping[str, Value]] = ({}, {}),
     ) -> None:
         """Keep a complete build's plan (`tags`: its tag, basis and network), `paths` as (now,
         before: what `page_plans` gave; only the rows that differ are written), `values` as
         (the rows of the values whose digests are new or changed, the values gone), the
         values read by each entity planned (`reads`; `whole`: every entity was, the other
-        rows go), and the mark of the model kept with it (`model.snapshot`)."""
+        rows go), the mark of the model kept with it (`model.snapshot`) and, as (now, before:
+        what `part_keys` gave), its files of many items' keys: the one transaction keeps
+        the keys with the mark of the model their members are compared with."""
         changed, gone = values
+        now, before = parts
         with self.kept():
+            self.db.executemany(
+                "DELETE FROM part_keys WHERE path = ?", ((p,) for p in sorted(before.keys() - now.keys()))
+            )
+            rows = sorted((path, *value) for path, value in now.items() if before.get(path) != value)
+            self.db.executemany("INSERT OR REPLACE INTO part_keys VALUES (?, ?, ?)", rows)
             names = ("pages_tag", "pages_basis", "pages_network", "pages_model")
             self.db.executemany(
                 "INSERT OR REPLACE INTO meta VALUES (?, ?)", zip(names, (*tags, model), strict=True)

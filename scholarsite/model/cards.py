@@ -49,6 +49,7 @@ class Unchanged:
     keys: Mapping[str, str] = field(default_factory=dict)  # their citation keys
     base_url: str | None = None  # the site's when the kept model was (their citation records read it)
     authors: frozenset[int] = frozenset()  # by id, the authors whose cards' inputs are the kept model's
+    listed: frozenset[int] = frozenset()  # by id, the authors as the kept model had them, lists and all
 
 
 def nothing_known(reads: list[Read]) -> dict[Read, tuple[str, str]]:
@@ -162,6 +163,12 @@ class MadeOnDemand(Mapping[str, Value], Generic[Entity, Value]):
             else:  # not kept with its inputs: worked out
                 found[key] = self.digest_of(key)
         return found
+
+    def digests_of(self, keys: list[str]) -> list[str]:
+        """`digest_of` of each of these keys, the last build's digests of those not worked out
+        yet read at once."""
+        self.known([(self.kind, key) for key in keys if key not in self.found])
+        return [self.digest_of(key) for key in keys]
 
     def last(self, key: str) -> tuple[str, str] | None:
         """The last build's digests of the value of `key` (of its inputs, of it), if kept."""

@@ -189,7 +189,12 @@ def unchanged(warm: WarmModel, site: Site, mark: str | None) -> Unchanged | None
         and (author.name, author.slug) == (row[2], row[1])
         and len(author.papers) == len(row[7])
     )
-    return Unchanged(ids, frozenset(spellings), texts, bases, keys, kept.base_url, authors)
+    listed = frozenset(  # their papers, co-authors and counts too (`Kept.author_row`)
+        id(author)
+        for author, _, _ in kept.author_rows.values()
+        if merged.authors.get(author.key) is author and kept.author_row(author) is not None
+    )
+    return Unchanged(ids, frozenset(spellings), texts, bases, keys, kept.base_url, authors, listed)
 
 
 def spelling_links(authors: Iterable[Author]) -> Counter[tuple[str, str]]:

@@ -29,6 +29,7 @@ from scholarsite.model.network import KeptNetwork, Network, build_network, coaut
 from scholarsite.model.ondemand import OnDemand
 from scholarsite.outputs import citations
 from scholarsite.outputs.coauthors import CoauthorViews
+from scholarsite.outputs.parts import PartKeys
 from scholarsite.outputs.templates import Templates
 
 
@@ -131,6 +132,7 @@ class SiteData:
     read_log: ReadLog = field(default_factory=ReadLog)  # the shared values pages read, as planned
     known: Known = nothing_known  # the last build's values' digests (warm state)
     unchanged: Unchanged | None = None  # the papers whose cards' inputs are known to be `known`'s
+    part_keys: PartKeys = field(default_factory=PartKeys)  # the files of many items' (warm state)
 
     @cached_property
     def cards(self) -> Cards:

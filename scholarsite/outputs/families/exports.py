@@ -7,7 +7,7 @@ keys (`part_spans`), listed by an index at the list's usual path."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
@@ -16,7 +16,7 @@ from scholarsite.inputs.jsondata import sorted_text
 from scholarsite.model import urls
 from scholarsite.model.cards import Card, Cards
 from scholarsite.model.identity import short_hash
-from scholarsite.model.model import MAX_TEAM, Paper
+from scholarsite.model.model import MAX_TEAM, Author, Paper
 from scholarsite.outputs import shards
 from scholarsite.outputs.citations import CitationRecord
 from scholarsite.outputs.registry import Output, as_bytes, fixed
@@ -67,22 +67,51 @@ def citation_files(data: SiteData) -> Iterator[Output]:
     author's entries after a line `@comment{scholarsite author SLUG}` (a file an author was 0.4
     files a paper, issue 27; the author page's link saves the author's own entries, cut from
     the part in the browser, `author_entries`). Each file is keyed by the citation records it
-    is made from (made only when one of them changed)."""
+    is made from (made only when one of them changed; the last build's key when it lists the
+    same papers and authors as the kept model had them: `outputs.parts`)."""
     cards, records = data.cards, data.records
-    version, digests = code_version(), records.every_digest()
-    data.memo.keep(BULK_BIBTEX, digests.values())  # each file's next rewrite
+    settings = (code_version(), data.config.base_url)  # what a record reads beyond its paper
+    data.memo.keep(BULK_BIBTEX, lambda: records.every_digest().values())  # each file's next rewrite
     for subject in data.site.subjects:
         cited = [p.key for p in subject.papers]
-        key = key_of(version, [digests[p] for p in cited])
         path = urls.beside(cards.subject(subject)["path"], "papers.bib")
+        same = partial(records_kept, data, subject.papers)
+        key = data.part_keys.key(path, key_of(settings, cited), same, partial(cited_key, data, [("", cited)]))
         yield Output(path, key, partial(bibliography_of, data, cited))
-    parts: dict[str, list[tuple[str, list[str]]]] = {}
+    parts: dict[str, list[Author]] = {}
     for author in data.site.authors:
-        part = author_bibtex_part(author.slug, len(data.site.authors))
-        parts.setdefault(part, []).append((author.slug, [p.key for p in author.papers]))
-    for path, authors in sorted(parts.items()):
-        read = [(slug, [digests[p] for p in cited]) for slug, cited in authors]
-        yield Output(path, key_of(version, read), partial(authors_bibliography, data, authors))
+        parts.setdefault(author_bibtex_part(author.slug, len(data.site.authors)), []).append(author)
+    for path, members in sorted(parts.items()):
+        authors = [(author.slug, [p.key for p in author.papers]) for author in members]
+        listed = key_of(settings, [(author.key, author.slug) for author in members])
+        same = partial(authors_cited_kept, data, members)
+        key = data.part_keys.key(path, listed, same, partial(cited_key, data, authors))
+        yield Output(path, key, partial(authors_bibliography, data, authors))
+
+
+def records_kept(data: SiteData, papers: list[Paper]) -> bool:
+    """Whether these papers' citation records are those the kept model's build made."""
+    unchanged = data.records.unchanged
+    return unchanged is not None and all(map(unchanged, papers))
+
+
+def authors_kept(data: SiteData, authors: list[Author]) -> bool:
+    """Whether these authors are as the kept model had them: names, papers, co-authors, counts."""
+    listed = data.unchanged.listed if data.unchanged is not None else frozenset()
+    return all(id(author) in listed for author in authors)
+
+
+def authors_cited_kept(data: SiteData, authors: list[Author]) -> bool:
+    """Whether these authors, and their papers' citation records, are the kept model's build's."""
+    return authors_kept(data, authors) and all(records_kept(data, author.papers) for author in authors)
+
+
+def cited_key(data: SiteData, groups: list[tuple[str, list[str]]]) -> str:
+    """The key of a BibTeX file of these groups of papers (by key: an author's, by slug, or a
+    subject's): what their citation records are made from."""
+    records = data.records
+    read = [(name, records.digests_of(cited)) for name, cited in groups]
+    return key_of(code_version(), read)
 
 
 def authors_bibliography(data: SiteData, authors: list[tuple[str, list[str]]]) -> bytes:
@@ -182,9 +211,9 @@ def paper_items(data: SiteData, papers: list[Paper]) -> list[dict[str, Any]]:
     return with_impacts(items, [data.impact.paper(p) for p in papers])
 
 
-def author_items(data: SiteData) -> list[dict[str, Any]]:
-    """Every author as `data/authors.json` lists it."""
-    return [
+def author_items(data: SiteData, authors: list[Author]) -> list[dict[str, Any]]:
+    """These authors as `data/authors.json` lists them."""
+    items = [
         {
             "id": author.slug,
             "name": author.name,
@@ -195,8 +224,9 @@ def author_items(data: SiteData) -> list[dict[str, Any]]:
             "page": data.cards.author(author)["path"],
             "seed_files": author.seed_paths,
         }
-        for author in data.site.authors
+        for author in authors
     ]
+    return with_impacts(items, [data.impact.author(a) for a in authors])
 
 
 PAPER_LINE = "papers.json line"  # the memo's name for a paper's line of data/papers.json
@@ -216,9 +246,10 @@ def paper_lines(data: SiteData, papers: list[Paper], reads: list[Any]) -> list[s
     ]
 
 
-def papers_read(data: SiteData) -> list[Any]:
-    """What `data/papers.json` is made from, paper by paper: what its card is made from (the
-    paper's texts and fields among it), its citation key, records and impact."""
+def papers_read(data: SiteData, papers: list[Paper]) -> list[Any]:
+    """What these papers' lines of `data/papers.json` are made from, paper by paper: what its
+    card is made from (the paper's texts and fields among it), its citation key, records and
+    impact."""
     cards, keys = data.cards.papers, data.citation_keys
     return [
         (
@@ -227,8 +258,20 @@ def papers_read(data: SiteData) -> list[Any]:
             [(q.path, q.line) for q in p.provenance],
             data.impact.paper(p),
         )
-        for p in data.site.papers
+        for p in papers
     ]
+
+
+@dataclass(frozen=True)
+class ListItems:
+    """The items of a data list, by the slice of them wanted: their keys, what each is made
+    from (`reads`), their lines of JSON (`lines`) and whether they are all as the kept model
+    had them (`kept`: their lines are then those the last build wrote)."""
+
+    keys: list[str]
+    reads: Callable[[slice], list[Any]]
+    lines: Callable[[slice], list[str]]
+    kept: Callable[[slice], bool]
 
 
 def part_spans(keys: list[str], size: int) -> list[slice]:
@@ -244,27 +287,33 @@ def part_spans(keys: list[str], size: int) -> list[slice]:
     return spans + [slice(start, len(keys))] if start < len(keys) else spans
 
 
-def data_list(
-    path: str, name: str, keys: list[str], reads: list[Any], make: Callable[[slice], list[str]]
-) -> Iterator[Output]:
-    """The list `name` at `path` of the items with these `keys`, made by `make` (their lines)
-    from the slice of its items wanted: one file of every item; or, past its PART_SIZE items, parts
-    (`part_spans`, `urls.data_part`) and at `path` an index of them. Each file is keyed by the
-    `reads` of its items (what each is made from)."""
-    version, size = code_version(), PART_SIZE[name]
-    if len(reads) <= size:
+def data_list(data: SiteData, path: str, name: str, items: ListItems) -> Iterator[Output]:
+    """The list `name` at `path` of `items`: one file of every item; or, past its PART_SIZE
+    items, parts (`part_spans`, `urls.data_part`) and at `path` an index of them. Each file is
+    keyed by the reads of its items (what each is made from), or takes the last build's key
+    when it lists the same items, all kept (`outputs.parts`)."""
+    version, size, keys = code_version(), PART_SIZE[name], items.keys
+
+    def keyed(file: str, wanted: slice, *head: object) -> str:
+        worked_out = lambda: key_of(version, *head, items.reads(wanted), digested=True)  # noqa: E731
+        members = key_of(version, *head, keys[wanted])
+        return data.part_keys.key(file, members, partial(items.kept, wanted), worked_out)
+
+    if len(keys) <= size:
         envelope = {"schema_version": DATA_SCHEMA_VERSION}
-        key = key_of(version, reads, digested=True)
-        yield Output(path, key, partial(list_file, envelope, name, make, slice(None)))
+        yield Output(
+            path, keyed(path, slice(None)), partial(list_file, envelope, name, items.lines, slice(None))
+        )
         return
     parts = []
     for number, wanted in enumerate(part_spans(keys, size), 1):
         part = urls.data_part(path, number)
         envelope = {"schema_version": PARTS_SCHEMA_VERSION, "part": number}
-        key = key_of(version, number, reads[wanted], digested=True)
-        parts.append({"path": urls.relative(path, part), "count": len(reads[wanted])})
-        yield Output(part, key, partial(list_file, envelope, name, make, wanted))
-    index = {"schema_version": PARTS_SCHEMA_VERSION, "count": len(reads)}
+        parts.append({"path": urls.relative(path, part), "count": len(keys[wanted])})
+        yield Output(
+            part, keyed(part, wanted, number), partial(list_file, envelope, name, items.lines, wanted)
+        )
+    index = {"schema_version": PARTS_SCHEMA_VERSION, "count": len(keys)}
     yield fixed(path, json_lines(index, "parts", parts))
 
 
@@ -279,24 +328,21 @@ def data_files(data: SiteData) -> Iterator[Output]:
     """data/papers.json, data/authors.json (schema in docs/reference/data-files.md; split into
     parts past PART_SIZE items) and llms.txt; the JSON files are keyed by what they are made
     from and encoded only when it changed."""
-    papers = data.site.papers
-    authors = with_impacts(author_items(data), [data.impact.author(a) for a in data.site.authors])
-    paper_keys, author_keys = [p.key for p in papers], [a.key for a in data.site.authors]
-    reads = papers_read(data)
-    yield from data_list(
-        urls.PAPERS_JSON,
-        "papers",
-        paper_keys,
-        reads,
-        lambda wanted: paper_lines(data, papers[wanted], reads[wanted]),
+    papers, authors = data.site.papers, data.site.authors
+    paper_list = ListItems(
+        [p.key for p in papers],
+        lambda wanted: papers_read(data, papers[wanted]),
+        lambda wanted: paper_lines(data, papers[wanted], papers_read(data, papers[wanted])),
+        lambda wanted: records_kept(data, papers[wanted]),
     )
-    yield from data_list(
-        urls.AUTHORS_JSON,
-        "authors",
-        author_keys,
-        authors,
-        lambda wanted: list(map(sorted_text, authors[wanted])),
+    yield from data_list(data, urls.PAPERS_JSON, "papers", paper_list)
+    author_list = ListItems(
+        [a.key for a in authors],
+        lambda wanted: author_items(data, authors[wanted]),
+        lambda wanted: list(map(sorted_text, author_items(data, authors[wanted]))),
+        lambda wanted: authors_kept(data, authors[wanted]),
     )
+    yield from data_list(data, urls.AUTHORS_JSON, "authors", author_list)
     yield fixed(urls.LLMS_TXT, llms_txt(data))
 
 
