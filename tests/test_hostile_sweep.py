@@ -103,7 +103,7 @@ def test_no_search_shard_is_empty_or_listed_empty_at_any_size(tmp_path: Path) ->
     project = small_project(tmp_path, 1)
     data, _ = pipeline.site_data(load_project(project))
     count = len(search.entries(data))
-    assert list(shards.record_urls(data.site, False)) == [url for url, _, _ in search.entries(data)]
+    assert list(shards.record_urls(data.site, False)) == [entry.url for entry in search.entries(data)]
     for size in range(1, count + 2):
         data, _ = pipeline.site_data(load_project(small_project(tmp_path, size)))
         bundles = list(search.outputs(data))

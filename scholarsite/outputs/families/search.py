@@ -14,12 +14,13 @@ import json
 from collections.abc import Callable, Iterator
 from functools import partial
 from importlib.metadata import version
-from typing import Any
+from typing import Any, NamedTuple
 
 from scholarsite.errors import BuildError, error
 from scholarsite.inputs.digests import code_version, key_of
 from scholarsite.model import urls
 from scholarsite.model.cards import Card
+from scholarsite.model.model import Paper
 from scholarsite.outputs import shards
 from scholarsite.outputs.registry import Bundle
 from scholarsite.outputs.shards import url_of
@@ -55,7 +56,14 @@ def paper_record(card: Card, portable: bool) -> dict[str, Any]:
     }
 
 
-Entry = tuple[str, Any, Callable[[], dict[str, Any]]]  # URL, what the record is made from, how
+class Entry(NamedTuple):
+    """A search record as `entries` finds it: its URL, the paper it is of (None: a subject's),
+    the record itself when it is not made from a card (a subject's), and how it is made."""
+
+    url: str
+    paper: Paper | None
+    fixed: dict[str, Any] | None
+    make: Callable[[], dict[str, Any]]
 
 
 def record_of_paper(card_of: Callable[[str], Card], key: str, portable: bool) -> dict[str, Any]:
@@ -64,33 +72,34 @@ def record_of_paper(card_of: Callable[[str], Card], key: str, portable: bool) ->
 
 
 def entries(data: SiteData) -> list[Entry]:
-    """Every paper's and subject's search record, as its URL, what it is made from (a paper's:
-    its card's digest, so its card and record are made only when its shard is indexed again)
-    and the function making it. Only papers carry the year, author and subject filters, so a facet counts
-    papers; a subject's page is found by its kind and its text, an author's through the
-    `author` facet (see `paper_record`)."""
-    cards, found, portable = data.cards, [], data.config.portable
-    digests = cards.papers.every_digest()
-    for paper in data.site.papers:
-        url = url_of(urls.paper(paper.year, paper.slug), portable)  # its card's path
-        made = partial(record_of_paper, cards.papers.value, paper.key, portable)
-        found.append((url, digests[paper.key], made))
-    small: list[dict[str, Any]] = []
-    for subject in data.site.subjects:
-        small.append(
-            {
-                "url": url_of(cards.subject(subject)["path"], portable),
-                "content": f"{subject.name} ({subject.code}), {subject.archive_name}.",
-                "meta": {"title": subject.name, "kind": "Subject"},
-                "filters": {"kind": ["Subject"]},
-            }
+    """Every paper's and subject's search record (`Entry`): a paper's is made from its card,
+    so its card and record are made only when its shard is indexed again. Only papers carry
+    the year, author and subject filters, so a facet counts papers; a subject's page is found
+    by its kind and its text, an author's through the `author` facet (see `paper_record`)."""
+    cards, portable = data.cards, data.config.portable
+    found = [
+        Entry(
+            url_of(urls.paper(paper.year, paper.slug), portable),  # its card's path
+            paper,
+            None,
+            partial(record_of_paper, cards.papers.value, paper.key, portable),
         )
-    return found + [(record["url"], record, partial(dict, record)) for record in small]
+        for paper in data.site.papers
+    ]
+    for subject in data.site.subjects:
+        record = {
+            "url": url_of(cards.subject(subject)["path"], portable),
+            "content": f"{subject.name} ({subject.code}), {subject.archive_name}.",
+            "meta": {"title": subject.name, "kind": "Subject"},
+            "filters": {"kind": ["Subject"]},
+        }
+        found.append(Entry(record["url"], None, record, partial(dict, record)))
+    return found
 
 
 def records(data: SiteData) -> list[dict[str, Any]]:
     """A search record for every paper and subject."""
-    return [make() for _, _, make in entries(data)]
+    return [entry.make() for entry in entries(data)]
 
 
 def is_index_data(name: str) -> bool:
@@ -123,27 +132,39 @@ def bundle_files(found: list[dict[str, Any]], language: str, scripts: bool = Tru
 
 def outputs(data: SiteData) -> Iterator[Bundle]:
     """A bundle per shard of the records, keyed by the code and Pagefind's versions, the
-    language, the shard's folder and what its records are made from (cards by their digests);
-    the records of a shard are made only when it is indexed; a shard without records is not
-    made. Only the first shard has Pagefind's scripts."""
+    language, the shard's folder and what its records are made from (cards by their digests:
+    the last build's key when the shard holds the same records, their cards the kept model's,
+    `outputs.parts`); the records of a shard are made only when it is indexed; a shard
+    without records is not made. Only the first shard has Pagefind's scripts."""
     found = entries(data)
     language = data.config.language.split("-")[0]
-    found_urls = [url for url, _, _ in found]
+    found_urls = [entry.url for entry in found]
     split = shards.split(found, found_urls, shards.shard_count(len(found), data.config.search_shard_size))
     for number, index in enumerate(
         shards.occupied(found_urls, len(found_urls), data.config.search_shard_size)
     ):
         folder, shard = shards.folder(index), split[index]
-        key = key_of(
-            code_version(),
-            version("pagefind"),
-            language,
-            data.config.portable,
-            folder,
-            [r for _, r, _ in shard],
-        )
-        makers = [make for _, _, make in shard]
+        settings = (code_version(), version("pagefind"), language, data.config.portable, folder)
+        members = key_of(settings, [(entry.url, entry.fixed) for entry in shard])
+        kept = partial(cards_kept, data, shard)
+        key = data.part_keys.key(folder, members, kept, partial(shard_key, data, settings, shard))
+        makers = [entry.make for entry in shard]
         yield Bundle(folder, key, partial(index_shard, makers, language, number == 0))
+
+
+def cards_kept(data: SiteData, shard: list[Entry]) -> bool:
+    """Whether the cards of a shard's papers are known to be the last build's."""
+    same = data.cards.same_inputs
+    return all(same(entry.paper) for entry in shard if entry.paper is not None)
+
+
+def shard_key(data: SiteData, settings: tuple[Any, ...], shard: list[Entry]) -> str:
+    """The key of a shard's bundle: what its records are made from (a paper's: its card's
+    digest; a subject's: the record)."""
+    digests = iter(
+        data.cards.papers.digests_of([entry.paper.key for entry in shard if entry.paper is not None])
+    )
+    return key_of(*settings, [entry.fixed if entry.paper is None else next(digests) for entry in shard])
 
 
 def index_shard(makers: list[Callable[[], dict[str, Any]]], language: str, scripts: bool) -> dict[str, bytes]:
