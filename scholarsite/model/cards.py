@@ -164,6 +164,19 @@ class MadeOnDemand(Mapping[str, Value], Generic[Entity, Value]):
                 found[key] = self.digest_of(key)
         return found
 
+    @cached_property
+    def changed(self) -> frozenset[str] | None:
+        """The keys whose value's digest is not the last build's (or that it had none of):
+        found among those `unchanged` does not say are made of what they were then; None
+        without `unchanged` (any may have changed)."""
+        if self.unchanged is None:
+            return None
+        digests, kind = self.digests(), self.kind
+        last = self.known([(kind, key) for key in digests])
+        return frozenset(
+            key for key, digest in digests.items() if last.get((kind, key), ("", ""))[1] != digest
+        )
+
     def digests_of(self, keys: list[str]) -> list[str]:
         """`digest_of` of each of these keys, the last build's digests of those not worked out
         yet read at once."""

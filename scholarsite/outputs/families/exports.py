@@ -68,29 +68,35 @@ def citation_files(data: SiteData) -> Iterator[Output]:
     files a paper, issue 27; the author page's link saves the author's own entries, cut from
     the part in the browser, `author_entries`). Each file is keyed by the citation records it
     is made from (made only when one of them changed; the last build's key when it lists the
-    same papers and authors as the kept model had them: `outputs.parts`)."""
+    same papers, none of whose records changed since: `outputs.parts`)."""
     cards, records = data.cards, data.records
     settings = (code_version(), data.config.base_url)  # what a record reads beyond its paper
     data.memo.keep(BULK_BIBTEX, lambda: records.every_digest().values())  # each file's next rewrite
     for subject in data.site.subjects:
         cited = [p.key for p in subject.papers]
         path = urls.beside(cards.subject(subject)["path"], "papers.bib")
-        same = partial(records_kept, data, subject.papers)
+        same = partial(records_kept, data, cited)
         key = data.part_keys.key(path, key_of(settings, cited), same, partial(cited_key, data, [("", cited)]))
         yield Output(path, key, partial(bibliography_of, data, cited))
-    parts: dict[str, list[Author]] = {}
+    parts: dict[str, list[tuple[str, list[str]]]] = {}
     for author in data.site.authors:
-        parts.setdefault(author_bibtex_part(author.slug, len(data.site.authors)), []).append(author)
-    for path, members in sorted(parts.items()):
-        authors = [(author.slug, [p.key for p in author.papers]) for author in members]
-        listed = key_of(settings, [(author.key, author.slug) for author in members])
-        same = partial(authors_cited_kept, data, members)
-        key = data.part_keys.key(path, listed, same, partial(cited_key, data, authors))
+        part = author_bibtex_part(author.slug, len(data.site.authors))
+        parts.setdefault(part, []).append((author.slug, [p.key for p in author.papers]))
+    for path, authors in sorted(parts.items()):
+        same = partial(records_kept, data, [key for _, cited in authors for key in cited])
+        key = data.part_keys.key(path, key_of(settings, authors), same, partial(cited_key, data, authors))
         yield Output(path, key, partial(authors_bibliography, data, authors))
 
 
-def records_kept(data: SiteData, papers: list[Paper]) -> bool:
-    """Whether these papers' citation records are those the kept model's build made."""
+def records_kept(data: SiteData, papers: list[str]) -> bool:
+    """Whether the citation records of the papers of these keys are the last build's."""
+    changed = data.records.changed
+    return changed is not None and changed.isdisjoint(papers)
+
+
+def papers_kept(data: SiteData, papers: list[Paper]) -> bool:
+    """Whether these papers are as the kept model had them, with their citation keys (their
+    lines of `data/papers.json` are then the last build's: records and places included)."""
     unchanged = data.records.unchanged
     return unchanged is not None and all(map(unchanged, papers))
 
@@ -99,11 +105,6 @@ def authors_kept(data: SiteData, authors: list[Author]) -> bool:
     """Whether these authors are as the kept model had them: names, papers, co-authors, counts."""
     listed = data.unchanged.listed if data.unchanged is not None else frozenset()
     return all(id(author) in listed for author in authors)
-
-
-def authors_cited_kept(data: SiteData, authors: list[Author]) -> bool:
-    """Whether these authors, and their papers' citation records, are the kept model's build's."""
-    return authors_kept(data, authors) and all(records_kept(data, author.papers) for author in authors)
 
 
 def cited_key(data: SiteData, groups: list[tuple[str, list[str]]]) -> str:
@@ -333,7 +334,7 @@ def data_files(data: SiteData) -> Iterator[Output]:
         [p.key for p in papers],
         lambda wanted: papers_read(data, papers[wanted]),
         lambda wanted: paper_lines(data, papers[wanted], papers_read(data, papers[wanted])),
-        lambda wanted: records_kept(data, papers[wanted]),
+        lambda wanted: papers_kept(data, papers[wanted]),
     )
     yield from data_list(data, urls.PAPERS_JSON, "papers", paper_list)
     author_list = ListItems(

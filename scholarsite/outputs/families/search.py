@@ -133,7 +133,7 @@ def bundle_files(found: list[dict[str, Any]], language: str, scripts: bool = Tru
 def outputs(data: SiteData) -> Iterator[Bundle]:
     """A bundle per shard of the records, keyed by the code and Pagefind's versions, the
     language, the shard's folder and what its records are made from (cards by their digests:
-    the last build's key when the shard holds the same records, their cards the kept model's,
+    the last build's key when the shard holds the same records, none of whose cards changed,
     `outputs.parts`); the records of a shard are made only when it is indexed; a shard
     without records is not made. Only the first shard has Pagefind's scripts."""
     found = entries(data)
@@ -153,9 +153,9 @@ def outputs(data: SiteData) -> Iterator[Bundle]:
 
 
 def cards_kept(data: SiteData, shard: list[Entry]) -> bool:
-    """Whether the cards of a shard's papers are known to be the last build's."""
-    same = data.cards.same_inputs
-    return all(same(entry.paper) for entry in shard if entry.paper is not None)
+    """Whether the cards of a shard's papers are the last build's (their digests the same)."""
+    changed = data.cards.papers.changed
+    return changed is not None and changed.isdisjoint(entry.paper.key for entry in shard if entry.paper)
 
 
 def shard_key(data: SiteData, settings: tuple[Any, ...], shard: list[Entry]) -> str:
