@@ -5,11 +5,14 @@ of the authors' BibTeX, a subject's `papers.bib`) is keyed by what each of its i
 from: working that out for every such file read every paper's and author's data, 0.8 s of an
 edit at 37,537 papers that changes one or two of them. The build state keeps each file's key
 with a digest of whom it lists (its *members*, in order, with the code's version and the
-settings its items read). A file that lists the same members, each as the kept model had them
-(`model.cards.Unchanged`: its item is then the one the last build made), takes the key kept,
-its items not read. The keys are kept in the transaction that keeps the mark of the model
-they were made with (`BuildState.save_page_plans`), and taken only while that mark is the
-kept model's (without it there is no `Unchanged`, and every key is worked out).
+settings its items read). A file that lists the same members, none changed since the last
+build, takes the key kept, its items not read. What "changed" is, is the family's to say: an
+author or a paper not as the kept model had them (`model.cards.Unchanged`: the item the last
+build made from it is then the same), or a card or citation record whose digest is not the
+last build's (`MadeOnDemand.changed`). The keys are kept in the transaction that keeps the
+mark of the model they were made with (`BuildState.save_page_plans`), and taken only while
+that mark is the kept model's (without it there is no `Unchanged`, and every key is worked
+out).
 """
 
 from __future__ import annotations
