@@ -7,6 +7,7 @@ import json
 import sqlite3
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,9 +28,9 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     parsed: list[str] = []
     real = parsecache.parse_seed
 
-    def counting(data: bytes, path: str, *, latest_year: int):
+    def counting(data: bytes, path: str, *, latest_year: int, **how: Any):
         parsed.append(path)
-        return real(data, path, latest_year=latest_year)
+        return real(data, path, latest_year=latest_year, **how)
 
     monkeypatch.setattr(parsecache, "parse_seed", counting)
     return parsed

@@ -415,8 +415,9 @@ class ParseCache:
             db.executemany("INSERT OR REPLACE INTO heads VALUES (?, ?)", heads)
             db.executemany("DELETE FROM records WHERE key = ?", [(key,) for key, _ in new])
             db.executemany("INSERT INTO records VALUES (?, ?, ?)", records)
+            gone = [(key_text(key),) for key in sorted(self.stored - self.used)]  # the file's, unused
             for table in ("heads", "records"):
-                keep_only(db, table, map(key_text, self.used))
+                db.executemany(f"DELETE FROM {table} WHERE key = ?", gone)  # noqa: S608
             if self.passes:  # the inputs' bytes as this process read them
                 db.executemany(
                     "INSERT OR IGNORE INTO checked VALUES (?)", ((key,) for key in sorted(self.passes))
