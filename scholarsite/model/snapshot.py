@@ -107,9 +107,34 @@ class Kept:
             return None
         read, row, views = found
         same = read is author and all(now is then for now, then in zip(views_of(author), views, strict=True))
-        fields = [author.key, author.slug, author.name, author.claimed_count, author.at_least]
-        fields += [author.seed_paths, author.spellings]
-        return row if same and row[:7] == fields else None
+        return row if same and row[:7] == author_fields(author) else None
+
+    def lists_as_read(self, author: Author, row: list[Any] | None) -> bool:
+        """Whether `author` has the fields, papers and co-authors (by key and slug, with the
+        papers shared) of `row`, the kept model's row of the author of that key: the same
+        object with the same lists (`author_row`), or one merged again whose lists come out
+        the same."""
+        if self.author_row(author) is not None:
+            return True
+        if row is None or row[:7] != author_fields(author):
+            return False
+        papers, authors = self.places
+        return [p.key for p in author.papers] == [papers[at].key for at in row[7]] and [
+            (a.key, a.slug, n) for a, n in author.coauthors
+        ] == [(authors[at].key, authors[at].slug, n) for at, n in row[8]]
+
+
+def author_fields(author: Author) -> list[Any]:
+    """The fields an author's row begins with."""
+    return [
+        author.key,
+        author.slug,
+        author.name,
+        author.claimed_count,
+        author.at_least,
+        author.seed_paths,
+        author.spellings,
+    ]
 
 
 Views = tuple[object, ...]  # an author's lists of papers, co-authors, subject and year counts
@@ -189,10 +214,9 @@ def unchanged(warm: WarmModel, site: Site, mark: str | None) -> Unchanged | None
         and (author.name, author.slug) == (row[2], row[1])
         and len(author.papers) == len(row[7])
     )
-    listed = frozenset(  # their papers, co-authors and counts too (`Kept.author_row`)
-        id(author)
-        for author, _, _ in kept.author_rows.values()
-        if merged.authors.get(author.key) is author and kept.author_row(author) is not None
+    rows = {author.key: row for author, row, _ in kept.author_rows.values()}
+    listed = frozenset(  # their papers and co-authors too (`Kept.lists_as_read`)
+        id(author) for author in merged.ordered_authors if kept.lists_as_read(author, rows.get(author.key))
     )
     return Unchanged(ids, frozenset(spellings), texts, bases, keys, kept.base_url, authors, listed)
 

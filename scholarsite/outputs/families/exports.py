@@ -102,7 +102,8 @@ def papers_kept(data: SiteData, papers: list[Paper]) -> bool:
 
 
 def authors_kept(data: SiteData, authors: list[Author]) -> bool:
-    """Whether these authors are as the kept model had them: names, papers, co-authors, counts."""
+    """Whether these authors have the fields, papers and co-authors the kept model had (their
+    lines of `data/authors.json` are then the last build's: `Kept.lists_as_read`)."""
     listed = data.unchanged.listed if data.unchanged is not None else frozenset()
     return all(id(author) in listed for author in authors)
 
