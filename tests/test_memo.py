@@ -49,11 +49,12 @@ def test_a_save_that_collects_keeps_what_was_used_or_kept_and_one_that_does_not_
     saved_memo(tmp_path / FILE, "abcd")
     partial = Memo(tmp_path / FILE)
     partial.text("upper", str.upper, "a")
+    partial.keep("upper", lambda: pytest.fail("the sources of a save that keeps all are not asked for"))
     partial.save(collect=False)
     assert all(Memo(tmp_path / FILE).has("upper", s) for s in "abcd")
     whole = Memo(tmp_path / FILE)
     whole.text("upper", str.upper, "a")
-    whole.keep("upper", ["c", "z"])
+    whole.keep("upper", lambda: ["c", "z"])
     whole.save(collect=True)
     after = Memo(tmp_path / FILE)
     assert [after.has("upper", s) for s in "abcdz"] == [True, False, True, False, False]
