@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from typing import Any, Generic, TypeVar
@@ -106,6 +106,7 @@ class MadeOnDemand(Mapping[str, Value], Generic[Entity, Value]):
         self.unchanged = unchanged  # whether an entity's inputs are known to be its last build's
         self.found: dict[str, tuple[str, str]] = {}  # by key: digests of inputs and value, this build
         self.inputs_found: dict[str, str] = {}  # by key: digests of inputs, this build
+        self.lasts: dict[str, tuple[str, str] | None] = {}  # by key: the last build's (`last`), as read
 
     def __getitem__(self, key: str) -> Value:
         self.note(key)
@@ -143,22 +144,22 @@ class MadeOnDemand(Mapping[str, Value], Generic[Entity, Value]):
         """`digest_of` of every entity but those `unchanged` says are made of what they were in
         the last build (whose digests are the last build's: not worked out, nor read), by key;
         the last build's digests of those worked out read at once (`known` keeps what it read)."""
-        unchanged, made, kind = self.unchanged, self.made, self.kind
+        unchanged, made = self.unchanged, self.made
         if unchanged is None:
             keys = list(self.entities)
         else:
             keys = [key for key, entity in self.entities.items() if key in made or not unchanged(entity)]
-        self.known([(kind, key) for key in keys])
+        self.read_last(keys)
         return {key: self.digest_of(key) for key in keys}
 
     def every_digest(self) -> dict[str, str]:
         """`digest_of` of every entity, by key: those `digests` leaves out (unchanged, not
         made) have the last build's digests, read at once."""
-        found, kind = self.digests(), self.kind
+        found = self.digests()
         rest = [key for key in self.entities if key not in found]
-        kept = self.known([(kind, key) for key in rest])
+        self.read_last(rest)
         for key in rest:
-            if (last := kept.get((kind, key))) is not None and key not in self.made:
+            if (last := self.lasts[key]) is not None and key not in self.made:
                 self.found[key], self.inputs_found[key], found[key] = last, last[0], last[1]
             else:  # not kept with its inputs: worked out
                 found[key] = self.digest_of(key)
@@ -171,22 +172,37 @@ class MadeOnDemand(Mapping[str, Value], Generic[Entity, Value]):
         without `unchanged` (any may have changed)."""
         if self.unchanged is None:
             return None
-        digests, kind = self.digests(), self.kind
-        last = self.known([(kind, key) for key in digests])
-        return frozenset(
-            key for key, digest in digests.items() if last.get((kind, key), ("", ""))[1] != digest
-        )
+        digests = self.digests()
+        self.read_last(digests)
+        return frozenset(key for key, digest in digests.items() if (self.lasts[key] or ("", ""))[1] != digest)
 
     def digests_of(self, keys: list[str]) -> list[str]:
         """`digest_of` of each of these keys, the last build's digests of those not worked out
         yet read at once."""
-        self.known([(self.kind, key) for key in keys if key not in self.found])
+        self.read_last(key for key in keys if key not in self.found)
         return [self.digest_of(key) for key in keys]
+
+    def inputs_digests(self, keys: list[str]) -> list[str]:
+        """`inputs_digest` of each of these keys, the last build's digests read at once."""
+        unchanged = self.unchanged
+        if unchanged is not None:
+            self.read_last(
+                key for key in keys if key not in self.inputs_found and unchanged(self.entities[key])
+            )
+        return [self.inputs_digest(key) for key in keys]
+
+    def read_last(self, keys: Iterable[str]) -> None:
+        """Read at once the last build's digests of the values of these keys (`last`)."""
+        reads = [(self.kind, key) for key in keys if key not in self.lasts]
+        kept = self.known(reads)
+        for read in reads:
+            self.lasts[read[1]] = kept.get(read)
 
     def last(self, key: str) -> tuple[str, str] | None:
         """The last build's digests of the value of `key` (of its inputs, of it), if kept."""
-        read = (self.kind, key)
-        return self.known([read]).get(read)
+        if key not in self.lasts:
+            self.read_last([key])
+        return self.lasts[key]
 
     def inputs_digest(self, key: str) -> str:
         """The digest of what the value of `key` is made from ("" without `inputs`), found

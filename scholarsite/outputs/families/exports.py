@@ -252,15 +252,10 @@ def papers_read(data: SiteData, papers: list[Paper]) -> list[Any]:
     """What these papers' lines of `data/papers.json` are made from, paper by paper: what its
     card is made from (the paper's texts and fields among it), its citation key, records and
     impact."""
-    cards, keys = data.cards.papers, data.citation_keys
+    keys, inputs = data.citation_keys, data.cards.papers.inputs_digests([p.key for p in papers])
     return [
-        (
-            cards.inputs_digest(p.key),
-            keys[p.key],
-            [(q.path, q.line) for q in p.provenance],
-            data.impact.paper(p),
-        )
-        for p in papers
+        (digest, keys[p.key], [(q.path, q.line) for q in p.provenance], data.impact.paper(p))
+        for p, digest in zip(papers, inputs, strict=True)
     ]
 
 
