@@ -140,11 +140,12 @@ def outputs(data: SiteData) -> Iterator[Bundle]:
     language = data.config.language.split("-")[0]
     found_urls = [entry.url for entry in found]
     split = shards.split(found, found_urls, shards.shard_count(len(found), data.config.search_shard_size))
+    versions = (code_version(), version("pagefind"))
     for number, index in enumerate(
         shards.occupied(found_urls, len(found_urls), data.config.search_shard_size)
     ):
         folder, shard = shards.folder(index), split[index]
-        settings = (code_version(), version("pagefind"), language, data.config.portable, folder)
+        settings = (*versions, language, data.config.portable, folder)
         members = key_of(settings, [(entry.url, entry.fixed) for entry in shard])
         kept = partial(cards_kept, data, shard)
         key = data.part_keys.key(folder, members, kept, partial(shard_key, data, settings, shard))
