@@ -151,7 +151,7 @@ MEANINGS: dict[str, str] = {
     "unsafe_html": "keep raw HTML in `content/` pages and author bios (only for authors you trust)",
     "search_shard_size": "search records (papers, subjects) a shard of the search index holds "
     "at most, on average: smaller shards re-index faster, more shards cost the browser more requests "
-    "(a site of 400 to 16,000 records is split in 2 to 8 shards whatever the size)",
+    "(a site of 200 to 32,000 records is split in 2 to 16 shards whatever the size)",
     "static_file_mb": "the largest file `static/` may hold, in MiB (a larger one is an error naming it)",
     "author_papers_by": "how an author's page groups their papers: `year` (newest first) or `type` "
     "(articles, conference papers, preprints, theses...: the type a record's details or sources.yaml's "

@@ -7,11 +7,11 @@ The scheme: a record's shard is a stable hash of its URL (the record's identity:
 from identities alone) modulo the shard count, and the shard count is the smallest power of
 two that keeps the average shard at or under `search_shard_size` records (2,000 by default).
 A small site is still split, into up to `SMALL_SITE_SHARDS` shards of at least
-`MIN_SHARD_RECORDS` records on average: at 1,800 papers an edit re-indexes about 230 records,
-not 1,800 (Pagefind takes about 0.8 ms a record of a paper, in a process of its own beside the
-pages: with four shards of 450 it was what an edit waited for, 0.9 s instead of 0.65 s), for
-seven more bundles for the browser to merge. From 14,000 records on the rule above gives
-eight shards or more anyway.
+`MIN_SHARD_RECORDS` records on average: at 1,800 papers an edit re-indexes about 115 records,
+not 1,800 (Pagefind takes about 1 ms a record of a paper, in a process of its own beside the
+pages: with eight shards of 230 it was what an edit waited for, 0.2 s against the pages'
+0.15 s), for fifteen more bundles for the browser to merge (as many as a site of 30,000
+records has under the rule above).
 
 - A record's shard depends on its own URL and the count only, never on the other records,
   so editing a paper changes exactly one shard, and adding a seed changes only the shards of
