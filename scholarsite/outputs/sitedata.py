@@ -12,10 +12,11 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property, partial
+from typing import Any
 
 from scholarsite.inputs.config import Config
 from scholarsite.inputs.content import Page
-from scholarsite.inputs.digests import DigestedDict, key_of
+from scholarsite.inputs.digests import DigestedDict, DigestedList, key_of
 from scholarsite.inputs.files import Hashed
 from scholarsite.inputs.memo import Memo
 from scholarsite.inputs.sources import Sources
@@ -160,6 +161,25 @@ class SiteData:
     def records(self) -> MadeOnDemand[Paper, citations.CitationRecord]:
         """Citation records by paper key."""
         return citation_records(self.citation_keys, self.cards, self.config, self.known)
+
+    @cached_property
+    def paper_data(self) -> MadeOnDemand[Paper, DigestedList]:
+        """What each paper's line of `data/papers.json` is made from, by paper key: its card's
+        inputs' digest, citation key, records' places and impact (digested; the last build's
+        while its citation record is known to be: the paper is the kept model's, records and
+        places and all, under the same sources.yaml)."""
+        cards, keys, impact = self.cards.papers, self.citation_keys, self.impact
+
+        def read(paper: Paper) -> list[Any]:
+            places = [(q.path, q.line) for q in paper.provenance]
+            return [cards.inputs_digest(paper.key), keys[paper.key], places, impact.paper(paper)]
+
+        def made(paper: Paper) -> DigestedList:
+            return DigestedList(read(paper))
+
+        return MadeOnDemand(
+            cards.entities, made, "paper data", None, read, self.known, self.records.unchanged
+        )
 
     def bibtex_of(self, record: citations.CitationRecord) -> str:
         """A paper's BibTeX, without the abstract (as DBLP and arXiv do; RIS and CSL carry it).

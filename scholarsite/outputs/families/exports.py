@@ -14,7 +14,7 @@ from typing import Any
 from scholarsite.inputs.digests import code_version, key_of
 from scholarsite.inputs.jsondata import sorted_text
 from scholarsite.model import urls
-from scholarsite.model.cards import Card, Cards
+from scholarsite.model.cards import Card, Cards, MadeOnDemand
 from scholarsite.model.identity import short_hash
 from scholarsite.model.model import MAX_TEAM, Author, Paper
 from scholarsite.outputs import shards
@@ -90,15 +90,13 @@ def citation_files(data: SiteData) -> Iterator[Output]:
 
 def records_kept(data: SiteData, papers: list[str]) -> bool:
     """Whether the citation records of the papers of these keys are the last build's."""
-    changed = data.records.changed
-    return changed is not None and changed.isdisjoint(papers)
+    return values_kept(data.records, papers)
 
 
-def papers_kept(data: SiteData, papers: list[Paper]) -> bool:
-    """Whether these papers are as the kept model had them, with their citation keys (their
-    lines of `data/papers.json` are then the last build's: records and places included)."""
-    unchanged = data.records.unchanged
-    return unchanged is not None and all(map(unchanged, papers))
+def values_kept(values: MadeOnDemand[Any, Any], keys: list[str]) -> bool:
+    """Whether the values of these keys have the digests the last build's had."""
+    changed = values.changed
+    return changed is not None and changed.isdisjoint(keys)
 
 
 def authors_kept(data: SiteData, authors: list[Author]) -> bool:
@@ -234,36 +232,25 @@ def author_items(data: SiteData, authors: list[Author]) -> list[dict[str, Any]]:
 PAPER_LINE = "papers.json line"  # the memo's name for a paper's line of data/papers.json
 
 
-def paper_lines(data: SiteData, papers: list[Paper], reads: list[Any]) -> list[str]:
+def paper_lines(data: SiteData, papers: list[Paper]) -> list[str]:
     """The lines of these papers in `data/papers.json`, each kept in the memo by what it is
-    made from (its `papers_read` row): an edit encodes its own paper's line, not its part's
+    made from (`SiteData.paper_data`): an edit encodes its own paper's line, not its part's
     two thousand."""
 
     def line(paper: Paper) -> Callable[[str], str]:
         return lambda _: sorted_text(paper_items(data, [paper])[0])
 
+    made_from = data.paper_data.digests_of([paper.key for paper in papers])
     return [
-        data.memo.text(PAPER_LINE, line(paper), key_of(read, digested=True))
-        for paper, read in zip(papers, reads, strict=True)
-    ]
-
-
-def papers_read(data: SiteData, papers: list[Paper]) -> list[Any]:
-    """What these papers' lines of `data/papers.json` are made from, paper by paper: what its
-    card is made from (the paper's texts and fields among it), its citation key, records and
-    impact."""
-    keys, inputs = data.citation_keys, data.cards.papers.inputs_digests([p.key for p in papers])
-    return [
-        (digest, keys[p.key], [(q.path, q.line) for q in p.provenance], data.impact.paper(p))
-        for p, digest in zip(papers, inputs, strict=True)
+        data.memo.text(PAPER_LINE, line(paper), read) for paper, read in zip(papers, made_from, strict=True)
     ]
 
 
 @dataclass(frozen=True)
 class ListItems:
     """The items of a data list, by the slice of them wanted: their keys, what each is made
-    from (`reads`), their lines of JSON (`lines`) and whether they are all as the kept model
-    had them (`kept`: their lines are then those the last build wrote)."""
+    from (`reads`), their lines of JSON (`lines`) and whether none changed since the last
+    build (`kept`: their lines are then those it wrote)."""
 
     keys: list[str]
     reads: Callable[[slice], list[Any]]
@@ -326,11 +313,12 @@ def data_files(data: SiteData) -> Iterator[Output]:
     parts past PART_SIZE items) and llms.txt; the JSON files are keyed by what they are made
     from and encoded only when it changed."""
     papers, authors = data.site.papers, data.site.authors
+    keys = [p.key for p in papers]
     paper_list = ListItems(
-        [p.key for p in papers],
-        lambda wanted: papers_read(data, papers[wanted]),
-        lambda wanted: paper_lines(data, papers[wanted], papers_read(data, papers[wanted])),
-        lambda wanted: papers_kept(data, papers[wanted]),
+        keys,
+        lambda wanted: data.paper_data.digests_of(keys[wanted]),
+        lambda wanted: paper_lines(data, papers[wanted]),
+        lambda wanted: values_kept(data.paper_data, keys[wanted]),
     )
     yield from data_list(data, urls.PAPERS_JSON, "papers", paper_list)
     author_list = ListItems(

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from scholarsite.inputs.state import BuildState, Value
 
 VALUES_OF = {  # the kinds of values pages read of each kind of entity with pages, keyed as it is
-    "paper": ("paper", "summary", "record"),
+    "paper": ("paper", "summary", "record", "paper data"),
     "author": ("author", "ego"),
     "subject": ("subject",),
 }
@@ -149,6 +149,7 @@ class PagesByChange:
             "author": cards.authors,
             "subject": cards.subjects,
             "record": records,
+            "paper data": self.data.paper_data,  # no page reads it: kept for data/papers.json's parts
         }
 
     def digests(self, values: dict[str, MadeOnDemand[Any, Any]], every: bool = False) -> dict[Read, Value]:
