@@ -14,11 +14,12 @@ from typing import Any
 from scholarsite.inputs.digests import code_version, key_of
 from scholarsite.inputs.jsondata import sorted_text
 from scholarsite.model import urls
-from scholarsite.model.cards import Card, Cards, MadeOnDemand
+from scholarsite.model.cards import Card, Cards
 from scholarsite.model.identity import short_hash
 from scholarsite.model.model import MAX_TEAM, Author, Paper
 from scholarsite.outputs import shards
 from scholarsite.outputs.citations import CitationRecord
+from scholarsite.outputs.parts import values_kept
 from scholarsite.outputs.registry import Output, as_bytes, fixed
 from scholarsite.outputs.sitedata import SiteData
 
@@ -91,12 +92,6 @@ def citation_files(data: SiteData) -> Iterator[Output]:
 def records_kept(data: SiteData, papers: list[str]) -> bool:
     """Whether the citation records of the papers of these keys are the last build's."""
     return values_kept(data.records, papers)
-
-
-def values_kept(values: MadeOnDemand[Any, Any], keys: list[str]) -> bool:
-    """Whether the values of these keys have the digests the last build's had."""
-    changed = values.changed
-    return changed is not None and changed.isdisjoint(keys)
 
 
 def authors_kept(data: SiteData, authors: list[Author]) -> bool:

@@ -22,6 +22,7 @@ from scholarsite.model import urls
 from scholarsite.model.cards import Card
 from scholarsite.model.model import Paper
 from scholarsite.outputs import shards
+from scholarsite.outputs.parts import values_kept
 from scholarsite.outputs.registry import Bundle
 from scholarsite.outputs.shards import url_of
 from scholarsite.outputs.sitedata import SiteData
@@ -147,24 +148,21 @@ def outputs(data: SiteData) -> Iterator[Bundle]:
         folder, shard = shards.folder(index), split[index]
         settings = (*versions, language, data.config.portable, folder)
         members = key_of(settings, [(entry.url, entry.fixed) for entry in shard])
-        kept = partial(cards_kept, data, shard)
+        kept = partial(values_kept, data.cards.papers, papers_of(shard))
         key = data.part_keys.key(folder, members, kept, partial(shard_key, data, settings, shard))
         makers = [entry.make for entry in shard]
         yield Bundle(folder, key, partial(index_shard, makers, language, number == 0))
 
 
-def cards_kept(data: SiteData, shard: list[Entry]) -> bool:
-    """Whether the cards of a shard's papers are the last build's (their digests the same)."""
-    changed = data.cards.papers.changed
-    return changed is not None and changed.isdisjoint(entry.paper.key for entry in shard if entry.paper)
+def papers_of(shard: list[Entry]) -> list[str]:
+    """The keys of the papers whose records a shard holds."""
+    return [entry.paper.key for entry in shard if entry.paper is not None]
 
 
 def shard_key(data: SiteData, settings: tuple[Any, ...], shard: list[Entry]) -> str:
     """The key of a shard's bundle: what its records are made from (a paper's: its card's
     digest; a subject's: the record)."""
-    digests = iter(
-        data.cards.papers.digests_of([entry.paper.key for entry in shard if entry.paper is not None])
-    )
+    digests = iter(data.cards.papers.digests_of(papers_of(shard)))
     return key_of(*settings, [entry.fixed if entry.paper is None else next(digests) for entry in shard])
 
 
