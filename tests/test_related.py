@@ -171,6 +171,7 @@ TEXTS = st.dictionaries(
 
 
 TRIO = {f"p{i}": ("", "alpha beta") for i in range(3)}
+FIVE = {f"p{i}": ("", "alpha beta") for i in range(5)}
 
 
 def kept_index(state: BuildState) -> related.RelatedIndex:
@@ -192,6 +193,9 @@ def whole(index: related.RelatedIndex, table: dict) -> dict:
 @example(  # a term's bucket changes: its papers' other terms' postings change with their weights
     [{**TRIO, "p3": ("", "gamma")}, {**TRIO, "p3": ("", "alpha gamma")}], 2, 64, related.HELD_BUCKET
 )
+@example(  # a paper in others' lists is removed, no term changing bucket
+    [{**FIVE, "p5": ("", "alpha gamma")}, FIVE], 5, 64, related.HELD_BUCKET
+)
 def test_an_index_updated_edit_by_edit_equals_a_clean_one(
     steps: list[dict], k: int, few: int, held: int
 ) -> None:
@@ -200,7 +204,8 @@ def test_an_index_updated_edit_by_edit_equals_a_clean_one(
     when a term's bucket changes above `HELD_BUCKET`): it has the same vectors and lists as one
     made from the last texts, whether the lists that moved papers touch are updated or ranked
     anew (`FEW_MOVED`), and the store then holds what a clean build keeps."""
-    related.FEW_MOVED, related.HELD_BUCKET, held_before = few, held, related.HELD_BUCKET
+    few_before, held_before = related.FEW_MOVED, related.HELD_BUCKET
+    related.FEW_MOVED, related.HELD_BUCKET = few, held
     try:
         state = BuildState(None)
         for texts in steps:
@@ -218,7 +223,7 @@ def test_an_index_updated_edit_by_edit_equals_a_clean_one(
         terms = "SELECT * FROM related_terms ORDER BY term"
         assert state.db.execute(terms).fetchall() == fresh.db.execute(terms).fetchall()
     finally:
-        related.FEW_MOVED, related.HELD_BUCKET = 64, held_before
+        related.FEW_MOVED, related.HELD_BUCKET = few_before, held_before
 
 
 def test_an_edit_reads_only_the_rows_and_terms_it_reaches() -> None:

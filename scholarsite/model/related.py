@@ -4,15 +4,17 @@ What "related" means: each paper is represented by its `TOP_TERMS` highest-weigh
 (words of its title and abstract, titles counted `TITLE_BOOST` more times, stop words and
 plurals folded). A term's weight is 1 + log(tf) times an inverse document frequency that depends
 only on the *power of two* the term's document frequency falls in (1, 2-3, 4-7, ... papers),
-and only terms found in 2 to `MAX_DF` papers are kept: a term in one paper relates nothing and
-a term in hundreds says little. The related papers of a paper are the k others with the highest
-dot product of those vectors (ties: the smaller paper key first).
+divided by the norm of the paper's 1 + log(tf) (over all its terms), and only terms found in 2
+to `MAX_DF` papers are kept: a term in one paper relates nothing and a term in hundreds says
+little. The related papers of a paper are the k others with the highest dot product of those
+vectors (ties: the smaller paper key first).
 
 Every quantity is local: a paper's vector depends on its own text and on the df *buckets* of
 its terms, and its list on the vectors that share a kept term with it (at most MAX_DF papers
 a term). So an edit re-weighs one paper, re-weighs the holders of a term only when that term's
-bucket changes (rarely), and re-ranks only the papers that share a changed term; a value that
-comes out equal stops the ripple. `RelatedIndex.update` is the same function of the texts
+bucket changes (and then only that term's weight in each: the norm leaves idf out), and
+re-ranks only the papers that share a term whose weight changed; a value that comes out equal
+stops the ripple. `RelatedIndex.update` is the same function of the texts
 whether it starts empty (a clean build) or from the last build's state.
 """
 
@@ -38,7 +40,7 @@ TOP_TERMS = 16
 MAX_DF = 255  # a term in more papers than this is not kept (its bucket: 2**8 and over)
 TITLE_BOOST = 2
 CHUNK = 5_000  # papers per task when ranking is spread over processes
-FEW_MOVED = 64  # up to this many re-weighed papers, the others' lists are updated, not ranked anew
+FEW_MOVED = 1024  # up to this many re-weighed papers, lists are updated, not ranked anew
 IDF_BASE = 21  # idf of a term in bucket b: 1 + (IDF_BASE - b) * ln 2 (positive up to ~10**6 papers)
 Item = TypeVar("Item")
 HELD_BUCKET = MAX_DF.bit_length() + 1  # the store keeps the papers of a term up to this bucket
@@ -432,23 +434,28 @@ class RelatedIndex:
         vectors = {key: self._vector(self.counts[key]) for key in revector}
         self.read_postings(term for key in gone | vectors.keys() for term, _ in self.vectors.get(key, ()))
         self.read_postings(term for vector in vectors.values() for term, _ in vector)
-        moved, touched = self._post(gone, vectors)
-        rerank = moved | edited | set().union(*(self.postings[t].keys() for t in touched))
+        changes = self._post(gone, vectors)
+        moved = {key: terms for key, terms in changes.items() if key not in gone}
+        touched = set().union(*changes.values())
+        rerank = moved.keys() | edited | set().union(*(self.postings[t].keys() for t in touched))
         self.read_lists(rerank)
-        whole = set(rerank) if len(moved) + len(gone) > FEW_MOVED else moved | edited
+        whole = set(rerank) if len(moved) + len(gone) > FEW_MOVED else set(edited)
         if k != self.k:
             self.k, rerank, whole = k, set(digests), set(digests)
-        self.unsaved |= gone | edited | moved
-        shifted = moved | gone
-        whole |= {key for key in rerank - whole if not shifted.isdisjoint(self.related.get(key, ()))}
-        changed = self._rank(sorted(whole), workers)
-        holding: dict[str, list[str]] = defaultdict(list)  # term -> the moved papers whose vector holds it
+        self.unsaved |= gone | edited | moved.keys()
+        whole |= {key for key in rerank - whole if not gone.isdisjoint(self.related.get(key, ()))}
+        holding: dict[str, list[str]] = defaultdict(list)  # term -> the moved papers whose weight of it moved
         for key in sorted(moved):
-            for term, _ in self.vectors[key]:
+            for term in moved[key]:
                 holding[term].append(key)
+        others = {key: self._rescored(key, moved.get(key, ()), holding) for key in sorted(rerank - whole)}
+        self.read_lists(set().union(*others.values()))
         weights = OnDemand(lambda key: dict(self.vectors[key]))  # each vector as a dict, made once
-        ranked_in = [(key, self._rank_in(key, holding, weights)) for key in sorted(rerank - whole)]
-        return self._keep(ranked_in) | changed | gone
+        ranked_in = {key: self._rank_in(key, found, weights) for key, found in others.items()}
+        whole |= {key for key, found in ranked_in.items() if found is None}
+        changed = self._rank(sorted(whole), workers)
+        kept_lists = ((key, found) for key, found in ranked_in.items() if found is not None)
+        return self._keep(kept_lists) | changed | gone
 
     def _keep(self, ranked: Iterable[tuple[str, Ranked]]) -> set[str]:
         """Keep the lists and scores ranking found; the keys whose list changed."""
@@ -502,33 +509,35 @@ class RelatedIndex:
         return {term for term, df in before.items() if bucket(df) != bucket(self.df[term])}
 
     def _vector(self, counts: Counts) -> Vector:
-        """A paper's TOP_TERMS kept terms with their L2-normalised weights (the norm counts every
-        term of the paper, so the kept weights are its share of the cosine)."""
-        weights = [((1.0 + math.log(n)) * idf(bucket(self.df[t])), t) for t, n in counts]
-        norm = math.hypot(*(w for w, _ in weights)) or 1.0
-        best = sorted((-w, t) for w, t in weights if kept(bucket(self.df[t])))[:TOP_TERMS]
+        """A paper's TOP_TERMS kept terms with their weights, divided by the L2 norm of the
+        paper's term frequencies (1 + log tf of every term, without idf: a term whose bucket
+        changes changes its own weight only)."""
+        frequencies = [(1.0 + math.log(n), t) for t, n in counts]
+        norm = math.hypot(*(f for f, _ in frequencies)) or 1.0
+        weights = ((f * idf(bucket(self.df[t])), t) for f, t in frequencies if kept(bucket(self.df[t])))
+        best = sorted((-w, t) for w, t in weights)[:TOP_TERMS]
         return tuple((t, -w / norm) for w, t in best)
 
-    def _post(self, gone: set[str], vectors: dict[str, Vector]) -> tuple[set[str], set[str]]:
-        """Move the posting lists to the new vectors; the papers whose vector changed and the
-        terms whose posting list changed."""
-        moved: set[str] = set()
-        touched: set[str] = set()
+    def _post(self, gone: set[str], vectors: dict[str, Vector]) -> dict[str, set[str]]:
+        """Move the posting lists to the new vectors; each paper whose vector changed (gone
+        papers too) with the terms whose weight in it changed (came, went or moved)."""
+        moved: dict[str, set[str]] = {}
         for key in sorted(gone | vectors.keys()):
-            old = self.vectors.pop(key, ())
+            old = dict(self.vectors.pop(key, ()))
             new = vectors.get(key)
             if new is not None:
                 self.vectors[key] = new
-            if old == new:
+            weights = dict(new or ())
+            changed = {term for term in old.keys() | weights.keys() if old.get(term) != weights.get(term)}
+            if not changed:
                 continue
-            moved.add(key)
-            for term, _ in old:
+            for term in old.keys() - weights.keys():
                 del self.postings[term][key]
-            for term, weight in new or ():
-                self.postings[term][key] = weight
-            touched.update(t for t, _ in chain(old, new or ()))
-        self.unsaved_terms |= touched
-        return moved - gone, touched
+            for term in changed & weights.keys():
+                self.postings[term][key] = weights[term]
+            self.unsaved_terms |= changed
+            moved[key] = changed
+        return moved
 
     def _rank(self, keys: list[str], workers: int) -> set[str]:
         """Rank the related papers of `keys` again; the keys whose list changed."""
@@ -538,22 +547,35 @@ class RelatedIndex:
                     self.postings.get(term)
         return self._keep(zip(keys, _map_chunks(self._nearest_all, keys, workers), strict=True))
 
-    def _rank_in(
-        self, key: str, holding: Mapping[str, list[str]], weights: Mapping[str, dict[str, float]]
-    ) -> Ranked:
-        """The related papers of a paper whose vector and whose related papers' vectors are
-        unchanged, when only the moved papers' vectors changed (`holding`: by term, the moved
-        papers whose vector holds it; `weights`: each paper's vector as a dict): every paper
-        outside its list ranked below the list before and still does, so the list (with the
-        scores kept with it) and the moved papers that share a term with it hold the new list."""
+    def _rescored(self, key: str, changed: Iterable[str], holding: Mapping[str, list[str]]) -> set[str]:
+        """The papers whose score with this one may have changed: those holding a term whose
+        weight changed in this paper (`changed`), and the moved papers whose weight of one of
+        this paper's terms changed (`holding`: by term)."""
+        terms = {term for term, _ in self.vectors[key]} | set(changed)
+        found = {other for term in changed for other in self.postings[term]}
+        found.update(other for term in terms for other in holding.get(term, ()))
+        found.discard(key)
+        return found
+
+    def _rank_in(self, key: str, others: set[str], weights: Mapping[str, dict[str, float]]) -> Ranked | None:
+        """The related papers of a paper from its list before and the scores of `others` (the
+        papers whose score with it may have changed, `_rescored`) found again: every paper
+        outside the list ranked below it before and, its score unchanged, still does, unless a
+        paper of the list lost score (then None: rank it anew). `weights`: each vector as a dict."""
         vector = self.vectors[key]
-        scores = dict(zip(self.related[key], self.scores[key], strict=True))
-        for other in sorted({other for term, _ in vector for other in holding.get(term, ())} - {key}):
-            found, total = weights[other], 0.0
+        before = dict(zip(self.related[key], self.scores[key], strict=True))
+        scores = dict(before)
+        for other in sorted(others):
+            found, total, shared = weights[other], 0.0, False
             for term, q in vector:  # in the order `_nearest` adds them: the same float
                 if term in found:
-                    total += q * found[term]
-            scores[other] = total
+                    total, shared = total + q * found[term], True
+            if shared:
+                scores[other] = total
+            else:
+                scores.pop(other, None)
+        if any(scores.get(other, -1.0) < score for other, score in before.items()):
+            return None
         return top_k(scores, self.k)
 
     def _nearest_all(self, keys: Sequence[str]) -> list[Ranked]:
