@@ -5,6 +5,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sqlite3
+from collections.abc import Iterable
 from multiprocessing.synchronize import Event
 from pathlib import Path
 
@@ -26,7 +27,7 @@ def counted(calls: list[str]) -> object:
     return upper
 
 
-def saved_memo(path: Path, sources: str = "abc") -> Memo:
+def saved_memo(path: Path, sources: Iterable[str] = "abc") -> Memo:
     """A memo of `upper` over `sources`, saved at `path`."""
     memo = Memo(path)
     for source in sources:
@@ -41,6 +42,33 @@ def test_saved_entries_are_read_back_one_by_one_and_not_computed_again(tmp_path:
     again = Memo(tmp_path / FILE)
     assert [again.text("upper", counted(calls), s) for s in "abcd"] == ["A", "B", "C", "D"]
     assert calls == ["d"] and not again.entries.keys() - {again.key("upper", s) for s in "abcd"}
+
+
+def test_entries_prefetched_at_once_are_those_read_one_by_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`prefetch` reads many sources' entries in a few queries (`BATCH` keys each): the same
+    texts as one query a source, none computed again, the sources unknown left unknown, the
+    entries not text left out."""
+    sources = [f"source {n}" for n in range(1200)]
+    memo = saved_memo(tmp_path / FILE, sources)
+    with sqlite3.connect(tmp_path / FILE) as db:
+        db.execute("UPDATE entries SET text = ? WHERE key = ?", (b"\xff", memo.key("upper", "source 7")))
+    one_by_one = Memo(tmp_path / FILE)
+    expected = {
+        key: text for s in [*sources, "new"] if (text := one_by_one.known(key := memo.key("upper", s)))
+    }
+    prefetched = Memo(tmp_path / FILE)
+    prefetched.prefetch("upper", [*sources, "new", "source 1"])
+    assert prefetched.entries == expected and len(expected) == len(sources) - 1
+    monkeypatch.setattr(Memo, "stored", lambda self, key: pytest.fail("read again one by one"))
+    calls: list[str] = []
+    assert [prefetched.text("upper", counted(calls), s) for s in sources[:3]] == [
+        "SOURCE 0",
+        "SOURCE 1",
+        "SOURCE 2",
+    ]
+    assert calls == []
 
 
 def test_a_save_that_collects_keeps_what_was_used_or_kept_and_one_that_does_not_keeps_all(

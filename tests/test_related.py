@@ -253,7 +253,7 @@ def test_an_edit_re_ranks_only_papers_that_share_a_term() -> None:
 
 def test_rows_read_at_once_are_the_rows_read_one_by_one() -> None:
     """A kept index brings the rows a change reaches in from the store in a few queries (of
-    `state.BATCH` keys each), the same rows a query per key gives; papers without a row have none."""
+    `sqlitefile.BATCH` keys each), the same rows a query per key gives; papers without a row have none."""
     docs = {f"p{i:04d}": ("", f"topic{i % 20} marker{i}") for i in range(1200)}
     state = BuildState(None)
     index = related.RelatedIndex(3)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from scholarsite.inputs.sqlitefile import SqliteFile, keep_only
+from scholarsite.inputs.sqlitefile import SqliteFile, batched, keep_only
 from scholarsite.inputs.store import CACHE_FOLDER, remove_shards
 
 MEMO_FILE = CACHE_FOLDER / "derived.sqlite"
@@ -59,6 +59,20 @@ class Memo:
         except sqlite3.Error:
             return None
         return rows[0][0] if rows and isinstance(rows[0][0], str) else None
+
+    def prefetch(self, name: str, sources: Iterable[str]) -> None:
+        """Read the entries of `name` applied to these sources from the file at once, those not
+        read yet (a few queries where `text` would ask one a source: a file of two thousand
+        entries, such as a part of `data/papers.json`, 0.1 s)."""
+        wanted = [key for key in {self.key(name, source) for source in sources} if key not in self.entries]
+        db = self.file.connection() if wanted else None
+        if db is None:
+            return
+        with contextlib.suppress(sqlite3.Error):
+            query = "SELECT key, text FROM entries WHERE key IN ({marks})"
+            self.entries.update(
+                (key, text) for key, text in batched(db, query, sorted(wanted)) if isinstance(text, str)
+            )
 
     @staticmethod
     def key(name: str, source: str) -> bytes:

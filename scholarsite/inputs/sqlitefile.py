@@ -14,12 +14,14 @@ import contextlib
 import os
 import sqlite3
 import weakref
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from scholarsite.inputs.digests import code_version
 
 WAL_LIMIT = 2**24  # bytes
+BATCH = 500  # keys a query asks for at once (SQLite takes 999 parameters at least)
 META = "CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);"
 
 OPEN: weakref.WeakSet[SqliteFile] = weakref.WeakSet()  # files that may hold a connection
@@ -46,6 +48,14 @@ def connected(path: Path) -> sqlite3.Connection:
     db = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
     db.execute(f"PRAGMA journal_size_limit = {WAL_LIMIT}")
     return db
+
+
+def batched(db: sqlite3.Connection, query: str, keys: Sequence[object], *first: object) -> Iterator[Any]:
+    """The rows `query` finds for `keys`, asked `BATCH` keys at a time (`{marks}` in the
+    query stands for a batch's placeholders, after the parameters `first`)."""
+    for start in range(0, len(keys), BATCH):
+        batch = keys[start : start + BATCH]
+        yield from db.execute(query.format(marks=", ".join("?" * len(batch))), [*first, *batch])
 
 
 def reading(db: sqlite3.Connection) -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from scholarsite.inputs.digests import code_version
+from scholarsite.inputs.sqlitefile import batched
 from scholarsite.inputs.store import CACHE_FOLDER
 
 STATE_FILE = CACHE_FOLDER / "state.sqlite"
@@ -48,7 +49,6 @@ CREATE TABLE IF NOT EXISTS related_terms (
 ) WITHOUT ROWID;
 """
 RelatedColumns = tuple[str, str, str, str, str]  # key, digest, counts, vector, related
-BATCH = 500  # keys a query asks for at once (SQLite takes 999 parameters at least)
 SCAN_ABOVE = 2000  # values of a kind asked for at once past which the kind's every row is read
 TermColumns = tuple[int, str | None, str]  # df, papers (None: not kept), postings
 TermRow = tuple[str, int, str | None, str]  # a term with its columns
@@ -259,11 +259,8 @@ class BuildState:
         return self.batched("SELECT term, postings FROM related_terms WHERE term IN ({marks})", terms)
 
     def batched(self, query: str, keys: Sequence[str], *first: str) -> Iterator[Any]:
-        """The rows `query` finds for `keys`, asked `BATCH` keys at a time (`{marks}` in the
-        query stands for a batch's placeholders, after the parameters `first`)."""
-        for start in range(0, len(keys), BATCH):
-            batch = keys[start : start + BATCH]
-            yield from self.db.execute(query.format(marks=", ".join("?" * len(batch))), [*first, *batch])
+        """The rows `query` finds for `keys` (`sqlitefile.batched`)."""
+        return batched(self.db, query, keys, *first)
 
     def value(self, name: str) -> str | None:
         """A value kept by name (None when there is none)."""

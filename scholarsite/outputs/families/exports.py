@@ -112,6 +112,7 @@ def cited_key(data: SiteData, groups: list[tuple[str, list[str]]]) -> str:
 def authors_bibliography(data: SiteData, authors: list[tuple[str, list[str]]]) -> bytes:
     """A part of the authors' BibTeX: each author's mark line, then their entries (as their
     papers.bib held them), then a blank line."""
+    data.memo.prefetch(BULK_BIBTEX, (data.records.digest_of(key) for _, cited in authors for key in cited))
     return as_bytes(
         "".join(
             f"{AUTHOR_MARK}{slug}}}\n{bibliography_of(data, cited).decode()}\n" for slug, cited in authors
@@ -122,6 +123,7 @@ def authors_bibliography(data: SiteData, authors: list[tuple[str, list[str]]]) -
 def bibliography_of(data: SiteData, papers: list[str]) -> bytes:
     """`bibliography` of the papers of these keys, each entry from the memo when its citation
     record is one the last build had (`bulk_entry`)."""
+    data.memo.prefetch(BULK_BIBTEX, map(data.records.digest_of, papers))
     return as_bytes("\n".join(bulk_entry(data, key) for key in papers))
 
 
@@ -236,6 +238,7 @@ def paper_lines(data: SiteData, papers: list[Paper]) -> list[str]:
         return lambda _: sorted_text(paper_items(data, [paper])[0])
 
     made_from = data.paper_data.digests_of([paper.key for paper in papers])
+    data.memo.prefetch(PAPER_LINE, made_from)
     return [
         data.memo.text(PAPER_LINE, line(paper), read) for paper, read in zip(papers, made_from, strict=True)
     ]
