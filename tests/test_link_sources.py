@@ -22,7 +22,7 @@ from xml.sax.saxutils import escape
 import pytest
 
 from scholarsite import cli
-from scholarsite.inputs import sources_cache
+from scholarsite.inputs import sources_cache, sources_reuse
 from scholarsite.inputs.sources import SOURCES_FILE, load_sources, read_sources
 from scholarsite.inputs.sources_cache import SOURCES_CACHE, read_sources_kept
 from scholarsite.sources import client as arxiv_client
@@ -291,8 +291,8 @@ def test_rerun_looks_up_only_what_is_missing_or_old(project: Path, script: Scrip
 def unread(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make the quick reader's full read and the changed file's walk fail the test: only a
     cache hit reads sources.yaml."""
-    for name in ("sources_of", "reused_sources"):
-        monkeypatch.setattr(sources_cache, name, lambda *args, name=name: pytest.fail(f"{name} ran"))
+    for module, name in ((sources_cache, "sources_of"), (sources_reuse, "reused_sources")):
+        monkeypatch.setattr(module, name, lambda *args, name=name: pytest.fail(f"{name} ran"))
 
 
 def test_the_next_build_takes_the_written_file_from_the_cache(

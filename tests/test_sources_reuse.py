@@ -99,11 +99,11 @@ def same_read(got: tuple[Sources, list[object]], expected: tuple[Sources, list[o
 @contextlib.contextmanager
 def missed(calls: list[str]) -> Iterator[None]:
     """Within it, each changed file's walk and each full read is noted in `calls`."""
-    spies = {name: getattr(sources_cache, name) for name in ("reused_sources", "sources_of")}
+    spies = {"reused_sources": sources_reuse, "sources_of": sources_cache}  # where each is looked up
     with ExitStack() as stack:
-        for name, real in spies.items():
-            spy = functools.partial(noted, calls, name, real)
-            stack.enter_context(mock.patch.object(sources_cache, name, spy))
+        for name, module in spies.items():
+            spy = functools.partial(noted, calls, name, getattr(module, name))
+            stack.enter_context(mock.patch.object(module, name, spy))
         yield
 
 

@@ -45,7 +45,6 @@ from typing import Any
 import yaml
 
 from scholarsite.errors import BuildError, Diagnostic, error
-from scholarsite.inputs.blockyaml import entries_under
 from scholarsite.inputs.files import present, read_input
 from scholarsite.inputs.openalex_part import DATE_FIELDS, MAX_TEXT, Impact, impact_of, made, text_problem
 from scholarsite.inputs.paperlinks import Link, links_of, type_problem
@@ -259,6 +258,8 @@ def parsed(text: str, path: str) -> tuple[Sources, list[Diagnostic]]:
 
 def quickly_parsed(text: str, path: str) -> tuple[Sources, list[Diagnostic]] | None:
     """The entries as `blockyaml.entries_under` reads them, when it can and all are good."""
+    from scholarsite.inputs.blockyaml import entries_under  # 20 ms of imports, for sources.yaml only
+
     found = entries_under(text, "papers", path)
     if not found:
         return None

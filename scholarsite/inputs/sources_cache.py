@@ -64,7 +64,6 @@ from scholarsite.inputs.sources import (
     sources_bytes,
     sources_of,
 )
-from scholarsite.inputs.sources_reuse import reused_sources
 from scholarsite.inputs.sources_signed import (
     keep_changed,
     keep_signed,
@@ -151,6 +150,8 @@ def signed_read(file: Path, data: bytes, digest: str, key: bytes) -> tuple[Sourc
         hit = sources_in(kept, digest)
         if hit is not None:
             return hit, []
+        from scholarsite.inputs.sources_reuse import reused_sources  # with blockyaml: 20 ms of imports
+
         reused = reused_sources(data, kept)
     if reused is not None:
         if reused.sources.entries:

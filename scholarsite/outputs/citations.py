@@ -20,10 +20,9 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from urllib.parse import quote
 
-from slugify import slugify
-
 from scholarsite.inputs.digests import Digested
 from scholarsite.inputs.unicode import strip_ignorable
+from scholarsite.model.identity import slugify
 from scholarsite.tex.bibtex import escape_specials, tex_to_bibtex
 
 INCOMPLETE_NOTE = "Author list incomplete: it names only the authors in this collection."
