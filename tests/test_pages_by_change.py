@@ -162,6 +162,30 @@ def test_a_one_shot_build_plans_by_the_change_since_the_last_complete_build(
     assert manifest_keys(project / "site") == manifest_keys(clean)
 
 
+def test_an_abstract_edit_plans_the_papers_page_not_the_listings_showing_its_summary(
+    project: Path, tmp_path: Path, planned: list[PagesByChange]
+) -> None:
+    """An abstract edit changes the paper's card, not its summary (what listing rows show): the
+    paper's page is planned again, its subjects' and year's listings are carried (a title
+    edit, which changes the summary, plans them)."""
+    pipeline.build(project)
+    data, _ = pipeline.site_data(load_project(project))
+    paper = next(p for p in data.site.papers if len(p.provenance) == 1 and p.abstract)
+    listings = {("subject", s.code) for s in paper.subjects} | {("year", str(paper.year))}
+    reword(project, paper)
+    pipeline.build(project)
+    made = planned[-1]
+    assert made.chosen is not None and ("paper", paper.key) in made.chosen
+    assert listings and not listings & made.chosen
+    clean = tmp_path / "clean"
+    clean_build(project, clean)
+    assert site_files(project / "site") == site_files(clean)
+    assert manifest_keys(project / "site") == manifest_keys(clean)
+    retitle(project, paper)
+    pipeline.build(project)
+    assert listings <= planned[-1].chosen  # type: ignore[operator]
+
+
 def test_plans_not_of_the_last_complete_build_are_not_used(
     project: Path, tmp_path: Path, planned: list[PagesByChange], monkeypatch: pytest.MonkeyPatch
 ) -> None:

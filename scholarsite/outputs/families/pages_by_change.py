@@ -7,9 +7,11 @@ build state keeps, once the build is complete (`PagePlans`): each entity's page 
 digest of every such value, and for each value the entities whose pages read it.
 
 The next build makes every value again and compares digests: it plans again the pages of the
-papers whose card changed (and of their authors, subjects and years, which list them), of
-whoever read a value whose digest changed or a related list that changed, of entities new to
-the site, and the site's own pages (indexes, the papers listing, What's new); every other page
+papers whose card changed (and of their authors, subjects and years when the paper's summary,
+all its listing rows show, changed: a new paper, or one that moved, is not read by the listings
+it joins yet), of whoever read a value whose digest changed or a related list that changed, of
+entities new to the site, and the site's own pages (indexes, the papers listing, What's new);
+every other page
 keeps its file and its manifest entry (`carried`; the sync checks each is intact first). A
 value that comes out equal stops the change there (early cutoff).
 
@@ -193,10 +195,11 @@ class PagesByChange:
         changed |= {("related", key) for key in self.data.related_lists[1]}
         by_key = self.data.site.by_key
         papers = [by_key[key] for kind, key in changed if kind == "paper" and key in by_key]
+        listed = [by_key[key] for kind, key in changed if kind == "summary" and key in by_key]
         chosen = {HEAD, TAIL, *(("paper", paper.key) for paper in papers)}
-        chosen |= {("author", author.key) for paper in papers for author in paper.authors}
-        chosen |= {("subject", subject.code) for paper in papers for subject in paper.subjects}
-        chosen |= {("year", str(paper.year)) for paper in papers}
+        chosen |= {("author", author.key) for paper in listed for author in paper.authors}
+        chosen |= {("subject", subject.code) for paper in listed for subject in paper.subjects}
+        chosen |= {("year", str(paper.year)) for paper in listed}
         return chosen | readers(changed) | {owner for owner, _ in self.order if owner not in last.paths}
 
     def outputs(self, log: ReadLog) -> Iterator[Output]:
