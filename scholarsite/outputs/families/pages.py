@@ -212,10 +212,12 @@ class Planner:
 
         ordered = sorted(self.site.authors, key=lambda a: (initial(a), a.key))
         split = len(ordered) > AUTHORS_ON_ONE_PAGE
+        cards = self.cards.authors
+        cards.digests_of([a.key for a in ordered])  # known without the cards when kept, read at once
         letters = DigestedList(  # read by every page of the index: keyed once
             {
                 "letter": letter,
-                "authors": [self.cards.author(a) for a in group],
+                "authors": [cards.ref(a.key) for a in group],  # made only if a page is rendered
                 "path": urls.authors_letter(letter) if split else urls.AUTHORS,
             }
             for letter, group in groupby(ordered, key=initial)
