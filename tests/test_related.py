@@ -251,6 +251,34 @@ def test_an_edit_re_ranks_only_papers_that_share_a_term() -> None:
     assert index.update(edited, 3) == set()  # nothing changed: nothing ranked again
 
 
+def test_a_word_crossing_a_power_of_two_moves_only_its_own_weight_and_ranks_few_lists_anew(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """ "alpha" goes from 3 to 4 papers (another bucket, another idf): in the papers holding it
+    only its weight changes (the norm leaves idf out), and besides the edited paper only lists
+    that held it (its score with them may have dropped) are ranked against the collection, the
+    others from their kept scores."""
+    docs = {f"p{i:02d}": ("", f"alpha topic{i % 4} detail{i % 6} marker{i}") for i in range(3)}
+    docs |= {f"p{i:02d}": ("", f"topic{i % 4} detail{i % 6} marker{i}") for i in range(3, 40)}
+    index = related.RelatedIndex(3)
+    index.update(docs, 3)
+    before, lists = dict(index.vectors), dict(index.related)
+    ranked: list[str] = []
+    nearest = related.RelatedIndex._nearest
+    monkeypatch.setattr(
+        related.RelatedIndex, "_nearest", lambda self, key: ranked.append(key) or nearest(self, key)
+    )
+    index.update({**docs, "p03": ("", "alpha topic3 detail3 marker3")}, 3)
+    for key in ("p00", "p01", "p02"):
+        old, new = dict(before[key]), dict(index.vectors[key])
+        assert old.keys() == new.keys() and old["alpha"] != new["alpha"]
+        assert {term: w for term, w in old.items() if term != "alpha"} == {
+            term: w for term, w in new.items() if term != "alpha"
+        }
+    assert ranked[0] == "p03" and all("p03" in lists[key] for key in ranked[1:])
+    assert len(ranked) < len(docs) / 4
+
+
 def test_rows_read_at_once_are_the_rows_read_one_by_one() -> None:
     """A kept index brings the rows a change reaches in from the store in a few queries (of
     `sqlitefile.BATCH` keys each), the same rows a query per key gives; papers without a row have none."""

@@ -11,9 +11,8 @@ papers whose card changed (and of their authors, subjects and years when the pap
 all its listing rows show, changed: a new paper, or one that moved, is not read by the listings
 it joins yet), of whoever read a value whose digest changed or a related list that changed, of
 entities new to the site, and the site's own pages (indexes, the papers listing, What's new);
-every other page
-keeps its file and its manifest entry (`carried`; the sync checks each is intact first). A
-value that comes out equal stops the change there (early cutoff).
+every other page keeps its file and its manifest entry (`carried`; the sync checks each is
+intact first). A value that comes out equal stops the change there (early cutoff).
 
 What pages read beyond those values (`basis_of`: the settings, templates, content and author
 pages, OpenAlex's figures, the co-author network, the number of BibTeX parts) changed, or the
