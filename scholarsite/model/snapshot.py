@@ -10,10 +10,13 @@ it was made of: each seed's digest, the author pages' identities, the publicatio
 the digests of lineage.txt and sources.yaml as the build left them. The next build makes the
 objects again from it (a fifth of the merge's time), takes the seeds whose digest is not the
 kept one as changed, and lets `WarmModel` merge those again and the lineage follow, as the
-preview does after a save. The file is JSON (orjson) signed with the user's key
-(`inputs.userkey`): its slugs, keys and counts are taken as they are, so a model planted in
-`.scholarsite-cache/` is never used; nor is one of another code version, or one with anything
-unexpected in it: the model is then merged whole, as without it (and without a key).
+preview does after a save. The file is JSON (orjson) lines: a header (all but the papers and
+authors, with their numbers), then a line per paper and per author, so that a build keeps the
+line of each paper and author that stays the same (not its decoded row: 80 MB at 37,537 papers)
+and writes it again as it was read. It is signed with the user's key (`inputs.userkey`): its
+slugs, keys and counts are taken as they are, so a model planted in `.scholarsite-cache/` is
+never used; nor is one of another code version, or one with anything unexpected in it: the
+model is then merged whole, as without it (and without a key).
 """
 
 from __future__ import annotations
@@ -21,10 +24,10 @@ from __future__ import annotations
 import datetime
 import secrets
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from scholarsite.inputs import taxonomy
 from scholarsite.inputs.digests import code_version
@@ -57,8 +60,8 @@ from scholarsite.model.warm import Changes, Merged, WarmModel, group_of
 
 SNAPSHOT_FILE = CACHE_FOLDER / "model.signed"
 MAGIC = b"scholarsite model.signed 1\n"
-FORMAT = 5  # a paper's group kept with it since 3; its citation key, the base URL and the mark since 4;
-# its facts (details' date, author names and DOI, abstracts' digests) since 5
+FORMAT = 6  # a paper's group kept with it since 3; its citation key, the base URL and the mark since 4;
+# its facts (details' date, author names and DOI, abstracts' digests) since 5; in lines since 6
 PAPER_FIELDS = (str, str, str, str, int)  # the types of a paper's key, slugs, title and year
 STALE: Any = object()  # a changed seed's records as the kept model knew them: equal to none
 
@@ -82,6 +85,32 @@ class Citing:
     base_url: str | None = None
 
 
+Views = tuple[object, ...]  # an author's lists of papers, co-authors, subject and year counts
+
+
+class PaperRow(NamedTuple):
+    """A paper the kept model made whole from its records, with the line of its row (written
+    again as it is while the paper is the same object with the same citation key) and what
+    `unchanged` reads of the row."""
+
+    paper: Paper
+    line: bytes
+    text_digest: str
+    base: str  # its citation key before its suffix
+    cited: str  # its citation key
+
+
+class AuthorRow(NamedTuple):
+    """An author the kept model made, with the line of its row (written again as it is while the
+    author is the same object with the same views and fields) and what is compared of it."""
+
+    author: Author
+    line: bytes
+    fields: list[Any]  # `author_fields` as read
+    papers: int  # how many papers it had
+    views: Views  # the lists it was made with (`views_of`)
+
+
 @dataclass
 class Kept:
     """What the kept model was made of, and the rows it was read from of the papers that are
@@ -90,38 +119,38 @@ class Kept:
     that kept it left them, the former keys they give its papers."""
 
     basis: Basis
-    rows: dict[int, tuple[Paper, list[Any]]]  # by the paper's id (the paper held: its id stays its own)
+    rows: dict[int, PaperRow]  # by the paper's id (the paper held: its id stays its own)
     authors: list[Author] = field(default_factory=list)
     origin: object = None
     former: dict[str, str] | None = None
-    author_rows: dict[int, tuple[Author, list[Any], Views]] = field(default_factory=dict)  # by id, as `rows`
+    author_rows: dict[int, AuthorRow] = field(default_factory=dict)  # by id, as `rows`
     places: tuple[list[Paper], list[Author]] = ([], [])  # the papers and authors in the order read
     mark: str = ""  # given when it was kept, and to the build state saved with it (`keep`)
     base_url: str | None = None  # the site's when it was kept (its papers' citation records read it)
 
-    def author_row(self, author: Author) -> list[Any] | None:
-        """The row `author` was read from, when it is the same object with the same views
+    def author_row(self, author: Author) -> bytes | None:
+        """The line `author` was read from, when it is the same object with the same views
         (the merge gives an author it counts again new lists) and fields (None otherwise)."""
         found = self.author_rows.get(id(author))
-        if found is None:
+        if found is None or found.author is not author:
             return None
-        read, row, views = found
-        same = read is author and all(now is then for now, then in zip(views_of(author), views, strict=True))
-        return row if same and row[:7] == author_fields(author) else None
+        same = all(now is then for now, then in zip(views_of(author), found.views, strict=True))
+        return found.line if same and found.fields == author_fields(author) else None
 
-    def lists_as_read(self, author: Author, row: list[Any] | None) -> bool:
+    def lists_as_read(self, author: Author, row: AuthorRow | None) -> bool:
         """Whether `author` has the fields, papers and co-authors (by key and slug, with the
         papers shared) of `row`, the kept model's row of the author of that key: the same
         object with the same lists (`author_row`), or one merged again whose lists come out
-        the same."""
+        the same (its line decoded again to compare them)."""
         if self.author_row(author) is not None:
             return True
-        if row is None or row[:7] != author_fields(author):
+        if row is None or row.fields != author_fields(author):
             return False
         papers, authors = self.places
-        return [p.key for p in author.papers] == [papers[at].key for at in row[7]] and [
+        read = loads_checked(row.line)
+        return [p.key for p in author.papers] == [papers[at].key for at in read[7]] and [
             (a.key, a.slug, n) for a, n in author.coauthors
-        ] == [(authors[at].key, authors[at].slug, n) for at, n in row[8]]
+        ] == [(authors[at].key, authors[at].slug, n) for at, n in read[8]]
 
 
 def author_fields(author: Author) -> list[Any]:
@@ -135,9 +164,6 @@ def author_fields(author: Author) -> list[Any]:
         author.seed_paths,
         author.spellings,
     ]
-
-
-Views = tuple[object, ...]  # an author's lists of papers, co-authors, subject and year counts
 
 
 def views_of(author: Author) -> Views:
@@ -164,11 +190,11 @@ def kept_model(
         data = signed_body(path.read_bytes(), key, MAGIC) if key is not None else None
         if data is None:  # none, planted, or this user has no key
             return warm
-        body = loads_checked(data)
-        if type(body) is not dict or body.get("format") != FORMAT or body.get("code") != code_version():
+        header, papers, authors = lines_of(data)
+        if header.get("format") != FORMAT or header.get("code") != code_version():
             return warm
-        merged, kept = merged_of(body, records, basis)
-        network = network_of(body["network"], kept.authors) if body["network"] is not None else None
+        merged, kept = merged_of(header, papers, authors, records, basis)
+        network = network_of(header["network"], kept.authors) if header["network"] is not None else None
     except (OSError, ValueError, TypeError, KeyError, IndexError, Damaged):
         return warm
     warm.last, warm.kept = merged, kept
@@ -202,19 +228,19 @@ def unchanged(warm: WarmModel, site: Site, mark: str | None) -> Unchanged | None
     gone = spelling_links(a for a in kept.authors if id(a) not in now)
     made = spelling_links(a for a in merged.ordered_authors if id(a) not in before)
     spellings = {spelling for spelling, _ in (gone - made) | (made - gone)}
-    same = [(paper, row) for paper, row in kept.rows.values() if merged.by_key.get(paper.key) is paper]
-    texts = {paper.key: row[9] for paper, row in same}
-    bases = {paper.key: row[10] for paper, row in same if row[10]}
-    keys = {paper.key: row[12] for paper, row in same if row[12]}
-    ids = frozenset(id(paper) for paper, _ in same)
+    same = [row for row in kept.rows.values() if merged.by_key.get(row.paper.key) is row.paper]
+    texts = {row.paper.key: row.text_digest for row in same}
+    bases = {row.paper.key: row.base for row in same if row.base}
+    keys = {row.paper.key: row.cited for row in same if row.cited}
+    ids = frozenset(id(row.paper) for row in same)
     authors = frozenset(  # as their cards show them: name, slug, number of papers
-        id(author)
-        for author, row, _ in kept.author_rows.values()
-        if merged.authors.get(author.key) is author
-        and (author.name, author.slug) == (row[2], row[1])
-        and len(author.papers) == len(row[7])
+        id(row.author)
+        for row in kept.author_rows.values()
+        if merged.authors.get(row.author.key) is row.author
+        and (row.author.name, row.author.slug) == (row.fields[2], row.fields[1])
+        and len(row.author.papers) == row.papers
     )
-    rows = {author.key: row for author, row, _ in kept.author_rows.values()}
+    rows = {row.author.key: row for row in kept.author_rows.values()}
     listed = frozenset(  # their papers and co-authors too (`Kept.lists_as_read`)
         id(author) for author in merged.ordered_authors if kept.lists_as_read(author, rows.get(author.key))
     )
@@ -249,8 +275,7 @@ def keep(path: Path, warm: WarmModel, basis: Basis, citing: Citing) -> str:
     network = kept_network.network if kept_network.seen == merged.changes.mark else None
     mark = secrets.token_hex(16)
     kept = kept if isinstance(kept, Kept) else Kept(basis, {})
-    body = body_of(merged, basis, kept, citing, network, mark)
-    write_atomically(path, signed(key, MAGIC, dumps(body)))
+    write_atomically(path, signed(key, MAGIC, body_of(merged, basis, kept, citing, network, mark)))
     warm.kept, warm.changed = Kept(basis, {}, mark=mark, base_url=citing.base_url), False
     return mark
 
@@ -283,29 +308,63 @@ def body_of(
     citing: Citing,
     network: Network | None = None,
     mark: str = "",
-) -> dict[str, Any]:
-    """The JSON of a model (marked `mark`): its objects by their places, references as places (a paper's
-    authors as keys: the row of a paper that stayed the same object, in `kept.rows`, is its
-    row while its citation key is the one `citing` gives; a new row has its text's digest and
-    its citation key before suffix and after, from `citing`;
-    an author's row is the one read while every paper and author read is at its place), and
-    its co-author network if given (members as places)."""
+) -> bytes:
+    """The JSON lines of a model (marked `mark`): a header, then a row per paper and per author,
+    its objects by their places, references as places (a paper's authors as keys: the row of
+    a paper that stayed the same object, in `kept.rows`, is its line as read while its citation
+    key is the one `citing` gives; a new row has its text's digest and its citation key before
+    suffix and after, from `citing`; an author's row is the line read while every paper and
+    author read is at its place), and its co-author network if given (members as places)."""
     author_at = {id(author): at for at, author in enumerate(merged.ordered_authors)}
     paper_at = {id(paper): at for at, paper in enumerate(merged.papers)}
+    authors = merged.ordered_authors
+    in_place = at_places(paper_at, kept.places[0]) and at_places(author_at, kept.places[1])
+    header = {
+        "format": FORMAT,
+        "code": code_version(),
+        "mark": mark,
+        "base_url": citing.base_url,
+        "basis": [basis.seeds, basis.lineage, basis.sources],
+        "identities": [dict(merged.identities.claims), dict(merged.identities.aliases)],
+        "published": {key: date.isoformat() for key, date in sorted(merged.published.items())},
+        "subjects": [
+            [s.code, s.slug, [[author_at[id(a)], n] for a, n in s.author_counts]]
+            for s in merged.subjects.values()
+        ],
+        "years": [
+            [y.year, [[author_at[id(a)], n] for a, n in y.author_counts]] for y in merged.years.values()
+        ],
+        "network": network and network_body(network, {a.key: at for at, a in enumerate(authors)}),
+        "papers": len(merged.papers),
+        "authors": len(authors),
+    }
+    return b"\n".join(
+        [
+            dumps(header),
+            *paper_lines(merged, kept, citing),
+            *(
+                line
+                if in_place and (line := kept.author_row(a)) is not None
+                else dumps(author_row(a, paper_at, author_at))
+                for a in authors
+            ),
+        ]
+    )
+
+
+def paper_lines(merged: Merged, kept: Kept, citing: Citing) -> Iterator[bytes]:
+    """The line of each paper of `merged` (see `body_of`)."""
     in_seed = OnDemand(  # each record's place in its seed's records, by line, of the seeds new rows ask
         lambda path: {line: at for at, line in enumerate(merged.records[path].lines)}
     )
-    papers, rows, bases, keys = [], kept.rows, citing.bases, citing.keys
+    rows, bases, keys = kept.rows, citing.bases, citing.keys
     for paper in merged.papers:
-        if (
-            (read := rows.get(id(paper))) is not None
-            and read[0] is paper
-            and read[1][12] == keys.get(paper.key, "")
-        ):
-            papers.append(read[1])
+        read = rows.get(id(paper))
+        if read is not None and read.paper is paper and read.cited == keys.get(paper.key, ""):
+            yield read.line
             continue
         places = paper.provenance
-        papers.append(
+        yield dumps(
             [
                 paper.key,
                 paper.slug,
@@ -323,45 +382,18 @@ def body_of(
                 facts_data(paper.facts),
             ]
         )
-    authors = merged.ordered_authors
-    in_place = at_places(paper_at, kept.places[0]) and at_places(author_at, kept.places[1])
-    rows_of_authors = [
-        row
-        if in_place and (row := kept.author_row(a)) is not None
-        else [
-            a.key,
-            a.slug,
-            a.name,
-            a.claimed_count,
-            a.at_least,
-            a.seed_paths,
-            a.spellings,
-            [paper_at[id(paper)] for paper in a.papers],
-            [[author_at[id(other)], n] for other, n in a.coauthors],
-            [[subject.code, n] for subject, n in a.subject_counts],
-            a.year_counts,
-        ]
-        for a in merged.ordered_authors
+
+
+def author_row(author: Author, paper_at: dict[int, int], author_at: dict[int, int]) -> list[Any]:
+    """An author's row: `author_fields`, then its papers and co-authors by place, its subject
+    and year counts."""
+    return [
+        *author_fields(author),
+        [paper_at[id(paper)] for paper in author.papers],
+        [[author_at[id(other)], n] for other, n in author.coauthors],
+        [[subject.code, n] for subject, n in author.subject_counts],
+        author.year_counts,
     ]
-    return {
-        "format": FORMAT,
-        "code": code_version(),
-        "mark": mark,
-        "base_url": citing.base_url,
-        "basis": [basis.seeds, basis.lineage, basis.sources],
-        "identities": [dict(merged.identities.claims), dict(merged.identities.aliases)],
-        "published": {key: date.isoformat() for key, date in sorted(merged.published.items())},
-        "papers": papers,
-        "authors": rows_of_authors,
-        "subjects": [
-            [s.code, s.slug, [[author_at[id(a)], n] for a, n in s.author_counts]]
-            for s in merged.subjects.values()
-        ],
-        "years": [
-            [y.year, [[author_at[id(a)], n] for a, n in y.author_counts]] for y in merged.years.values()
-        ],
-        "network": network and network_body(network, {a.key: at for at, a in enumerate(authors)}),
-    }
 
 
 def at_places(places: dict[int, int], read: list[Any]) -> bool:
@@ -395,41 +427,71 @@ def network_of(body: list[Any], authors: list[Author]) -> Network:
     return Network(communities, community_of, pairs, number(count), text(key))
 
 
-def merged_of(body: dict[str, Any], records: list[AuthorRecord], now: Basis) -> tuple[Merged, Kept]:
-    """The model a body holds, and what it was made of. Its seeds whose digest is not the one
-    `now` gives (or that `now` does not know) are `STALE`: `WarmModel.build` merges them
-    again. Damaged (or KeyError, IndexError, TypeError) when the body is not one `body_of`
-    makes."""
-    seeds, lineage, sources = body["basis"]
+def lines_of(data: bytes) -> tuple[dict[str, Any], list[bytes], list[bytes]]:
+    """A kept model's header, and the lines of its papers and of its authors (Damaged, or
+    ValueError, KeyError, TypeError, when the data are not what `body_of` writes)."""
+    lines = data.split(b"\n")
+    header = loads_checked(lines[0])
+    if type(header) is not dict:
+        raise Damaged
+    papers, authors = number(header["papers"]), number(header["authors"])
+    if len(lines) != 1 + papers + authors:
+        raise Damaged
+    return header, lines[1 : 1 + papers], lines[1 + papers :]
+
+
+def merged_of(
+    header: dict[str, Any],
+    paper_lines: list[bytes],
+    author_lines: list[bytes],
+    records: list[AuthorRecord],
+    now: Basis,
+) -> tuple[Merged, Kept]:
+    """The model a kept model's lines hold (`lines_of`), and what it was made of. Its seeds
+    whose digest is not the one `now` gives (or that `now` does not know) are `STALE`:
+    `WarmModel.build` merges them again. Damaged (or KeyError, IndexError, TypeError,
+    ValueError) when the lines are not those `body_of` writes."""
+    seeds, lineage, sources = header["basis"]
     kept = Basis({text(path): text(digest) for path, digest in seeds.items()}, text(lineage), text(sources))
     by_path = {record.path: record for record in records}
     same = {path for path, digest in kept.seeds.items() if now.seeds.get(path) == digest and path in by_path}
     unchanged = {path: by_path[path] for path in same}
-    subjects = {code: subject_of(code, slug) for code, slug, _ in body["subjects"]}
-    papers = [paper_of(row, unchanged, subjects) for row in body["papers"]]
-    authors = [author_of(row, papers, subjects) for row in body["authors"]]
-    by_key = {author.key: author for author in authors}
-    rows = {}
-    for paper, row in zip(papers, body["papers"], strict=True):
-        paper.authors = [by_key[key] for key in row[8]]
+    subjects = {code: subject_of(code, slug) for code, slug, _ in header["subjects"]}
+    papers: list[Paper] = []
+    listed: list[list[str]] = []  # each paper's authors by key
+    groups: dict[tuple[int, str], list[Paper]] = {}
+    contested, rows = [], {}
+    for line in paper_lines:
+        row = loads_checked(line)
+        paper = paper_of(row, unchanged, subjects)
+        papers.append(paper)
+        listed.append(row[8])
+        groups.setdefault((paper.year, row[11]), []).append(paper)  # its `group_of`, kept
+        if len(row[6]) > 1:
+            contested.append(paper)
         if isinstance(paper, KeptPaper):  # made whole from its records (not one merged again)
-            rows[id(paper)] = (paper, row)
-    for author, row in zip(authors, body["authors"], strict=True):
+            rows[id(paper)] = PaperRow(paper, line, row[9], row[10], row[12])
+    author_rows = [loads_checked(line) for line in author_lines]
+    authors = [author_of(row, papers, subjects) for row in author_rows]
+    by_key = {author.key: author for author in authors}
+    for paper, keys in zip(papers, listed, strict=True):
+        paper.authors = [by_key[key] for key in keys]
+    for author, row in zip(authors, author_rows, strict=True):
         author.coauthors = [(authors[at], number(n)) for at, n in row[8]]
     years: dict[int, Year] = {}
-    groups: dict[tuple[int, str], list[Paper]] = {}
-    for paper, row in zip(papers, body["papers"], strict=True):
+    for paper in papers:
         years.setdefault(paper.year, Year(paper.year)).papers.append(paper)
         for subject in paper.subjects:
             subject.papers.append(paper)
-        groups.setdefault((paper.year, row[11]), []).append(paper)  # its `group_of`, kept
-    for code, _, counts in body["subjects"]:
+    for code, _, counts in header["subjects"]:
         subjects[code].author_counts = [(authors[at], number(n)) for at, n in counts]
-    for year, counts in body["years"]:
+    for year, counts in header["years"]:
         years[year].author_counts = [(authors[at], number(n)) for at, n in counts]
-    claims, aliases = body["identities"]
+    claims, aliases = header["identities"]
     keys = {path: author.key for author in authors for path in author.seed_paths}
-    published = {text(key): datetime.date.fromisoformat(text(day)) for key, day in body["published"].items()}
+    published = {
+        text(key): datetime.date.fromisoformat(text(day)) for key, day in header["published"].items()
+    }
     merged = Merged(
         records={path: by_path[path] if path in same else STALE for path in keys},
         keys=keys,
@@ -444,7 +506,7 @@ def merged_of(body: dict[str, Any], records: list[AuthorRecord], now: Basis) -> 
         changes=Changes(),
         pages=Counter(page_of(paper) for paper in papers),
         with_legacy=[paper for paper in papers if paper.moved],
-        contested=[paper for paper, row in zip(papers, body["papers"], strict=True) if len(row[6]) > 1],
+        contested=contested,
         by_key={paper.key: paper for paper in papers},
         tallies={  # a subject's or year's papers by author key: its author counts
             **{("subject", s.code): tally(s.author_counts) for s in subjects.values()},
@@ -452,12 +514,15 @@ def merged_of(body: dict[str, Any], records: list[AuthorRecord], now: Basis) -> 
         },
     )
     made = list(authors)  # a list of its own: the merge changes the model's
-    author_rows = {id(a): (a, row, views_of(a)) for a, row in zip(authors, body["authors"], strict=True)}
+    kept_authors = {
+        id(author): AuthorRow(author, line, row[:7], len(row[7]), views_of(author))
+        for author, line, row in zip(authors, author_lines, author_rows, strict=True)
+    }
     places = (list(papers), made)
-    mark, base_url = text(body["mark"]), body["base_url"]
+    mark, base_url = text(header["mark"]), header["base_url"]
     if base_url is not None and type(base_url) is not str:
         raise Damaged
-    return merged, Kept(kept, rows, made, merged.changes.origin, None, author_rows, places, mark, base_url)
+    return merged, Kept(kept, rows, made, merged.changes.origin, None, kept_authors, places, mark, base_url)
 
 
 def tally(counts: list[tuple[Author, int]]) -> Counter[str]:
