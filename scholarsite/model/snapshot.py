@@ -345,7 +345,7 @@ def body_of(
             *(
                 line
                 if in_place and (line := kept.author_row(a)) is not None
-                else dumps(author_row(a, paper_at, author_at))
+                else dumps(row_of_author(a, paper_at, author_at))
                 for a in authors
             ),
         ]
@@ -384,7 +384,7 @@ def paper_lines(merged: Merged, kept: Kept, citing: Citing) -> Iterator[bytes]:
         )
 
 
-def author_row(author: Author, paper_at: dict[int, int], author_at: dict[int, int]) -> list[Any]:
+def row_of_author(author: Author, paper_at: dict[int, int], author_at: dict[int, int]) -> list[Any]:
     """An author's row: `author_fields`, then its papers and co-authors by place, its subject
     and year counts."""
     return [
