@@ -165,11 +165,12 @@ class PagesByChange:
         return found
 
     def gone(self, last: PagePlans) -> set[Read]:
-        """The values of the entities `last` planned pages for that are gone."""
+        """The values of the entities `last` planned pages for that are gone (looked for among
+        those that own no page now: a collection's entities are not asked about one by one)."""
         values = {**self.values(), "ego": self.data.egos}
         return {
             (kind, key)
-            for owner, key in last.paths
+            for owner, key in last.paths.keys() - {owner for owner, _ in self.order}
             for kind in VALUES_OF.get(owner, ())
             if key not in values[kind]
         }
