@@ -386,19 +386,17 @@ def test_a_large_static_file_is_hashed_and_copied_in_chunks_never_held_whole(tmp
 
 
 DEEP_JSON = "[" * 100_000 + "]" * 100_000  # more nesting than Python's JSON decoder takes
-DEEP_ENTRY = "[" * 990 + "]" * 990  # as much as it takes: an entry nested as deep as can be read
 PLANTED = {  # the file, and whether the inputs change (a build with none reads no cache)
     "lineage.txt line": ("lineage.txt", True),
     "last build record": (".scholarsite-cache/last-build.json", False),
     "parse cache shard": (".scholarsite-cache/seeds/000.json", True),
     "site manifest": ("site/.scholarsite-manifest.json", False),
-    "site stats record": ("site/.scholarsite-stats.json", False),
+    "site stats record": ("site/.scholarsite-stats.sqlite", False),
     "site manifest entry": ("site/.scholarsite-manifest.json", False),
-    "site stats record entry": ("site/.scholarsite-stats.json", False),
+    "earlier versions' site stats record": ("site/.scholarsite-stats.json", False),
 }
 DEEP_ENTRIES = {  # files whose outside is as it should be, one entry nested
     "site manifest entry": '{"files":{"index.html":' + DEEP_JSON + '},"format":2,"inputs":""}',
-    "site stats record entry": '{"index.html":' + DEEP_ENTRY + "}",
 }
 
 

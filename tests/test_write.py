@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterable
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -20,7 +21,7 @@ from hypothesis import strategies as st
 
 from scholarsite import pipeline, write
 from scholarsite.errors import BuildError
-from scholarsite.outputs.registry import fixed
+from scholarsite.outputs.registry import LEGACY_STATS, fixed
 from scholarsite.write import (
     MANIFEST,
     CorruptManifest,
@@ -28,6 +29,8 @@ from scholarsite.write import (
     SyncReport,
     WriteConflict,
     produce,
+    repair,
+    statsrecord,
     survey,
     switch,
 )
@@ -636,3 +639,56 @@ def test_a_one_shot_build_repairs_what_its_survey_found(
     monkeypatch.setattr(switch, "scan", lambda root: pytest.fail("the sync listed site/ itself"))
     report = pipeline.build(root, workers=2).report
     assert page.read_bytes() == whole and page.relative_to(root / "site").as_posix() in report.written
+
+
+def test_a_sync_records_the_stats_of_what_it_wrote_and_removed_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The stats record is written row by row: a sync that rewrites one page and drops one
+    records those two, not the record of every file again; the record then vouches for every
+    file the site holds (none is hashed by the next sync)."""
+    site = tmp_path / "site"
+    sync(OUTPUTS, site)
+    recorded: list[tuple[set[str], set[str]]] = []
+    record = statsrecord.record
+
+    def noted(root: str, found: dict[str, statsrecord.Stat], forgotten: Iterable[str] = ()) -> None:
+        recorded.append((set(found), set(forgotten)))
+        record(root, found, forgotten)
+
+    monkeypatch.setattr(statsrecord, "record", noted)
+    changed = {**OUTPUTS, "index.html": b"<h1>home again</h1>"}
+    del changed["assets/style.css"]
+    sync(changed, site)
+    assert recorded == [({"index.html"}, {"assets/style.css"})]
+    assert set(statsrecord.read(str(site))) == set(changed)
+    monkeypatch.setattr(repair, "sha256_of", lambda path: pytest.fail(f"{path} hashed again"))
+    assert sync(changed, site).written == ()
+
+
+@pytest.mark.parametrize("planted", [b"", b"not a database" * 100, b"SQLite format 3\x00" + bytes(200)])
+def test_a_stats_record_that_cannot_be_read_is_taken_as_empty_and_made_anew(
+    tmp_path: Path, planted: bytes
+) -> None:
+    """A damaged or planted record only costs hashing: a file changed by hand is still found
+    and written again, and the record is a readable one again afterwards."""
+    site = tmp_path / "site"
+    sync(OUTPUTS, site)
+    (site / write.STATS).write_bytes(planted)
+    (site / "index.html").write_bytes(b"<h1>tampered</h1>")
+    assert sync(OUTPUTS, site).written == ("index.html",)
+    assert site_files(site) == OUTPUTS
+    assert set(statsrecord.read(str(site))) == set(OUTPUTS)
+
+
+def test_an_earlier_versions_json_stats_record_is_neither_foreign_nor_kept(tmp_path: Path) -> None:
+    """A site built by an earlier version holds `.scholarsite-stats.json`: the build's own file,
+    never reported as foreign, removed when the record is next written."""
+    site = tmp_path / "site"
+    sync(OUTPUTS, site)
+    legacy = site / LEGACY_STATS
+    legacy.write_text('{"index.html":[1,2,3,4,"x"]}', encoding="ascii")
+    report = sync({**OUTPUTS, "index.html": b"<h1>home again</h1>"}, site)
+    assert report.foreign == ()
+    assert not legacy.exists()
+    assert files_on_disk(site) == set(OUTPUTS) | {MANIFEST, write.STATS}

@@ -18,7 +18,9 @@ from scholarsite.inputs.digests import digest
 MANIFEST = ".scholarsite-manifest.json"  # the build's own files in site/: no output may take them
 STAGING = ".scholarsite-stage"
 JOURNAL = ".scholarsite-journal.json"
-STATS = ".scholarsite-stats.json"  # what each owned file looked like when last found intact
+STATS = ".scholarsite-stats.sqlite"  # what each owned file looked like when last found intact
+LEGACY_STATS = ".scholarsite-stats.json"  # the same, as earlier versions kept it (removed when met)
+BOOKKEEPING = (MANIFEST, STAGING, JOURNAL, STATS, LEGACY_STATS)  # no output may take these names
 TMP_PREFIX = ".tmp-"
 CONTROL_RE = re.compile("[\x00-\x1f\x7f-\x9f]")  # no published name holds one (a newline steers git)
 # A path `check_path` takes at a glance: parts of letters, digits and a few marks, none starting
@@ -94,5 +96,5 @@ def check_path(path: object) -> None:
     if "//" in wrapped or "/./" in wrapped or "/../" in wrapped:
         raise ValueError(f"invalid output path {path!r}: empty, '.' or '..' part")
     first = path.partition("/")[0]
-    if first in (MANIFEST, STAGING, JOURNAL, STATS) or path.rpartition("/")[2].startswith(TMP_PREFIX):
+    if first in BOOKKEEPING or path.rpartition("/")[2].startswith(TMP_PREFIX):
         raise ValueError(f"invalid output path {path!r}: name reserved for the build")

@@ -27,14 +27,18 @@ from pathlib import Path
 
 from scholarsite.errors import BuildError, Diagnostic
 from scholarsite.inputs.store import file_mode
-from scholarsite.outputs.registry import Bundle, Produced, check_path
-from scholarsite.write import survey
-from scholarsite.write.manifest import (
+from scholarsite.outputs.registry import (
     JOURNAL,
     MANIFEST,
     STAGING,
     STATS,
     TMP_PREFIX,
+    Bundle,
+    Produced,
+    check_path,
+)
+from scholarsite.write import survey
+from scholarsite.write.manifest import (
     CarriedLost,
     CorruptManifest,
     Disk,

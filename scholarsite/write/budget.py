@@ -13,8 +13,8 @@ from collections import Counter
 from pathlib import Path
 
 from scholarsite.errors import Diagnostic, warning
+from scholarsite.write import statsrecord
 from scholarsite.write.manifest import read_manifest
-from scholarsite.write.repair import read_record
 from scholarsite.write.report import MIB, SiteSize
 
 SETTINGS = "site.yaml"
@@ -37,11 +37,11 @@ def measure(site_dir: Path) -> SiteSize:
     just left has them (`repair`: a stat of each file it found intact or wrote); a file the
     record lacks is stat-ed (one gone meanwhile counts 0)."""
     entries, _ = read_manifest(str(site_dir))
-    record = read_record(str(site_dir))
+    sizes = statsrecord.sizes(str(site_dir))
     part_bytes: Counter[str] = Counter()
     part_files: Counter[str] = Counter()
     for path in entries:
-        size = int(record[path][0]) if path in record else size_of(os.path.join(site_dir, path))
+        size = sizes[path] if path in sizes else size_of(os.path.join(site_dir, path))
         part = part_of(path)
         part_bytes[part] += size
         part_files[part] += 1

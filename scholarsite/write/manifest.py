@@ -15,13 +15,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from scholarsite.inputs.jsondata import loads_checked
-from scholarsite.outputs.registry import JOURNAL, MANIFEST, STAGING, STATS, TMP_PREFIX, check_paths
+from scholarsite.outputs.registry import (
+    BOOKKEEPING,
+    JOURNAL,
+    LEGACY_STATS,
+    MANIFEST,
+    TMP_PREFIX,
+    check_paths,
+)
 from scholarsite.write import repair
 from scholarsite.write.objecttext import object_text
 from scholarsite.write.report import SyncReport
 from scholarsite.write.reread import parsed_once
 
 MANIFEST_FORMAT = 2
+TEMPORARY = (TMP_PREFIX + JOURNAL, TMP_PREFIX + LEGACY_STATS)  # the build's, left by a killed build
 Entry = tuple[str, str]  # (key, sha256 of the bytes)
 
 
@@ -154,12 +162,12 @@ def scan(root: str) -> Disk:
         with os.scandir(f"{root}/{folder}") as it:
             for entry in it:
                 rel = f"{folder}/{entry.name}" if folder else entry.name
-                if rel in (MANIFEST, STAGING, JOURNAL, STATS):
+                if rel in BOOKKEEPING:
                     continue
                 if entry.is_dir(follow_symlinks=False):
                     disk.dirs.add(rel)
                     stack.append(rel)
-                elif rel in (TMP_PREFIX + JOURNAL, TMP_PREFIX + STATS):  # the build's temporary files here
+                elif rel in TEMPORARY:  # the build's temporary files here
                     disk.temps.append(rel)
                 else:
                     disk.files[rel] = entry.is_symlink()
@@ -171,7 +179,7 @@ def look_at(root: str, paths: Iterable[str]) -> Disk | None:
     page the preview shows first need not list a site of 100,000 files). None when a path is
     anything but a regular file or absent, a folder on the way is not a real folder, or the
     build's temporary files are there: then only the whole listing decides."""
-    if any(os.path.lexists(os.path.join(root, name)) for name in (TMP_PREFIX + JOURNAL, TMP_PREFIX + STATS)):
+    if any(os.path.lexists(os.path.join(root, name)) for name in TEMPORARY):
         return None
     disk = Disk()
     for path in paths:

@@ -1,8 +1,8 @@
-"""The JSON text of the site's bookkeeping (the manifest, the stats record).
+"""The JSON text of the site's manifest.
 
-Both are objects of short arrays of strings and integers, one member a file of the site (a
-hundred thousand at a large collection's site), written by every sync that changes the site:
-`object_text` writes them with orjson (three times faster than `json`), and with `json` when
+It is an object of short arrays of strings, one member a file of the site (a hundred thousand
+at a large collection's site), written by every sync that changes the site: `object_text`
+writes it with orjson (three times faster than `json`), and with `json` when
 orjson's text would differ from `json.dumps`'s (a character outside printable ASCII, which
 `json` escapes), so the bytes depend on the object alone, whichever way they were written.
 """

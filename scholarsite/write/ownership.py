@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from scholarsite.outputs.registry import JOURNAL, MANIFEST, STAGING, STATS, TMP_PREFIX
+from scholarsite.outputs.registry import BOOKKEEPING, JOURNAL, MANIFEST, TMP_PREFIX
 from scholarsite.write.manifest import WriteConflict
 
 SHOWN = 3  # files named in a refusal
@@ -39,7 +39,7 @@ def location_problem(folder: Path, project: Path) -> str | None:
 
 def bookkeeping(name: str) -> bool:
     """Whether a name at the top of a site is the build's own (manifest, journal, stage)."""
-    return name in (MANIFEST, JOURNAL, STAGING, STATS) or name.startswith(TMP_PREFIX)
+    return name in BOOKKEEPING or name.startswith(TMP_PREFIX)
 
 
 def entries(folder: Path, *, counting_bookkeeping: bool = False) -> list[str]:

@@ -1,6 +1,6 @@
-"""Files of site/ that one build reads more than once (the manifest, the stats record): parsed
-once while the file stays the same one. Both are only ever replaced whole, by a rename, so a
-new version is a new inode; size and mtime guard the rest."""
+"""A file of site/ that one build reads more than once (the manifest): parsed once while the
+file stays the same one. It is only ever replaced whole, by a rename, so a new version is a new
+inode; size and mtime guard the rest."""
 
 from __future__ import annotations
 

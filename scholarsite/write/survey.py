@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from scholarsite.lifetime import Workers
+from scholarsite.outputs.registry import JOURNAL, MANIFEST
 from scholarsite.write import repair
-from scholarsite.write.manifest import JOURNAL, MANIFEST, CorruptManifest, Disk, read_manifest, scan
+from scholarsite.write.manifest import CorruptManifest, Disk, read_manifest, scan
 
 Stamp = tuple[int, int, int, int] | None  # the manifest's inode, size, mtime and ctime (None: none)
 

@@ -18,13 +18,18 @@ from pathlib import Path
 from scholarsite.errors import BuildError, Diagnostic, error
 from scholarsite.inputs.jsondata import loads
 from scholarsite.inputs.store import file_mode
-from scholarsite.outputs.registry import Bundle, Copy, Output, Produced
-from scholarsite.write import repair, survey
-from scholarsite.write.manifest import (
+from scholarsite.outputs.registry import (
     JOURNAL,
     MANIFEST,
     STAGING,
     TMP_PREFIX,
+    Bundle,
+    Copy,
+    Output,
+    Produced,
+)
+from scholarsite.write import repair, survey
+from scholarsite.write.manifest import (
     UNRECORDED,
     CarriedLost,
     Disk,
@@ -256,7 +261,7 @@ class Sync:
         written(os.path.join(self.root, MANIFEST), parse_manifest, (final, inputs))
         UNRECORDED.pop(self.root, None)  # `final` holds them
         if self.only is None:  # a few pages (the preview's first): the next sync records them
-            repair.remember(self.root, final, staged)
+            repair.remember(self.root, final, staged, previous.keys() - new_paths)
         unchanged = sorted((new_paths | set(self.carried)) - set(staged))  # carried: unchanged too
         foreign = sorted(p for p in unowned if self.scope(p))
         removed = tuple(early + late)
