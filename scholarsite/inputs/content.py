@@ -20,7 +20,7 @@ from scholarsite.inputs.files import hidden, read_input
 from scholarsite.inputs.memo import Memo
 from scholarsite.inputs.sanitize import Dropped, line_of
 from scholarsite.inputs.text import CONTROL_RE, decode
-from scholarsite.inputs.yamlmap import Setting, excerpt, read_settings
+from scholarsite.inputs.yamlsettings import Setting, excerpt, remembered_settings
 
 FRONT_MATTER_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.S)
 ORCID_RE = re.compile(r"\d{4}-\d{4}-\d{4}-\d{3}[\dX]")
@@ -76,12 +76,13 @@ def dropped_warnings(items: list[Dropped], body: str, first_line: int, path: str
     return problems
 
 
-def split_front_matter(text: str, path: str) -> tuple[list[Setting], str]:
-    """(front matter settings, body); BuildError on bad YAML."""
+def split_front_matter(text: str, path: str, memo: Memo | None = None) -> tuple[list[Setting], str]:
+    """(front matter settings, body), the settings from `memo` when it holds them; BuildError
+    on bad YAML."""
     match = FRONT_MATTER_RE.match(text)
     if not match:
         return [], text
-    return read_settings(match.group(1) or "", path, first_line=2), text[match.end() :]
+    return remembered_settings(match.group(1) or "", path, memo, first_line=2), text[match.end() :]
 
 
 def orcid_checksum_ok(orcid: str) -> bool:
@@ -164,7 +165,7 @@ def read_page(
         return None, cleaned
     try:
         text = decoded.replace("\r\n", "\n")
-        settings, body = split_front_matter(text, display)
+        settings, body = split_front_matter(text, display, memo)
     except BuildError as exc:
         return None, cleaned + list(exc.diagnostics)
     problems = cleaned + check_meta(settings, allowed, display)
