@@ -1,7 +1,7 @@
 """Top-level `key: value` settings of a YAML text as the build takes them, and a memo of them.
 
 A text read before (site.yaml, a page's front matter) has its settings from the build's memo,
-so PyYAML and the checking reader (`yamlmap`, 30 ms to import) are loaded only for a text that
+so PyYAML and the checking reader (`yamlmap`, 17 ms to import) are loaded only for a text that
 changed. Settings are kept as JSON, and only when JSON gives each value back as it is: a text
 with a date, a key that is not text or a value shared through an alias is read each time.
 """

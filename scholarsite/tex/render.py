@@ -58,8 +58,8 @@ def tex_to_plain(text: str) -> str:
 
 
 def convert_math(body: str, display: bool) -> ConvertedMath | None:
-    """`mathml.convert_math`: that module (with nh3 and ElementTree, 15 ms to import) is loaded
-    by the first math converted, so a build that renders no new math never loads it."""
+    """`mathml.convert_math`: that module (with nh3, 6 ms to import) is loaded by the first math
+    converted, so a build that renders no new math never loads it."""
     from scholarsite.tex import mathml
 
     return mathml.convert_math(body, display)
