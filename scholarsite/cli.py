@@ -141,9 +141,13 @@ def shown_path(path: Path) -> str:
 def where_to_look(run: Run, site_dir: Path | None) -> str:
     """The build's last word: where the site is and how to view it."""
     from scholarsite.inputs.config import load_config
+    from scholarsite.inputs.memo import MEMO_FILE, Memo
 
     shown = shown_path(site_dir or run.root / "site")
-    portable = run.overrides.portable or load_config(run.root / "site.yaml", "site.yaml")[0].portable
+    kept = Memo(run.root / MEMO_FILE)  # site.yaml's settings as the build kept them: no YAML to load
+    portable = run.overrides.portable or (
+        load_config(run.root / "site.yaml", "site.yaml", memo=kept)[0].portable
+    )
     if portable:
         index = os.path.join(shown, "index.html")
         return f"the site is in {shown}/: open {index} in a browser (it works from disk)"

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from scholarsite.errors import BuildError
 from scholarsite.inputs import blockyaml
 from scholarsite.inputs.blockyaml import Unsupported, clean, entries_under, scalar, typed
-from scholarsite.inputs.sources import DUMPER
+from scholarsite.inputs.sources import dumper
 from scholarsite.inputs.yamlmap import read_settings
 
 TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=150)
@@ -53,7 +53,7 @@ def loaded(text: str) -> dict | None:
 def dumped(papers: dict) -> str:
     """The text `dump_sources` would write for these entries."""
     return "# a comment\n" + yaml.dump(
-        {"papers": papers}, Dumper=DUMPER, allow_unicode=True, sort_keys=False, width=100
+        {"papers": papers}, Dumper=dumper(), allow_unicode=True, sort_keys=False, width=100
     )
 
 

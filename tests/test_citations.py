@@ -39,7 +39,7 @@ from scholarsite.outputs.citations import (
     to_ris,
 )
 from scholarsite.outputs.seo import json_script
-from scholarsite.tex.mathml import remove_forbidden_chars
+from scholarsite.tex.mathspans import remove_forbidden_chars
 from scholarsite.tex.render import tex_to_plain
 
 CSL_SCHEMA = json.loads((Path(__file__).parent / "data" / "csl-data.json").read_text())

@@ -27,7 +27,8 @@ from pylatexenc.latex2text import (  # bibtexparser's own dependency
 
 from scholarsite.tex.alphabets import STYLED
 from scholarsite.tex.bibtex import tex_to_bibtex
-from scholarsite.tex.mathml import MATHML_ATTRIBUTES, MATHML_TAGS, convert_math, find_math
+from scholarsite.tex.mathml import convert_math
+from scholarsite.tex.mathspans import MATHML_ATTRIBUTES, MATHML_TAGS, find_math
 from scholarsite.tex.parse import parse
 from scholarsite.tex.render import tex_problems, tex_to_html, tex_to_plain, tex_to_title_html
 

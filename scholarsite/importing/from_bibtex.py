@@ -31,7 +31,7 @@ from scholarsite.inputs.seeds import MAX_SEED_BYTES
 from scholarsite.inputs.sources import ARXIV_ID_RE, DOI_RE
 from scholarsite.inputs.text import decode
 from scholarsite.inputs.unicode import normalise
-from scholarsite.tex.mathml import find_math
+from scholarsite.tex.mathspans import find_math
 from scholarsite.tex.render import tex_to_plain
 
 logging.getLogger("bibtexparser").addHandler(logging.NullHandler())  # its problems are reported here

@@ -12,13 +12,16 @@ import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from scholarsite.errors import BuildError, Diagnostic, error
 from scholarsite.inputs.files import present, read_input
 from scholarsite.inputs.text import CONTROL_RE, decode
-from scholarsite.inputs.yamlmap import excerpt, read_settings
+from scholarsite.inputs.yamlsettings import excerpt, remembered_settings
+
+if TYPE_CHECKING:
+    from scholarsite.inputs.memo import Memo
 
 LANGUAGE_RE = re.compile(r"[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*")
 URL_RE = re.compile(r"https?://[^\s/$.?#][^\s<>\"']*")
@@ -198,11 +201,12 @@ def normalise_value(key: str, value: Any) -> Any:
     return value.strip() if isinstance(value, str) else value
 
 
-def parse_config(source: str, path: str) -> Config:
-    """A Config from YAML text; raises BuildError listing every problem with its line."""
+def parse_config(source: str, path: str, memo: Memo | None = None) -> Config:
+    """A Config from YAML text (its settings from `memo` when it holds them); raises BuildError
+    listing every problem with its line."""
     problems: list[Diagnostic] = []
     values: dict[str, Any] = {}
-    for key, value, line in read_settings(source, path):
+    for key, value, line in remembered_settings(source, path, memo):
         if key not in CHECKS:
             known = ", ".join(sorted(CHECKS))
             problems.append(
@@ -252,16 +256,16 @@ NONE_GIVEN = Overrides()  # site.yaml's settings as they are
 
 
 def load_config(
-    path: Path, display: str, overrides: Overrides = NONE_GIVEN
+    path: Path, display: str, overrides: Overrides = NONE_GIVEN, memo: Memo | None = None
 ) -> tuple[Config, list[Diagnostic]]:
     """Read `site.yaml` (a missing file means the defaults) with the settings given over it,
-    and warnings about its text."""
+    and warnings about its text; its settings come from `memo` when it read the same text."""
     if not present(path):
         return overrides.over(Config()), []
     text, problems = decode(read_input(path, path.parent, display), display)
     if text is None:
         raise BuildError(problems)
     try:
-        return overrides.over(parse_config(text, display)), problems
+        return overrides.over(parse_config(text, display, memo)), problems
     except BuildError as exc:
         raise BuildError([*problems, *exc.diagnostics]) from None

@@ -10,7 +10,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
@@ -18,9 +18,11 @@ from scholarsite.errors import BuildError, Diagnostic, error, note, warning
 from scholarsite.inputs.config import MAX_LENGTHS, MAX_TEXT, URL_RE
 from scholarsite.inputs.files import hidden, read_input
 from scholarsite.inputs.memo import Memo
-from scholarsite.inputs.sanitize import Dropped, line_of
 from scholarsite.inputs.text import CONTROL_RE, decode
-from scholarsite.inputs.yamlmap import Setting, excerpt, read_settings
+from scholarsite.inputs.yamlsettings import Setting, excerpt, remembered_settings
+
+if TYPE_CHECKING:
+    from scholarsite.inputs.sanitize import Dropped
 
 FRONT_MATTER_RE = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*(?:\n|\Z)", re.S)
 ORCID_RE = re.compile(r"\d{4}-\d{4}-\d{4}-\d{3}[\dX]")
@@ -60,12 +62,20 @@ def rendered_body(body: str, trusted: bool, memo: Memo) -> tuple[Markup, list[Dr
         return json.dumps([str(html), removed], ensure_ascii=False)
 
     html, removed = json.loads(memo.text(MARKDOWN_PAGE, render, f"{int(trusted)}\0{body}"))
+    if not removed:
+        return Markup(html), []
+    from scholarsite.inputs.sanitize import Dropped  # with nh3 and html.parser: where something was dropped
+
     return Markup(html), [Dropped(*item) for item in removed]
 
 
 def dropped_warnings(items: list[Dropped], body: str, first_line: int, path: str) -> list[Diagnostic]:
     """A warning for each thing cleaning dropped from a page, at its line (found in `body`,
     which starts at line `first_line` of the file)."""
+    if not items:
+        return []
+    from scholarsite.inputs.sanitize import line_of
+
     problems = []
     for item in items:
         found = line_of(body, item.needle)
@@ -76,12 +86,13 @@ def dropped_warnings(items: list[Dropped], body: str, first_line: int, path: str
     return problems
 
 
-def split_front_matter(text: str, path: str) -> tuple[list[Setting], str]:
-    """(front matter settings, body); BuildError on bad YAML."""
+def split_front_matter(text: str, path: str, memo: Memo | None = None) -> tuple[list[Setting], str]:
+    """(front matter settings, body), the settings from `memo` when it holds them; BuildError
+    on bad YAML."""
     match = FRONT_MATTER_RE.match(text)
     if not match:
         return [], text
-    return read_settings(match.group(1) or "", path, first_line=2), text[match.end() :]
+    return remembered_settings(match.group(1) or "", path, memo, first_line=2), text[match.end() :]
 
 
 def orcid_checksum_ok(orcid: str) -> bool:
@@ -164,7 +175,7 @@ def read_page(
         return None, cleaned
     try:
         text = decoded.replace("\r\n", "\n")
-        settings, body = split_front_matter(text, display)
+        settings, body = split_front_matter(text, display, memo)
     except BuildError as exc:
         return None, cleaned + list(exc.diagnostics)
     problems = cleaned + check_meta(settings, allowed, display)

@@ -13,7 +13,7 @@ from markupsafe import Markup
 
 from scholarsite.inputs.sanitize import Dropped, dropped, sanitize
 from scholarsite.tex import render as tex
-from scholarsite.tex.mathml import find_math
+from scholarsite.tex.mathspans import find_math
 
 PLACEHOLDER = "SCHOLARSITEMATH"
 ALIGNMENT_RE = re.compile(r"text-align: (left|center|right);")

@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 
 from scholarsite.inputs.config import MAX_TEXT
 from scholarsite.inputs.text import CONTROL_RE
-from scholarsite.inputs.yamlmap import excerpt
+from scholarsite.inputs.yamlsettings import excerpt
 
 IMPACT_STATUSES = ("found", "not-found", "unknown")
 OPENALEX_ID_RE = re.compile(r"W\d{1,15}")

@@ -62,7 +62,7 @@ def load_project(
     """
     diagnostics: list[Diagnostic] = []
     try:
-        config, problems = load_config(root / "site.yaml", "site.yaml", overrides)
+        config, problems = load_config(root / "site.yaml", "site.yaml", overrides, memo)
         diagnostics += problems
     except BuildError as exc:
         config = Config()

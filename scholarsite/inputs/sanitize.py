@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 import nh3
 
-from scholarsite.tex.mathml import MATHML_ATTRIBUTES, MATHML_TAGS
+from scholarsite.tex.mathspans import MATHML_ATTRIBUTES, MATHML_TAGS
 
 MARKDOWN_TAGS = frozenset({
     "a", "abbr", "blockquote", "br", "code", "dd", "del", "div", "dl", "dt", "em", "h1", "h2",

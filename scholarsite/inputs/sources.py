@@ -39,20 +39,18 @@ import datetime
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
-
-import yaml
 
 from scholarsite.errors import BuildError, Diagnostic, error
 from scholarsite.inputs.files import present, read_input
 from scholarsite.inputs.openalex_part import DATE_FIELDS, MAX_TEXT, Impact, impact_of, made, text_problem
 from scholarsite.inputs.paperlinks import Link, links_of, type_problem
 from scholarsite.inputs.text import decode
-from scholarsite.inputs.yamlmap import excerpt, read_settings
+from scholarsite.inputs.yamlsettings import excerpt
 from scholarsite.lifetime import collector_paused
 
-DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml's writes the same text, faster
 SOURCES_FILE = "sources.yaml"
 MAX_AUTHORS = 5_000
 MAX_CANDIDATES = 50
@@ -274,6 +272,8 @@ def quickly_parsed(text: str, path: str) -> tuple[Sources, list[Diagnostic]] | N
 
 def carefully_parsed(text: str, path: str) -> tuple[Sources, list[Diagnostic]]:
     """The entries read as YAML (`yamlmap.read_settings`), with a diagnostic per bad entry."""
+    from scholarsite.inputs.yamlmap import read_settings  # with PyYAML: 17 ms of imports
+
     problems: list[Diagnostic] = []
     entries: dict[str, SourceEntry] = {}
     lines: dict[str, int] = {}
@@ -339,11 +339,22 @@ class Unwritable(ValueError):
     """An entry that would not read back as it is (a bug of whatever made it)."""
 
 
+@cache
+def dumper() -> type:
+    """PyYAML's dumper, loaded by the first file written: libyaml's when it is installed (it
+    writes the same text, faster)."""
+    import yaml
+
+    return getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
 def dump_sources(entries: dict[str, SourceEntry]) -> str:
     """The file's text: the header, then every entry sorted by key (deterministic);
     Unwritable, naming the key, for an entry that would not read back as it is."""
     body = {"papers": {key: checked_data(key, entries[key]) for key in sorted(entries)}}
-    return HEADER + yaml.dump(body, Dumper=DUMPER, allow_unicode=True, sort_keys=False, width=100)
+    import yaml
+
+    return HEADER + yaml.dump(body, Dumper=dumper(), allow_unicode=True, sort_keys=False, width=100)
 
 
 def checked_data(key: str, entry: SourceEntry) -> dict[str, Any]:

@@ -28,11 +28,10 @@ import hashlib
 import json
 import re
 from collections.abc import Callable, Collection, Iterable
+from functools import cache
 from itertools import chain
 from pathlib import Path
 from typing import Any
-
-import yaml
 
 from scholarsite.errors import Diagnostic
 from scholarsite.inputs.digests import code_version
@@ -90,7 +89,6 @@ IMPACT_COLUMNS = (
     "citations",
     "references",
 )
-NON_PRINTABLE = yaml.reader.Reader.NON_PRINTABLE  # what a YAML file cannot hold (surrogates too)
 Check = Callable[[str], object] | re.Pattern[str] | None
 # What each text column's values must be, besides stripped text of at most MAX_TEXT characters:
 # dates, or a whole line each of an expression (all the column's lines matched at once).
@@ -259,11 +257,20 @@ def lines_match(expression: re.Pattern[str], values: list[str]) -> bool:
     return text.count("\n") == len(values) - 1 and expression.subn("", text)[1] == len(values)
 
 
+@cache
+def non_printable() -> re.Pattern[str]:
+    """What a YAML file cannot hold (surrogates too), as PyYAML's reader says: PyYAML loaded by
+    the first entries looked at, not by every build."""
+    import yaml
+
+    return yaml.reader.Reader.NON_PRINTABLE
+
+
 def printable(texts: Iterable[Collection[str]]) -> None:
     """Refused unless the texts hold only characters a YAML file can hold (no control
     characters but line breaks and tabs, no surrogates)."""
     text = "".join(chain.from_iterable(texts))
-    if not text.isprintable() and NON_PRINTABLE.search(text):  # the first, quick, is stricter
+    if not text.isprintable() and non_printable().search(text):  # the first, quick, is stricter
         raise Refused("text")
 
 
@@ -416,7 +423,7 @@ def whole_entries(whole: Any, count: int) -> dict[int, SourceEntry]:
         if (
             type(place) is not int
             or not 0 <= place < count
-            or NON_PRINTABLE.search(json.dumps(data, ensure_ascii=False))
+            or non_printable().search(json.dumps(data, ensure_ascii=False))
         ):
             raise Refused("whole")
         entry, _ = entry_of(with_years(data))

@@ -22,11 +22,12 @@ build the same values.
 from __future__ import annotations
 
 import re
-from typing import Any, NamedTuple
+from typing import Any
 
 import yaml
 
 from scholarsite.errors import BuildError, Diagnostic, error
+from scholarsite.inputs.yamlsettings import EXCERPT, Setting, excerpt
 
 MAX_EXPANSION = 10_000  # nodes that aliases may add to a value
 MAX_DEPTH = 64
@@ -36,27 +37,9 @@ NODE_START_RE = re.compile(r"(?<![^\s\[\]{},:?-])[&*!\[{]")
 # A line's indentation with the block indicators that open nodes on it (`- - `, `? `).
 LEADING_RE = re.compile(r"^[ ]*(?:[-?](?:[ ]+|$))*", re.MULTILINE)
 CLoader = getattr(yaml, "CSafeLoader", None)
-EXCERPT = 60
 MAX_INT_CHARS = 30  # a year, a count, a size in bytes: far below; Python refuses over 4,300 digits
 DATE_ONLY_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")  # a timestamp with no time
 QUOTE_IT = "or text in quotes"  # what a plain scalar typed as a date or number that is none may be
-
-
-class Setting(NamedTuple):
-    """One top-level `key: value` with the line its key is on."""
-
-    key: str
-    value: Any
-    line: int
-
-
-def excerpt(value: Any) -> str:
-    """`repr(value)`, cut to a short excerpt for a message (never expanded in full)."""
-    if isinstance(value, str | int | float | bool) or value is None:
-        text = repr(value)
-    else:
-        text = f"a {type(value).__name__}"
-    return text if len(text) <= EXCERPT else text[: EXCERPT - 1] + "…"
 
 
 class Refused(yaml.MarkedYAMLError):

@@ -1,6 +1,6 @@
 """Parse the text-mode TeX of titles and abstracts into a small node tree.
 
-Math spans are lifted out first (see :mod:`scholarsite.tex.mathml`) and appear as
+Math spans are lifted out first (see :mod:`scholarsite.tex.mathspans`) and appear as
 :class:`MathNode` leaves, so nothing here looks inside math, except to lift ``\\href`` and
 ``\\url`` out of it (a link is text, not math). Braces nested deeper than ``MAX_DEPTH``
 still pair up but group nothing, so the tree, and every recursive walk over it, stays
@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from scholarsite.tex.macros import ACCENTS, DECLARATIONS, LINKS, arity
-from scholarsite.tex.mathml import MathSpan, find_math, remove_forbidden_chars
+from scholarsite.tex.mathspans import MathSpan, find_math, remove_forbidden_chars
 
 MAX_DEPTH = 64
 

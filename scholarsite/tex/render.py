@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 import unicodedata
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from markupsafe import Markup, escape
 
@@ -29,8 +30,10 @@ from scholarsite.tex.macros import (
     STYLES,
     SYMBOLS,
 )
-from scholarsite.tex.mathml import convert_math
 from scholarsite.tex.parse import Command, Group, MathNode, Node, Text, has_content, parse
+
+if TYPE_CHECKING:
+    from scholarsite.tex.mathml import ConvertedMath
 
 __all__ = ["MathCheck", "math_check", "tex_problems", "tex_to_html", "tex_to_plain", "tex_to_title_html"]
 
@@ -52,6 +55,14 @@ def tex_to_title_html(text: str) -> Markup:
 def tex_to_plain(text: str) -> str:
     """Plain text for ``text`` (titles, meta descriptions, BibTeX notes, search)."""
     return _collapse(_plain(parse(text).nodes))
+
+
+def convert_math(body: str, display: bool) -> ConvertedMath | None:
+    """`mathml.convert_math`: that module (with nh3, 6 ms to import) is loaded by the first math
+    converted, so a build that renders no new math never loads it."""
+    from scholarsite.tex import mathml
+
+    return mathml.convert_math(body, display)
 
 
 def math_check(body: str, display: bool) -> tuple[str, ...] | None:
