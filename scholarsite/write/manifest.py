@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scholarsite.inputs.jsondata import loads_checked
+from scholarsite.inputs.jsondata import loads
 from scholarsite.outputs.registry import (
     BOOKKEEPING,
     JOURNAL,
@@ -127,10 +127,12 @@ def unrecorded(root: str) -> dict[str, Entry]:
 
 def parse_manifest(raw: bytes) -> tuple[dict[str, Entry], str]:
     """The manifest's entries and inputs fingerprint; CorruptManifest when it is damaged.
-    Every value's type is checked (read by orjson, which nests without limit: nothing deep is
-    kept); an inputs fingerprint that is not a string is no complete build's ("")."""
+    Every value's type is checked; an inputs fingerprint that is not a string is no complete
+    build's (""). Read by `json`, not orjson: orjson's 50 ms less on a site of 92,000 files
+    came with 200 MB more at the peak (a document's parse is held whole before its values
+    are made), the largest an edit at 37,537 papers reached."""
     try:
-        body = loads_checked(raw)
+        body = loads(raw)
         files, inputs = body["files"], body.get("inputs", "")
         if isinstance(files, list):
             entries = {path: ("", "") for path in files}
