@@ -414,19 +414,21 @@ def test_an_edit_splices_its_lines_into_the_file_a_build_wrote(
 ) -> None:
     """The parse cache knows lineage.txt as a build wrote it: the next process's retitle (a key
     gone, one added) and abstract edit (an anchor changed) splice their lines into those bytes,
-    and the file is the dump of what it remembers."""
-    spliced: list[bytes] = []
+    which are then the whole dump of the papers, byte for byte."""
+    made: list[tuple[bytes, bytes]] = []  # spliced, and dumped whole
     splice = lineage_file.spliced
-    monkeypatch.setattr(lineage_file, "spliced", lambda *a: spliced.append(splice(*a)) or spliced[-1])
-    written: list[str] = []
+
+    def spliced(data: bytes, last: dict[str, Lineage], papers: dict[str, Lineage]) -> bytes:
+        made.append((splice(data, last, papers), dump_lineage(papers).encode("utf-8")))
+        return made[-1][0]
+
+    monkeypatch.setattr(lineage_file, "spliced", spliced)
     for title, abstract in ((FIXED, ABSTRACT), (FIXED, "How the engine computed them.")):
         lineage_file.LAST_READ.clear()  # another process
         write_seed(project, title, abstract)
         pipeline.build(project, workers=1)
-        written.append((project / LINEAGE_FILE).read_text(encoding="utf-8"))
-        assert spliced[-1:] == [written[-1].encode()]
-        assert written[-1] == dump_lineage(parse_lineage(written[-1], LINEAGE_FILE)[0])
-    assert len(spliced) == 2 and NEW_PAGE in written[0] and written[1] != written[0]
+        assert made[-1][0] == made[-1][1] == (project / LINEAGE_FILE).read_bytes()
+    assert len(made) == 2 and NEW_PAGE in made[0][0].decode() and made[1][0] != made[0][0]
 
 
 def test_a_hand_edited_lineage_is_written_whole_at_the_next_change(project: Path) -> None:
