@@ -6,15 +6,25 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scholarsite import pipeline
 from scholarsite.errors import BuildError
 from scholarsite.inputs import lineage_file
 from scholarsite.inputs.cache import ParseCache
-from scholarsite.inputs.lineage_file import LINEAGE_FILE, MAX_ANCHORS, Lineage, parse_lineage, read_lineage
+from scholarsite.inputs.lineage_file import (
+    LINEAGE_FILE,
+    MAX_ANCHORS,
+    Lineage,
+    dump_lineage,
+    parse_lineage,
+    read_lineage,
+)
 from scholarsite.inputs.sources import load_sources
 from scholarsite.model import lineage
 from scholarsite.model.lineage import matches
@@ -367,3 +377,73 @@ def test_a_line_is_its_json_array(line: Lineage) -> None:
     """What the file has always held: `json.dumps` of the array, without ASCII escapes."""
     data = [line.key, line.path, list(line.anchors), [list(pair) for pair in line.former]]
     assert line.line() == json.dumps(data, ensure_ascii=False, separators=(", ", ": "))
+
+
+TEXTS = st.text(st.sampled_from('ab /"\\\u00e9\u2028\U0001f600\t') | st.characters(codec="utf-8"), max_size=4)
+LINEAGES = st.dictionaries(TEXTS.filter(bool), TEXTS, max_size=10).map(  # keys that sort apart
+    lambda pages: {key: Lineage(key, page, (f"seed:{key}",)) for key, page in pages.items()}  # in their JSON
+)
+FATES = st.lists(st.sampled_from(["same", "equal", "changed", "gone"]))
+
+
+def fate(was: Lineage, what: str) -> Lineage | None:
+    """The paper read `was` kept (the same object or an equal one), changed, or gone (None)."""
+    if what == "gone":
+        return None
+    return was if what == "same" else replace(was, path=was.path + ("x" if what == "changed" else ""))
+
+
+@settings(max_examples=300, deadline=None)
+@given(LINEAGES, LINEAGES, FATES)
+def test_the_lines_that_changed_spliced_into_a_dump_are_the_dump_of_the_papers(
+    read: dict[str, Lineage], added: dict[str, Lineage], fates: list[str]
+) -> None:
+    """Papers kept (the same object or an equal one), changed, gone or added at any place: the
+    dump of those read with the changed lines spliced in is the dump of the papers, byte for
+    byte (a clean build's file is an incremental one's)."""
+    papers = {key: paper for key, paper in added.items() if key not in read}
+    for key, what in zip(sorted(read), fates + ["same"] * len(read), strict=False):
+        if (paper := fate(read[key], what)) is not None:
+            papers[key] = paper
+    data = dump_lineage(read).encode("utf-8")
+    assert lineage_file.spliced(data, read, papers) == dump_lineage(papers).encode("utf-8")
+
+
+def test_an_edit_splices_its_lines_into_the_file_a_build_wrote(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The parse cache knows lineage.txt as a build wrote it: the next process's retitle (a key
+    gone, one added) and abstract edit (an anchor changed) splice their lines into those bytes,
+    which are then the whole dump of the papers, byte for byte."""
+    made: list[tuple[bytes, bytes]] = []  # spliced, and dumped whole
+    splice = lineage_file.spliced
+
+    def spliced(data: bytes, last: dict[str, Lineage], papers: dict[str, Lineage]) -> bytes:
+        made.append((splice(data, last, papers), dump_lineage(papers).encode("utf-8")))
+        return made[-1][0]
+
+    monkeypatch.setattr(lineage_file, "spliced", spliced)
+    for title, abstract in ((FIXED, ABSTRACT), (FIXED, "How the engine computed them.")):
+        lineage_file.LAST_READ.clear()  # another process
+        write_seed(project, title, abstract)
+        pipeline.build(project, workers=1)
+        assert made[-1][0] == made[-1][1] == (project / LINEAGE_FILE).read_bytes()
+    assert len(made) == 2 and NEW_PAGE in made[0][0].decode() and made[1][0] != made[0][0]
+
+
+def test_a_hand_edited_lineage_is_written_whole_at_the_next_change(project: Path) -> None:
+    """lineage.txt edited by hand (a comment, other spacing) is kept by a build with no change;
+    the next change writes it whole, as a build writes it, not spliced into the hand's bytes."""
+    lineage = project / LINEAGE_FILE
+    lines = lineage.read_text(encoding="utf-8").splitlines(keepends=True)
+    spaced = [
+        json.dumps(json.loads(line), ensure_ascii=False, separators=(",", ":")) + "\n" for line in lines[2:]
+    ]
+    edited = "".join([*lines[:2], "# kept by hand\n", "\n", *spaced])
+    lineage.write_text(edited, encoding="utf-8")
+    pipeline.build(project, workers=1)
+    assert lineage.read_text(encoding="utf-8") == edited  # a build with no change writes nothing
+    write_seed(project, FIXED)
+    pipeline.build(project, workers=1)
+    text = lineage.read_text(encoding="utf-8")
+    assert text == dump_lineage(parse_lineage(text, LINEAGE_FILE)[0]) and NEW_PAGE in text

@@ -1,8 +1,9 @@
 """`lineage.txt`: where each paper's page was, so a corrected title keeps its old URLs.
 
-The build writes it (only when what it remembers changed) and reads it back; it is committed
-with the project, so a clean build of the same commit makes the same redirects. One paper a
-line, sorted by key, each line a JSON array::
+The build writes it (only when what it remembers changed: the lines that changed spliced into
+the bytes a build wrote, when the parse cache knows it wrote them, else whole) and reads it
+back; it is committed with the project, so a clean build of the same commit makes the same
+redirects, byte for byte. One paper a line, sorted by key, each line a JSON array::
 
     ["2025/comet fine grained overlapping", "papers/2025/comet-fine-grained-overlapping/index.html",
      ["abstract:1a2b3c4d5e6f7a8b", "arxiv:2502.19811", "seed:seeds/jiang.txt#3"],
@@ -29,6 +30,7 @@ from scholarsite.inputs.store import write_atomically
 from scholarsite.inputs.text import decode
 
 LINEAGE_FILE = "lineage.txt"
+DUMPED = "lineage.txt as dumped"  # the name `checks` knows the bytes `save_lineage` wrote by
 PAGE_RE = re.compile(r"papers/\d{1,4}/[a-z0-9][a-z0-9-]{0,120}/index\.html")  # what urls.paper makes
 ANCHOR_RE = re.compile(r"(abstract|arxiv|doi|seed):\S.{0,2000}")
 MAX_ANCHORS = 64
@@ -37,6 +39,7 @@ HEADER = (
     "# Where each paper's page was: written by `scholarsite build`, committed with the project.\n"
     "# A paper whose title is corrected keeps a redirect at every page named on its line.\n"
 )
+HEADER_SIZE = len(HEADER.encode("utf-8"))  # bytes
 HINT = "remove the line (the build writes it again), or restore the file from version control"
 
 
@@ -53,7 +56,7 @@ class Lineage:
     def line(self) -> str:
         """The paper's line in the file: `json.dumps` of [key, page, [anchors], [[former key,
         former page], ...]] (without ASCII escapes, ", " between items), text by text (a
-        collection's file is written again whenever an abstract changes)."""
+        collection's file is written whole by a clean build, or after a hand edit)."""
         anchors = ", ".join(map(string_text, self.anchors))
         former = ", ".join(f"[{string_text(key)}, {string_text(page)}]" for key, page in self.former)
         return f"[{string_text(self.key)}, {string_text(self.path)}, [{anchors}], [{former}]]"
@@ -193,22 +196,76 @@ def save_lineage(
     checks: Checks | None = None,
 ) -> None:
     """Write the lineage file when its text changed (a build with no change writes nothing); not
-    even made when `papers` are those `read` from the file there is. The next read of what was
-    written gives `papers` (sorted), not a parse of the text: in this process, and in the next
-    through `checks` (the text is what this build made, of lines it checked or made)."""
+    even made when `papers` are those `read` from the file there is, and made of the file's
+    bytes, the changed lines spliced in, when those are known to be a dump (`dumped`). The next
+    read of what was written gives `papers` (sorted), not a parse of the text: in this process,
+    and in the next through `checks` (the text is what this build made, of lines it checked or
+    made), which also knows it as a dump."""
     path = root / LINEAGE_FILE
     if papers == read and present(path):
         return
-    text = dump_lineage(papers).encode("utf-8")
+    try:
+        data: bytes | None = path.read_bytes()
+    except OSError:
+        data = None
+    if data is not None and (last := dumped(data, checks)) is not None:
+        text = spliced(data, last, papers)
+    else:
+        text = dump_lineage(papers).encode("utf-8")
     LAST_READ[:] = [(text, dict(sorted(papers.items())), [])]
     if checks is not None:
         checks.passed(LINEAGE_FILE, text)
-    try:
-        if path.read_bytes() == text:
-            return
-    except OSError:
-        pass
-    write_atomically(path, text)
+        checks.passed(DUMPED, text)
+    if text != data:
+        write_atomically(path, text)
+
+
+def dumped(data: bytes, checks: Checks | None) -> dict[str, Lineage] | None:
+    """The papers whose `dump_lineage` the bytes `data` are, when that is known: they are those
+    of the last read of this process, read without a problem, and `checks` knows `save_lineage`
+    wrote them (a hand-edited file is not known so: a comment, another spacing)."""
+    if checks is None or not LAST_READ:
+        return None
+    last, papers, problems = LAST_READ[0]
+    if problems or last != data or not checks.checked(DUMPED, data):
+        return None
+    return papers
+
+
+def spliced(data: bytes, last: dict[str, Lineage], papers: dict[str, Lineage]) -> bytes:
+    """`dump_lineage(papers)` encoded, made of `data`, the bytes of `dump_lineage(last)`: the
+    lines of the papers added, changed or gone inserted, replaced or dropped at their place,
+    the bytes between taken as they are."""
+    made = [data[:HEADER_SIZE]]
+    at = HEADER_SIZE
+    for key in sorted(changed(last, papers)):
+        start, end = line_at(data, key, at)
+        made += [data[at:start], papers[key].line().encode("utf-8") + b"\n" if key in papers else b""]
+        at = end
+    return b"".join([*made, data[at:]])
+
+
+def line_at(data: bytes, key: str, lo: int) -> tuple[int, int]:
+    """Where the line of `key` is in `data`, a dump, at or after the line starting at `lo`: its
+    start and end (past its newline), or the place it would take (start and end the same).
+    Found by bisection on the lines' keys (sorted), reading a few lines, not every line."""
+    hi = len(data)
+    while lo < hi:
+        start = max(lo, data.rfind(b"\n", lo, (lo + hi) // 2) + 1)  # of the line holding the middle
+        end = data.index(b"\n", start) + 1
+        found = loads(data[start:end])[0]
+        if found == key:
+            return start, end
+        lo, hi = (end, hi) if found < key else (lo, start)
+    return lo, lo
+
+
+def changed(last: dict[str, Lineage], papers: dict[str, Lineage]) -> set[str]:
+    """The keys whose line is not the same in `last` and `papers`: added, gone or changed."""
+    gone = last.keys() - papers.keys()
+    return gone | {
+        key for key, paper in papers.items() if (was := last.get(key)) is not paper and was != paper
+    }
 
 
 def lineage_digest(root: Path) -> str:
