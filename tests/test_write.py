@@ -35,7 +35,7 @@ from scholarsite.write import (
     switch,
 )
 from scholarsite.write.manifest import UNRECORDED, read_manifest
-from scholarsite.write.objecttext import object_text
+from scholarsite.write.objecttext import object_bytes
 from tests.conftest import FIXTURES, make_project
 
 REPO = Path(__file__).resolve().parents[1]
@@ -558,17 +558,17 @@ MEMBER_VALUES = st.lists(st.one_of(st.text(max_size=8), st.integers(-(2**63), 2*
 
 @settings(max_examples=300, deadline=None)
 @given(st.dictionaries(st.text(min_size=1, max_size=12), MEMBER_VALUES, max_size=20))
-def test_object_text_is_what_json_writes(members: dict[str, list[str | int]]) -> None:
+def test_object_bytes_are_what_json_writes(members: dict[str, list[str | int]]) -> None:
     """The manifest and the stats record are written by orjson where that gives the bytes of
     `json.dumps` (names and values in printable ASCII), by `json` otherwise: the same bytes
     either way (control characters, non-ASCII names, integers past 64 bits)."""
-    assert object_text(members) == json.dumps(members, separators=(",", ":"), sort_keys=True)
+    assert object_bytes(members) == json.dumps(members, separators=(",", ":"), sort_keys=True).encode()
 
 
-def test_object_text_of_a_site_sized_manifest_is_what_json_writes() -> None:
+def test_object_bytes_of_a_site_sized_manifest_are_what_json_writes() -> None:
     """A hundred thousand members of hex keys and paths, as a large site's manifest has."""
     members = {f"papers/{n % 97}/p-{n}/index.html": (f"{n:064x}", f"{n * 7:064x}") for n in range(100_000)}
-    assert object_text(members) == json.dumps(members, separators=(",", ":"), sort_keys=True)
+    assert object_bytes(members) == json.dumps(members, separators=(",", ":"), sort_keys=True).encode()
 
 
 def surveyed(site: Path) -> Future[survey.Survey | None]:

@@ -23,17 +23,18 @@ def file_mode() -> int:
     return 0o666 & ~umask
 
 
-def write_atomically(path: Path, data: bytes) -> None:
-    """Write `path` through a temporary file in its folder and a rename: readers see the old
-    bytes or the new ones, never a part. The file keeps its permissions (a new one gets those
-    a plain `open` would give it), not the temporary file's private 0600."""
+def write_atomically(path: Path, *data: bytes) -> None:
+    """Write `path` (the bytes `data`, one after the other) through a temporary file in its
+    folder and a rename: readers see the old bytes or the new ones, never a part. The file
+    keeps its permissions (a new one gets those a plain `open` would give it), not the
+    temporary file's private 0600."""
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
         mode = stat.S_IMODE(path.stat().st_mode)
     except OSError:
         mode = file_mode()
     with tempfile.NamedTemporaryFile(dir=path.parent, delete=False, prefix=".tmp-") as tmp:
-        tmp.write(data)
+        tmp.writelines(data)
         os.fchmod(tmp.fileno(), mode)
     os.replace(tmp.name, path)
 

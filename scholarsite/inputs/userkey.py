@@ -66,7 +66,12 @@ def made_in(folder: Path, file: Path) -> None:
 
 def signed(key: bytes, magic: bytes, body: bytes) -> bytes:
     """A signed cache's bytes: `magic` (what the cache is), the body's signature, the body."""
-    return magic + hmac.digest(key, body, "sha256") + body
+    return b"".join(signed_parts(key, magic, body))
+
+
+def signed_parts(key: bytes, magic: bytes, body: bytes) -> tuple[bytes, bytes, bytes]:
+    """`signed` in its parts (a large body written after them is not copied)."""
+    return magic, hmac.digest(key, body, "sha256"), body
 
 
 def signed_body(data: bytes, key: bytes, magic: bytes) -> bytes | None:

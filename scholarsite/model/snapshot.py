@@ -36,7 +36,7 @@ from scholarsite.inputs.lineage_file import Lineage
 from scholarsite.inputs.records import NO_DETAILS, AuthorRecord
 from scholarsite.inputs.sources import Sources
 from scholarsite.inputs.store import CACHE_FOLDER, write_atomically
-from scholarsite.inputs.userkey import signed, signed_body, user_key
+from scholarsite.inputs.userkey import signed_body, signed_parts, user_key
 from scholarsite.model import related
 from scholarsite.model.cards import Unchanged
 from scholarsite.model.lineage import LastLineage, former_keys
@@ -275,7 +275,7 @@ def keep(path: Path, warm: WarmModel, basis: Basis, citing: Citing) -> str:
     network = kept_network.network if kept_network.seen == merged.changes.mark else None
     mark = secrets.token_hex(16)
     kept = kept if isinstance(kept, Kept) else Kept(basis, {})
-    write_atomically(path, signed(key, MAGIC, body_of(merged, basis, kept, citing, network, mark)))
+    write_atomically(path, *signed_parts(key, MAGIC, body_of(merged, basis, kept, citing, network, mark)))
     warm.kept, warm.changed = Kept(basis, {}, mark=mark, base_url=citing.base_url), False
     return mark
 
