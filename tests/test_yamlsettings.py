@@ -13,8 +13,9 @@ import pytest
 from scholarsite.errors import BuildError
 from scholarsite.inputs import yamlsettings
 from scholarsite.inputs.memo import Memo
+from scholarsite.inputs.setting import Setting
 from scholarsite.inputs.yamlmap import read_settings
-from scholarsite.inputs.yamlsettings import Setting, remembered_settings
+from scholarsite.inputs.yamlsettings import remembered_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE = "title: A site\npapers_per_page: 20\nratio: 0.5\nportable: true\nnote: null\nlinks:\n  a: [1, 2]\n"

@@ -17,8 +17,9 @@ from urllib.parse import urlsplit
 
 from scholarsite.errors import BuildError, Diagnostic, error
 from scholarsite.inputs.files import present, read_input
+from scholarsite.inputs.setting import excerpt
 from scholarsite.inputs.text import CONTROL_RE, decode
-from scholarsite.inputs.yamlsettings import excerpt, remembered_settings
+from scholarsite.inputs.yamlsettings import remembered_settings
 
 if TYPE_CHECKING:
     from scholarsite.inputs.memo import Memo

@@ -18,8 +18,9 @@ from scholarsite.errors import BuildError, Diagnostic, error, note, warning
 from scholarsite.inputs.config import MAX_LENGTHS, MAX_TEXT, URL_RE
 from scholarsite.inputs.files import hidden, read_input
 from scholarsite.inputs.memo import Memo
+from scholarsite.inputs.setting import Setting, excerpt
 from scholarsite.inputs.text import CONTROL_RE, decode
-from scholarsite.inputs.yamlsettings import Setting, excerpt, remembered_settings
+from scholarsite.inputs.yamlsettings import remembered_settings
 
 if TYPE_CHECKING:
     from scholarsite.inputs.sanitize import Dropped

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from scholarsite.inputs.config import MAX_TEXT
+from scholarsite.inputs.setting import excerpt
 from scholarsite.inputs.text import CONTROL_RE
-from scholarsite.inputs.yamlsettings import excerpt
 
 IMPACT_STATUSES = ("found", "not-found", "unknown")
 OPENALEX_ID_RE = re.compile(r"W\d{1,15}")

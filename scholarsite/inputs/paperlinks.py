@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 from scholarsite.inputs.openalex_part import WEB_URL_RE
 from scholarsite.inputs.records import KINDS
-from scholarsite.inputs.yamlsettings import excerpt
+from scholarsite.inputs.setting import excerpt
 
 LINK_KINDS = ("code", "slides", "video", "data", "poster", "other")
 MAX_LINKS = 20

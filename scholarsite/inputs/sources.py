@@ -47,8 +47,8 @@ from scholarsite.errors import BuildError, Diagnostic, error
 from scholarsite.inputs.files import present, read_input
 from scholarsite.inputs.openalex_part import DATE_FIELDS, MAX_TEXT, Impact, impact_of, made, text_problem
 from scholarsite.inputs.paperlinks import Link, links_of, type_problem
+from scholarsite.inputs.setting import excerpt
 from scholarsite.inputs.text import decode
-from scholarsite.inputs.yamlsettings import excerpt
 from scholarsite.lifetime import collector_paused
 
 SOURCES_FILE = "sources.yaml"

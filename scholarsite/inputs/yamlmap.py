@@ -27,7 +27,7 @@ from typing import Any
 import yaml
 
 from scholarsite.errors import BuildError, Diagnostic, error
-from scholarsite.inputs.yamlsettings import EXCERPT, Setting, excerpt
+from scholarsite.inputs.setting import EXCERPT, Setting, excerpt
 
 MAX_EXPANSION = 10_000  # nodes that aliases may add to a value
 MAX_DEPTH = 64

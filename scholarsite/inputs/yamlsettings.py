@@ -9,30 +9,14 @@ with a date, a key that is not text or a value shared through an alias is read e
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
+
+from scholarsite.inputs.setting import Setting
 
 if TYPE_CHECKING:
     from scholarsite.inputs.memo import Memo
 
-EXCERPT = 60
 NOT_KEPT = ""  # the memo's entry for settings JSON would not give back as they are
-
-
-class Setting(NamedTuple):
-    """One top-level `key: value` with the line its key is on."""
-
-    key: str
-    value: Any
-    line: int
-
-
-def excerpt(value: Any) -> str:
-    """`repr(value)`, cut to a short excerpt for a message (never expanded in full)."""
-    if isinstance(value, str | int | float | bool) or value is None:
-        text = repr(value)
-    else:
-        text = f"a {type(value).__name__}"
-    return text if len(text) <= EXCERPT else text[: EXCERPT - 1] + "…"
 
 
 def read_settings(text: str, path: str, first_line: int = 1) -> list[Setting]:
