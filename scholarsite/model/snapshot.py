@@ -12,7 +12,7 @@ objects again from it (a fifth of the merge's time), takes the seeds whose diges
 kept one as changed, and lets `WarmModel` merge those again and the lineage follow, as the
 preview does after a save. The file is JSON (orjson) lines: a header (all but the papers and
 authors, with their numbers), then a line per paper and per author, so that a build keeps the
-line of each paper and author that stays the same (not its decoded row: 80 MB at 37,537 papers)
+line of each paper and author that stays the same (not its decoded row: 47 MB at 37,537 papers)
 and writes it again as it was read. It is signed with the user's key (`inputs.userkey`): its
 slugs, keys and counts are taken as they are, so a model planted in `.scholarsite-cache/` is
 never used; nor is one of another code version, or one with anything unexpected in it: the
