@@ -67,7 +67,8 @@ def test_a_kept_model_merged_by_the_change_gives_the_whole_merge(tmp_path: Path,
             assert facts == {p.key: p.facts for p in whole.papers}, f"run {run}, step {step}: {change}"
             assert facts == {p.key: Paper.facts.func(p) for p in updated.papers}  # of its texts, taken now
             assert warm.last is not None
-            made = body_of(warm.last, basis_of(seeds), Kept(basis_of(seeds), {}), Citing())  # every row made
+            every_row_made = body_of(warm.last, basis_of(seeds), Kept(basis_of(seeds), {}), Citing())
+            made = b"".join(every_row_made)
             keep(kept, warm, basis_of(seeds), Citing())
             written = signed_body(kept.read_bytes(), key, MAGIC) or b""
             assert rows_of(written) == rows_of(made), f"run {run}, step {step}: {change}"

@@ -9,6 +9,7 @@ import hashlib
 import marshal
 import os
 import stat
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -22,7 +23,8 @@ from scholarsite.inputs.paperlinks import Link
 from scholarsite.inputs.sources import SOURCES_FILE, SourceEntry, Sources, dump_sources, read_sources
 from scholarsite.inputs.sources_cache import SOURCES_CACHE, read_sources_kept
 from scholarsite.inputs.sources_signed import MAGIC, keep_signed
-from scholarsite.inputs.userkey import signed
+from scholarsite.inputs.store import replaced_atomically
+from scholarsite.inputs.userkey import signed, signed_body, write_signed
 
 from .conftest import make_project
 from .test_sources_cache import ENTRIES, unparsed
@@ -203,6 +205,29 @@ def test_the_key_is_made_once_for_the_user_alone(tmp_path: Path) -> None:
     userkey.key_in.cache_clear()
     assert userkey.key_in(folder) == key and os.listdir(folder) == [userkey.KEY_FILE]
     assert stat.S_IMODE((folder / userkey.KEY_FILE).stat().st_mode) == 0o600
+
+
+def test_a_body_written_in_pieces_is_signed_as_one(tmp_path: Path) -> None:
+    """`write_signed` writes the bytes `signed` makes of the pieces joined, the signature first."""
+    key, pieces = b"k" * userkey.KEY_BYTES, [b'{"a":1}', b"\n", b"", b"[2,3]"]
+    path = tmp_path / "model.signed"
+    with replaced_atomically(path) as handle:
+        write_signed(handle, key, MAGIC, iter(pieces))
+    assert path.read_bytes() == signed(key, MAGIC, b"".join(pieces))
+    assert signed_body(path.read_bytes(), key, MAGIC) == b"".join(pieces)
+
+
+def test_a_write_that_fails_leaves_the_old_file_and_no_temporary(tmp_path: Path) -> None:
+    path = tmp_path / "model.signed"
+    path.write_bytes(b"old")
+
+    def failing() -> Iterator[bytes]:
+        yield b"new, then "
+        raise OSError("disk full")
+
+    with pytest.raises(OSError, match="disk full"), replaced_atomically(path) as handle:
+        write_signed(handle, b"k" * userkey.KEY_BYTES, MAGIC, failing())
+    assert path.read_bytes() == b"old" and os.listdir(tmp_path) == ["model.signed"]
 
 
 def test_without_a_key_the_json_cache_is_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -35,7 +35,8 @@ from scholarsite.write import (
     switch,
 )
 from scholarsite.write.manifest import UNRECORDED, read_manifest
-from scholarsite.write.objecttext import object_bytes
+from scholarsite.write.objecttext import PIECE, object_bytes, object_pieces
+from scholarsite.write.produce import same_file
 from tests.conftest import FIXTURES, make_project
 
 REPO = Path(__file__).resolve().parents[1]
@@ -557,18 +558,39 @@ MEMBER_VALUES = st.lists(st.one_of(st.text(max_size=8), st.integers(-(2**63), 2*
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.dictionaries(st.text(min_size=1, max_size=12), MEMBER_VALUES, max_size=20))
-def test_object_bytes_are_what_json_writes(members: dict[str, list[str | int]]) -> None:
-    """The manifest and the stats record are written by orjson where that gives the bytes of
-    `json.dumps` (names and values in printable ASCII), by `json` otherwise: the same bytes
-    either way (control characters, non-ASCII names, integers past 64 bits)."""
-    assert object_bytes(members) == json.dumps(members, separators=(",", ":"), sort_keys=True).encode()
+@given(
+    st.dictionaries(st.text(min_size=1, max_size=12), MEMBER_VALUES, max_size=20),
+    st.integers(min_value=1, max_value=6),
+)
+def test_object_bytes_are_what_json_writes(members: dict[str, list[str | int]], size: int) -> None:
+    """The manifest is written by orjson where that gives the bytes of `json.dumps` (names and
+    values in printable ASCII), by `json` otherwise: the same bytes either way (control
+    characters, non-ASCII names, integers past 64 bits), whole or in pieces of any size."""
+    expected = json.dumps(members, separators=(",", ":"), sort_keys=True).encode()
+    assert object_bytes(members) == expected
+    assert b"".join(object_pieces(members, size)) == expected
 
 
 def test_object_bytes_of_a_site_sized_manifest_are_what_json_writes() -> None:
-    """A hundred thousand members of hex keys and paths, as a large site's manifest has."""
+    """A hundred thousand members of hex keys and paths, as a large site's manifest has, in
+    pieces of `PIECE` members."""
     members = {f"papers/{n % 97}/p-{n}/index.html": (f"{n:064x}", f"{n * 7:064x}") for n in range(100_000)}
-    assert object_bytes(members) == json.dumps(members, separators=(",", ":"), sort_keys=True).encode()
+    pieces = list(object_pieces(members))
+    assert len(pieces) == 2 + -(-len(members) // PIECE)
+    assert b"".join(pieces) == json.dumps(members, separators=(",", ":"), sort_keys=True).encode()
+
+
+def test_same_file_compares_the_pieces_as_they_come(tmp_path: Path) -> None:
+    """Equal bytes in any cut; a file longer, shorter or different, a folder, a link to the same
+    bytes or none at all is not the same file."""
+    (tmp_path / "file").write_bytes(b"abcdef")
+    (tmp_path / "link").symlink_to("file")
+    (tmp_path / "folder").mkdir()
+    assert same_file(str(tmp_path / "file"), [b"ab", b"", b"cdef"])
+    for pieces in ([b"abcde"], [b"abcdef", b"g"], [b"abc", b"xef"], []):
+        assert not same_file(str(tmp_path / "file"), pieces)
+    for other in ("link", "folder", "missing"):
+        assert not same_file(str(tmp_path / other), [b"abcdef"])
 
 
 def surveyed(site: Path) -> Future[survey.Survey | None]:

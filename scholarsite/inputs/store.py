@@ -10,7 +10,9 @@ import os
 import re
 import stat
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 CACHE_FOLDER = Path(".scholarsite-cache")
 SHARD_NAME = re.compile(r"[0-9a-f]{2,3}\.json")  # a shard file of the layouts before (64 and 1,024)
@@ -24,18 +26,30 @@ def file_mode() -> int:
 
 
 def write_atomically(path: Path, *data: bytes) -> None:
-    """Write `path` (the bytes `data`, one after the other) through a temporary file in its
-    folder and a rename: readers see the old bytes or the new ones, never a part. The file
-    keeps its permissions (a new one gets those a plain `open` would give it), not the
-    temporary file's private 0600."""
+    """Write `path` (the bytes `data`, one after the other) through `replaced_atomically`."""
+    with replaced_atomically(path) as handle:
+        handle.writelines(data)
+
+
+@contextlib.contextmanager
+def replaced_atomically(path: Path) -> Iterator[BinaryIO]:
+    """A temporary file in `path`'s folder, open for writing, renamed over `path` when the
+    block ends (removed when it raises): readers see the old bytes or the new ones, never a
+    part. The file keeps its permissions (a new one gets those a plain `open` would give it),
+    not the temporary file's private 0600."""
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
         mode = stat.S_IMODE(path.stat().st_mode)
     except OSError:
         mode = file_mode()
     with tempfile.NamedTemporaryFile(dir=path.parent, delete=False, prefix=".tmp-") as tmp:
-        tmp.writelines(data)
-        os.fchmod(tmp.fileno(), mode)
+        try:
+            yield tmp
+            os.fchmod(tmp.fileno(), mode)
+        except BaseException:
+            tmp.close()
+            os.unlink(tmp.name)
+            raise
     os.replace(tmp.name, path)
 
 

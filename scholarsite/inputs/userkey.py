@@ -16,7 +16,9 @@ import hashlib
 import hmac
 import os
 import secrets
+from collections.abc import Iterable
 from pathlib import Path
+from typing import BinaryIO
 
 KEY_BYTES = 32
 KEY_FILE = "cache-key"
@@ -66,12 +68,22 @@ def made_in(folder: Path, file: Path) -> None:
 
 def signed(key: bytes, magic: bytes, body: bytes) -> bytes:
     """A signed cache's bytes: `magic` (what the cache is), the body's signature, the body."""
-    return b"".join(signed_parts(key, magic, body))
+    return magic + hmac.digest(key, body, "sha256") + body
 
 
-def signed_parts(key: bytes, magic: bytes, body: bytes) -> tuple[bytes, bytes, bytes]:
-    """`signed` in its parts (a large body written after them is not copied)."""
-    return magic, hmac.digest(key, body, "sha256"), body
+def write_signed(handle: BinaryIO, key: bytes, magic: bytes, body: Iterable[bytes]) -> None:
+    """Write into a new, seekable file the bytes `signed` makes of the body given in pieces:
+    each piece is written and signed as it comes (a large body is never held whole), and the
+    signature, which comes before the body, is filled in last."""
+    handle.write(magic)
+    place = handle.tell()
+    handle.write(bytes(MAC_BYTES))
+    mac = hmac.new(key, digestmod="sha256")
+    for piece in body:
+        mac.update(piece)
+        handle.write(piece)
+    handle.seek(place)
+    handle.write(mac.digest())
 
 
 def signed_body(data: bytes, key: bytes, magic: bytes) -> bytes | None:

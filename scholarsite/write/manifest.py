@@ -24,7 +24,7 @@ from scholarsite.outputs.registry import (
     check_paths,
 )
 from scholarsite.write import repair
-from scholarsite.write.objecttext import object_bytes
+from scholarsite.write.objecttext import object_pieces
 from scholarsite.write.report import SyncReport
 from scholarsite.write.reread import parsed_once
 
@@ -78,11 +78,13 @@ def ancestors(path: str) -> Iterator[str]:
 UNRECORDED: dict[str, dict[str, Entry]] = {}
 
 
-def manifest_bytes(entries: dict[str, Entry], inputs: str) -> bytes:
-    """Deterministic manifest content; `inputs` is the fingerprint of a complete build, or ""."""
+def manifest_pieces(entries: dict[str, Entry], inputs: str) -> Iterator[bytes]:
+    """Deterministic manifest content, in pieces (`object_pieces`); `inputs` is the fingerprint
+    of a complete build, or ""."""
     rest = json.dumps({"format": MANIFEST_FORMAT, "inputs": inputs}, separators=(",", ":"), sort_keys=True)
-    files = object_bytes(entries)  # "files" sorts first
-    return b"".join([b'{"files":', files, b",", rest[1:].encode("ascii"), b"\n"])
+    yield b'{"files":'  # "files" sorts first
+    yield from object_pieces(entries)
+    yield b"," + rest[1:].encode("ascii") + b"\n"
 
 
 def read_manifest(root: str) -> tuple[dict[str, Entry], str]:

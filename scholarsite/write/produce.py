@@ -8,7 +8,8 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-from collections.abc import Callable, Sequence
+import stat
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -39,17 +40,22 @@ def created(path: str, mode: int) -> BinaryIO:
 
 def write_file(path: str, data: bytes, mode: int) -> None:
     """Write a new file (its folders made as needed)."""
+    write_pieces(path, (data,), mode)
+
+
+def write_pieces(path: str, pieces: Iterable[bytes], mode: int) -> None:
+    """Write a new file of these bytes, one piece after another (its folders made as needed)."""
     with created(path, mode) as file:
-        file.write(data)
+        file.writelines(pieces)
 
 
-def same_file(path: str, data: bytes) -> bool:
-    """Whether a regular file already holds ``data`` (size first, then bytes)."""
+def same_file(path: str, pieces: Iterable[bytes]) -> bool:
+    """Whether a regular file holds these bytes, one piece after another (read as they come)."""
     try:
-        if os.lstat(path).st_size != len(data):
+        if not stat.S_ISREG(os.lstat(path).st_mode):
             return False
         with open(path, "rb") as handle:
-            return handle.read() == data
+            return all(handle.read(len(piece)) == piece for piece in pieces) and not handle.read(1)
     except OSError:
         return False
 

@@ -13,6 +13,7 @@ import os
 import shutil
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from scholarsite.errors import BuildError, Diagnostic, error
@@ -37,7 +38,7 @@ from scholarsite.write.manifest import (
     ForeignFileConflict,
     ancestors,
     look_at,
-    manifest_bytes,
+    manifest_pieces,
     owned_entries,
     parse_manifest,
     read_manifest,
@@ -54,6 +55,7 @@ from scholarsite.write.produce import (
     produce_bundle,
     same_file,
     write_file,
+    write_pieces,
 )
 from scholarsite.write.report import SyncReport
 from scholarsite.write.reread import written
@@ -245,9 +247,9 @@ class Sync:
         final = {**outside, **plan.kept, **{path: (plan.keys[path], sha) for path, sha, _ in done}}
         changed = bool(staged or stale)
         inputs = self.inputs if self.inputs is not None else ("" if changed else self.recorded)
-        manifest = manifest_bytes(final, inputs)
-        if changed or disk.temps or not same_file(os.path.join(self.root, MANIFEST), manifest):
-            write_file(os.path.join(self.stage, MANIFEST), manifest, self.mode)
+        manifest = partial(manifest_pieces, final, inputs)  # made as it is written (or compared)
+        if changed or disk.temps or not same_file(os.path.join(self.root, MANIFEST), manifest()):
+            write_pieces(os.path.join(self.stage, MANIFEST), manifest(), self.mode)
             journal = {
                 "early": [*disk.temps, *early],
                 "moves": staged,
