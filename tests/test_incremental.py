@@ -26,6 +26,7 @@ import pytest
 from benchmarks.corpus import generate
 from scholarsite import pipeline
 from scholarsite.inputs import seeds as seeds_module
+from scholarsite.inputs import state as state_module
 from scholarsite.inputs.config import NONE_GIVEN
 from scholarsite.inputs.memo import MEMO_FILE
 from scholarsite.inputs.project import load_project
@@ -453,6 +454,22 @@ def test_the_state_keeps_exactly_the_digests_saved_last(tmp_path: Path) -> None:
     assert state.input_digests() == second
     state.close()
     assert BuildState(tmp_path / "state.sqlite").input_digests() == second
+
+
+def test_the_values_asked_for_are_found_whether_looked_up_or_scanned(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The digests of the values asked for, those kept and no others: by lookups, or (past
+    SCAN_ABOVE of a kind) by a scan of the kind's rows, which keeps only those asked for."""
+    state = BuildState(tmp_path / "state.sqlite")
+    kept = {("paper", f"p{n}"): (f"d{n}", f"i{n}") for n in range(6)} | {("author", "a"): ("da", "")}
+    state.save_page_plans(("tag", "basis", "network"), ({}, {}), (kept, ()), {}, True, "model")
+    asked = [("paper", "p1"), ("paper", "p4"), ("paper", "p9"), ("author", "a"), ("author", "b")]
+    expected = {read: kept[read] for read in asked if read in kept}
+    assert state.page_values_of(asked) == expected
+    monkeypatch.setattr(state_module, "SCAN_ABOVE", 1)
+    assert state.page_values_of(asked) == expected
+    state.close()
 
 
 def test_recorded_seeds_are_not_read_again(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
