@@ -36,7 +36,7 @@ from scholarsite.write import (
 )
 from scholarsite.write.manifest import UNRECORDED, read_manifest
 from scholarsite.write.objecttext import PIECE, object_bytes, object_pieces
-from scholarsite.write.produce import same_file
+from scholarsite.write.produce import HandedOnce, same_file
 from tests.conftest import FIXTURES, make_project
 
 REPO = Path(__file__).resolve().parents[1]
@@ -591,6 +591,17 @@ def test_same_file_compares_the_pieces_as_they_come(tmp_path: Path) -> None:
         assert not same_file(str(tmp_path / "file"), pieces)
     for other in ("link", "folder", "missing"):
         assert not same_file(str(tmp_path / other), [b"abcdef"])
+
+
+def test_a_bundle_made_in_another_process_is_handed_over_once() -> None:
+    """Its files are not held once taken (the sync writes them): a second taking is a bug."""
+    future: Future[dict[str, bytes]] = Future()
+    future.set_result({"pagefind.js": b"js"})
+    handed = HandedOnce(future)
+    assert handed() == {"pagefind.js": b"js"}
+    assert handed.future is None
+    with pytest.raises(RuntimeError, match="handed over once"):
+        handed()
 
 
 def surveyed(site: Path) -> Future[survey.Survey | None]:

@@ -10,6 +10,7 @@ import hashlib
 import os
 import stat
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -198,8 +199,24 @@ def start_bundles(items: list[Produced], site_dir: Path, workers: int = 1) -> li
     futures = iter([pool.submit(index) for index in range(len(pending))])
     pool.shutdown(wait=False)  # the processes exit once their work is done
     return [
-        Bundle(item.folder, item.key, next(futures).result) if item in pending else item for item in items
+        Bundle(item.folder, item.key, HandedOnce(next(futures))) if item in pending else item
+        for item in items
     ]
+
+
+class HandedOnce:
+    """The files of a bundle being made in another process, handed over once: they are not
+    held after the sync has written them (a search shard's files, 23 MB at 37,537 papers,
+    were held to the end of the build)."""
+
+    def __init__(self, future: Future[dict[str, bytes]]):
+        self.future: Future[dict[str, bytes]] | None = future
+
+    def __call__(self) -> dict[str, bytes]:
+        future, self.future = self.future, None
+        if future is None:
+            raise RuntimeError("a bundle made in another process is handed over once")
+        return future.result()
 
 
 def distinct(problems: list[Diagnostic]) -> list[Diagnostic]:
