@@ -209,12 +209,18 @@ def test_the_key_is_made_once_for_the_user_alone(tmp_path: Path) -> None:
 
 def test_a_body_written_in_pieces_is_signed_as_one(tmp_path: Path) -> None:
     """`write_signed` writes the bytes `signed` makes of the pieces joined, the signature first."""
-    key, pieces = b"k" * userkey.KEY_BYTES, [b'{"a":1}', b"\n", b"", b"[2,3]"]
+    key, pieces = b"k" * userkey.KEY_BYTES, [b'{"a":1}', b"\n", b"", b"[2,3]", b"x" * 2**20, b"\n", b"y"]
     path = tmp_path / "model.signed"
     with replaced_atomically(path) as handle:
         write_signed(handle, key, MAGIC, iter(pieces))
     assert path.read_bytes() == signed(key, MAGIC, b"".join(pieces))
     assert signed_body(path.read_bytes(), key, MAGIC) == b"".join(pieces)
+
+
+def test_pieces_are_joined_into_chunks_of_a_size() -> None:
+    pieces = [b"ab", b"c", b"", b"defg", b"h"]
+    assert list(userkey.chunks_of(pieces, 3)) == [b"abc", b"defg", b"h"]
+    assert list(userkey.chunks_of([], 3)) == []
 
 
 def test_a_write_that_fails_leaves_the_old_file_and_no_temporary(tmp_path: Path) -> None:

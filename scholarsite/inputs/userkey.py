@@ -16,7 +16,7 @@ import hashlib
 import hmac
 import os
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -73,17 +73,33 @@ def signed(key: bytes, magic: bytes, body: bytes) -> bytes:
 
 def write_signed(handle: BinaryIO, key: bytes, magic: bytes, body: Iterable[bytes]) -> None:
     """Write into a new, seekable file the bytes `signed` makes of the body given in pieces:
-    each piece is written and signed as it comes (a large body is never held whole), and the
-    signature, which comes before the body, is filled in last."""
+    the pieces are signed and written as they come, a megabyte at a time (a large body is
+    never held whole, nor are a hundred thousand lines signed one by one), and the signature,
+    which comes before the body, is filled in last."""
     handle.write(magic)
     place = handle.tell()
     handle.write(bytes(MAC_BYTES))
     mac = hmac.new(key, digestmod="sha256")
-    for piece in body:
-        mac.update(piece)
-        handle.write(piece)
+    for chunk in chunks_of(body):
+        mac.update(chunk)
+        handle.write(chunk)
     handle.seek(place)
     handle.write(mac.digest())
+
+
+def chunks_of(pieces: Iterable[bytes], size: int = 2**20) -> Iterator[bytes]:
+    """The pieces joined into chunks of about `size` bytes (each at least `size`, the last
+    aside)."""
+    batch: list[bytes] = []
+    held = 0
+    for piece in pieces:
+        batch.append(piece)
+        held += len(piece)
+        if held >= size:
+            yield b"".join(batch)
+            batch, held = [], 0
+    if batch:
+        yield b"".join(batch)
 
 
 def signed_body(data: bytes, key: bytes, magic: bytes) -> bytes | None:
