@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from scholarsite import pipeline, write
 from scholarsite.errors import BuildError
-from scholarsite.outputs.registry import LEGACY_STATS, fixed
+from scholarsite.outputs.registry import LEGACY_STATS, Output, fixed
 from scholarsite.write import (
     MANIFEST,
     CorruptManifest,
@@ -602,6 +602,27 @@ def test_a_bundle_made_in_another_process_is_handed_over_once() -> None:
     assert handed.future is None
     with pytest.raises(RuntimeError, match="handed over once"):
         handed()
+
+
+def test_a_bundle_whose_files_arrived_is_staged_before_the_pages_are_made(tmp_path: Path) -> None:
+    """Its files are not held while the pages are made (the highest point of a build that adds
+    a seed); one still being made is waited for after them."""
+    arrived: Future[dict[str, bytes]] = Future()
+    arrived.set_result({"a.js": b"a"})
+    pending: Future[dict[str, bytes]] = Future()
+    handed, waiting = HandedOnce(arrived), HandedOnce(pending)
+    seen: list[tuple[bool, bool]] = []
+
+    def page() -> bytes:
+        seen.append((handed.future is None, waiting.future is None))
+        pending.set_result({"b.js": b"b"})  # arrives while the pages are made
+        return b"page"
+
+    bundles = [write.Bundle("search", "k1", handed), write.Bundle("other", "k2", waiting)]
+    report = write.sync([*bundles, Output("index.html", "p", page)], tmp_path / "site")
+    assert seen == [(True, False)]
+    assert report.written == ("index.html", "other/b.js", "search/a.js")
+    assert waiting.future is None
 
 
 def surveyed(site: Path) -> Future[survey.Survey | None]:

@@ -51,6 +51,7 @@ from scholarsite.write.produce import (
     Made,
     Progress,
     distinct,
+    handed_over,
     produce_all,
     produce_bundle,
     same_file,
@@ -143,11 +144,11 @@ class Sync:
             if plan.todo or plan.bundles:
                 check_free_space(self.root)
             job = Job(self.stage, plan.todo, on_disk, self.mode, self.handover)
-            done = produced(job, workers, progress)
-            for bundle in plan.bundles:
-                made = produce_bundle(bundle, self.stage, on_disk, self.mode)
-                plan.keys.update({path: bundle.key for path, _, _ in made})
-                done += made
+            handed = [bundle for bundle in plan.bundles if handed_over(bundle)]
+            rest = [bundle for bundle in plan.bundles if bundle not in handed]
+            done = self.bundles_made(handed, plan, on_disk)  # not held while the pages are made
+            done += produced(job, workers, progress)
+            done += self.bundles_made(rest, plan, on_disk)
             return self.switch(plan, done, previous, outside, disk)
         except OSError as exc:  # disk full, read-only, site/ removed under the build
             committed = os.path.exists(os.path.join(self.root, JOURNAL))
@@ -156,6 +157,15 @@ class Sync:
         finally:
             if not os.path.exists(os.path.join(self.root, JOURNAL)):
                 shutil.rmtree(self.stage, ignore_errors=True)
+
+    def bundles_made(self, bundles: list[Bundle], plan: Plan, on_disk: dict[str, Entry]) -> list[Made]:
+        """The files of `bundles`, staged (their keys noted in `plan`)."""
+        done: list[Made] = []
+        for bundle in bundles:
+            made = produce_bundle(bundle, self.stage, on_disk, self.mode)
+            plan.keys.update({path: bundle.key for path, _, _ in made})
+            done += made
+        return done
 
     def in_place(self, items: list[Produced]) -> SyncReport | None:
         """The few `only` pages written over where they are, each by a rename of its own, when
