@@ -214,9 +214,10 @@ def key_of(text: Any) -> Key:
     return path, digest, int(year)
 
 
-def check_key(name: str, data: bytes) -> str:
-    """The key of an input's bytes among those read without a problem (`ParseCache.checked`)."""
-    return f"{name}\0{hashlib.sha256(data).hexdigest()}"
+def check_key(name: str, digest: str) -> str:
+    """The key of an input's bytes (their sha256) among those read without a problem
+    (`ParseCache.checked`)."""
+    return f"{name}\0{digest}"
 
 
 class KeptRecords(Sequence[SeedRecord]):
@@ -370,18 +371,18 @@ class ParseCache:
             entries[key] = self.unsaved[key] = parse_seed(data, path, latest_year=latest_year, math=math)
         return entries[key]
 
-    def checked(self, name: str, data: bytes) -> bool:
-        """Whether the input `name` with these bytes was read without a problem before (its
-        reader may then take it as it is; it says so with `passed`)."""
-        key = check_key(name, data)
+    def checked(self, name: str, digest: str) -> bool:
+        """Whether the input `name` with the bytes of this sha256 was read without a problem
+        before (its reader may then take it as it is; it says so with `passed`)."""
+        key = check_key(name, digest)
         if key not in self.checks and (db := self.file.connection()) is not None:
             with contextlib.suppress(sqlite3.Error):
                 self.checks[key] = bool(db.execute("SELECT 1 FROM checked WHERE key = ?", (key,)).fetchall())
         return self.checks.get(key, False)
 
-    def passed(self, name: str, data: bytes) -> None:
-        """Note that the input `name` with these bytes was read without a problem."""
-        key = check_key(name, data)
+    def passed(self, name: str, digest: str) -> None:
+        """Note that the input `name` with the bytes of this sha256 was read without a problem."""
+        key = check_key(name, digest)
         if not self.checks.get(key):
             self.checks[key] = True
             self.passes.add(key)

@@ -16,6 +16,7 @@ corrected: see `model.lineage`) and the (key, page) pairs it had before. Lines s
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -135,18 +136,21 @@ def read_lineage(root: Path, checks: Checks | None = None) -> tuple[dict[str, Li
         data = read_input(path, root, LINEAGE_FILE)
     except BuildError as exc:
         return {}, list(exc.diagnostics)
-    found, problems = lineage_of_bytes(data, checks is not None and checks.checked(LINEAGE_FILE, data))
+    digest = hashlib.sha256(data).hexdigest()
+    trusted = checks is not None and checks.checked(LINEAGE_FILE, digest)
+    found, problems = lineage_of_bytes(data, trusted, digest)
     if checks is not None and not problems:
-        checks.passed(LINEAGE_FILE, data)
+        checks.passed(LINEAGE_FILE, digest)
     return found, problems
 
 
 class Checks(Protocol):
-    """What knows which inputs' bytes were read without a problem (`inputs.cache.ParseCache`)."""
+    """What knows which inputs' bytes (by their sha256) were read without a problem
+    (`inputs.cache.ParseCache`)."""
 
-    def checked(self, name: str, data: bytes) -> bool: ...
+    def checked(self, name: str, digest: str) -> bool: ...
 
-    def passed(self, name: str, data: bytes) -> None: ...
+    def passed(self, name: str, digest: str) -> None: ...
 
 
 def trusted_lineage(data: bytes) -> dict[str, Lineage] | None:
@@ -164,23 +168,28 @@ def trusted_lineage(data: bytes) -> dict[str, Lineage] | None:
         return None
 
 
-LAST_READ: list[tuple[bytes, dict[str, Lineage], list[Diagnostic]]] = []  # of this process
+LAST_READ: list[tuple[str, dict[str, Lineage], list[Diagnostic]]] = []  # of this process, by sha256
 
 
-def lineage_of_bytes(data: bytes, trusted: bool = False) -> tuple[dict[str, Lineage], list[Diagnostic]]:
+def lineage_of_bytes(
+    data: bytes, trusted: bool = False, digest: str | None = None
+) -> tuple[dict[str, Lineage], list[Diagnostic]]:
     """The papers a lineage file's bytes remember, and problems; `trusted` bytes (read without
     a problem before) taken as they are. The same bytes as the last read of this process (a
-    process that builds again reads what it wrote) give the same objects: never change them."""
-    if LAST_READ and LAST_READ[0][0] == data:
+    process that builds again reads what it wrote) give the same objects: never change them.
+    The bytes are known again by their sha256 (`digest`, when known), not held (9 MB at 37,537
+    papers, to the end of the build)."""
+    digest = digest or hashlib.sha256(data).hexdigest()
+    if LAST_READ and LAST_READ[0][0] == digest:
         return LAST_READ[0][1], list(LAST_READ[0][2])
     if trusted and (found := trusted_lineage(data)) is not None:
-        LAST_READ[:] = [(data, found, [])]
+        LAST_READ[:] = [(digest, found, [])]
         return found, []
     text, problems = decode(data, LINEAGE_FILE)
     if text is None:
         return {}, problems
     found, more = parse_lineage(text, LINEAGE_FILE)
-    LAST_READ[:] = [(data, found, problems + more)]
+    LAST_READ[:] = [(digest, found, problems + more)]
     return found, problems + more
 
 
@@ -208,41 +217,47 @@ def save_lineage(
         data: bytes | None = path.read_bytes()
     except OSError:
         data = None
-    if data is not None and (last := dumped(data, checks)) is not None:
-        text = spliced(data, last, papers)
+    was = hashlib.sha256(data).hexdigest() if data is not None else ""
+    if data is not None and (last := dumped(was, checks)) is not None:
+        pieces = spliced(data, last, papers)  # not joined: written as they are
     else:
-        text = dump_lineage(papers).encode("utf-8")
-    LAST_READ[:] = [(text, dict(sorted(papers.items())), [])]
+        pieces = [dump_lineage(papers).encode("utf-8")]
+    digest = hashlib.sha256()
+    for piece in pieces:
+        digest.update(piece)
+    now = digest.hexdigest()
+    LAST_READ[:] = [(now, dict(sorted(papers.items())), [])]
     if checks is not None:
-        checks.passed(LINEAGE_FILE, text)
-        checks.passed(DUMPED, text)
-    if text != data:
-        write_atomically(path, text)
+        checks.passed(LINEAGE_FILE, now)
+        checks.passed(DUMPED, now)
+    if now != was:
+        write_atomically(path, *pieces)
 
 
-def dumped(data: bytes, checks: Checks | None) -> dict[str, Lineage] | None:
-    """The papers whose `dump_lineage` the bytes `data` are, when that is known: they are those
-    of the last read of this process, read without a problem, and `checks` knows `save_lineage`
-    wrote them (a hand-edited file is not known so: a comment, another spacing)."""
+def dumped(digest: str, checks: Checks | None) -> dict[str, Lineage] | None:
+    """The papers whose `dump_lineage` the bytes of sha256 `digest` are, when that is known:
+    they are those of the last read of this process, read without a problem, and `checks` knows
+    `save_lineage` wrote them (a hand-edited file is not known so: a comment, another spacing)."""
     if checks is None or not LAST_READ:
         return None
     last, papers, problems = LAST_READ[0]
-    if problems or last != data or not checks.checked(DUMPED, data):
+    if problems or last != digest or not checks.checked(DUMPED, digest):
         return None
     return papers
 
 
-def spliced(data: bytes, last: dict[str, Lineage], papers: dict[str, Lineage]) -> bytes:
-    """`dump_lineage(papers)` encoded, made of `data`, the bytes of `dump_lineage(last)`: the
-    lines of the papers added, changed or gone inserted, replaced or dropped at their place,
-    the bytes between taken as they are."""
-    made = [data[:HEADER_SIZE]]
+def spliced(data: bytes, last: dict[str, Lineage], papers: dict[str, Lineage]) -> list[bytes | memoryview]:
+    """`dump_lineage(papers)` encoded, in pieces, made of `data`, the bytes of
+    `dump_lineage(last)`: the lines of the papers added, changed or gone inserted, replaced or
+    dropped at their place, the bytes between taken as they are (views, not copies)."""
+    view = memoryview(data)
+    made: list[bytes | memoryview] = [view[:HEADER_SIZE]]
     at = HEADER_SIZE
     for key in sorted(changed(last, papers)):
         start, end = line_at(data, key, at)
-        made += [data[at:start], papers[key].line().encode("utf-8") + b"\n" if key in papers else b""]
+        made += [view[at:start], papers[key].line().encode("utf-8") + b"\n" if key in papers else b""]
         at = end
-    return b"".join([*made, data[at:]])
+    return [*made, view[at:]]
 
 
 def line_at(data: bytes, key: str, lo: int) -> tuple[int, int]:

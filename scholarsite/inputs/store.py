@@ -25,7 +25,7 @@ def file_mode() -> int:
     return 0o666 & ~umask
 
 
-def write_atomically(path: Path, *data: bytes) -> None:
+def write_atomically(path: Path, *data: bytes | memoryview) -> None:
     """Write `path` (the bytes `data`, one after the other) through `replaced_atomically`."""
     with replaced_atomically(path) as handle:
         handle.writelines(data)
