@@ -5,8 +5,10 @@ of the same records, field by field."""
 from __future__ import annotations
 
 import hashlib
+import os
 import random
 import secrets
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -20,6 +22,7 @@ from scholarsite.model import related
 from scholarsite.model.communities import find_communities
 from scholarsite.model.model import Author, Identities, Paper, build_model, title_identity
 from scholarsite.model.network import build_network, coauthor_pairs
+from scholarsite.model.readagain import ReadAgain
 from scholarsite.model.snapshot import MAGIC, Basis, Citing, Kept, body_of, keep, kept_model, unchanged
 from scholarsite.model.warm import WarmModel
 from tests.test_warm_model import PUBLISHED, edited, linked, network_shape, plain, retitled, seed, shape
@@ -94,6 +97,57 @@ def reused(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
     monkeypatch.setattr(Kept, "author_row", counted)
     return count
+
+
+def test_kept_lines_are_read_again_only_from_the_file_read_while_it_is_unchanged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A kept model's lines are not held: those written again are read again from the file the
+    build read. Changed in place since, its rows are made again (the same lines); changed while
+    they are read again, no model is kept and the file stays as it was."""
+    rng = random.Random(1208)
+    kept = tmp_path / "model.signed"
+    seeds = {f"seeds/s{n}.txt": seed(rng, f"seeds/s{n}.txt") for n in range(8)}
+    first = WarmModel()
+    first.build(seeds.values(), PUBLISHED, Identities(), plain)
+    keep(kept, first, basis_of(seeds), Citing())
+    seeds["seeds/added.txt"] = seed(rng, "seeds/added.txt")
+    numbered(seeds)
+    original = kept.read_bytes()
+    read_again: list[int] = []
+    part = ReadAgain.part
+
+    def counted(self: ReadAgain, span: int) -> bytes | None:
+        found = part(self, span)
+        read_again.extend([span] if found is not None else [])
+        return found
+
+    monkeypatch.setattr(ReadAgain, "part", counted)
+
+    def kept_again(meanwhile: Callable[[], object]) -> tuple[str, list[bytes], list[bytes]]:
+        """The mark of the model kept after `meanwhile`, its rows, and the rows made afresh."""
+        kept.write_bytes(original)
+        warm = kept_model(kept, list(seeds.values()), basis_of(seeds), {}, Sources())
+        warm.build(seeds.values(), PUBLISHED, Identities(), plain)
+        assert warm.last is not None
+        made = rows_of(b"".join(body_of(warm.last, basis_of(seeds), Kept(basis_of(seeds), {}), Citing())))
+        read_again.clear()
+        meanwhile()
+        mark = keep(kept, warm, basis_of(seeds), Citing())
+        return mark, rows_of(signed_body(kept.read_bytes(), user_key() or b"", MAGIC) or b""), made
+
+    mark, written, made = kept_again(lambda: None)
+    assert mark and written == made and len(read_again) > 5  # most papers' lines read again
+    mark, written, made = kept_again(lambda: os.utime(kept, ns=(1, 1)))  # changed in place
+    assert mark and written == made and read_again == []
+
+    def changed_while_read(self: ReadAgain, span: int) -> bytes | None:
+        os.utime(kept, ns=(1, 1))
+        return part(self, span)
+
+    monkeypatch.setattr(ReadAgain, "part", changed_while_read)
+    mark, _, _ = kept_again(lambda: None)
+    assert mark == "" and kept.read_bytes() == original
 
 
 def test_a_kept_network_is_the_network_of_the_model_it_is_reused_for(tmp_path: Path) -> None:

@@ -36,7 +36,7 @@ from scholarsite.inputs.lineage_file import Lineage
 from scholarsite.inputs.records import NO_DETAILS, AuthorRecord
 from scholarsite.inputs.sources import Sources
 from scholarsite.inputs.store import CACHE_FOLDER, replaced_atomically
-from scholarsite.inputs.userkey import signed_body, user_key, write_signed
+from scholarsite.inputs.userkey import MAC_BYTES, signed_body, user_key, write_signed
 from scholarsite.model import related
 from scholarsite.model.cards import Unchanged
 from scholarsite.model.lineage import LastLineage, former_keys
@@ -56,6 +56,7 @@ from scholarsite.model.model import (
 )
 from scholarsite.model.network import Community, KeptNetwork, Network
 from scholarsite.model.ondemand import OnDemand
+from scholarsite.model.readagain import ReadAgain, span_of
 from scholarsite.model.warm import Changes, Merged, WarmModel, group_of
 
 SNAPSHOT_FILE = CACHE_FOLDER / "model.signed"
@@ -89,23 +90,24 @@ Views = tuple[object, ...]  # an author's lists of papers, co-authors, subject a
 
 
 class PaperRow(NamedTuple):
-    """A paper the kept model made whole from its records, with the line of its row (written
-    again as it is while the paper is the same object with the same citation key) and what
-    `unchanged` reads of the row."""
+    """A paper the kept model made whole from its records, with where the line of its row is in
+    the kept model's file (written again as it is while the paper is the same object with the
+    same citation key) and what `unchanged` reads of the row."""
 
     paper: Paper
-    line: bytes
+    span: int  # of its line, in `Kept.source`
     text_digest: str
     base: str  # its citation key before its suffix
     cited: str  # its citation key
 
 
 class AuthorRow(NamedTuple):
-    """An author the kept model made, with the line of its row (written again as it is while the
-    author is the same object with the same views and fields) and what is compared of it."""
+    """An author the kept model made, with where the line of its row is (written again as it is
+    while the author is the same object with the same views and fields) and what is compared
+    of it."""
 
     author: Author
-    line: bytes
+    span: int  # of its line, in `Kept.source`
     fields: list[Any]  # `author_fields` as read
     papers: int  # how many papers it had
     views: Views  # the lists it was made with (`views_of`)
@@ -127,6 +129,7 @@ class Kept:
     places: tuple[list[Paper], list[Author]] = ([], [])  # the papers and authors in the order read
     mark: str = ""  # given when it was kept, and to the build state saved with it (`keep`)
     base_url: str | None = None  # the site's when it was kept (its papers' citation records read it)
+    source: ReadAgain = field(default_factory=ReadAgain)  # the file read, its rows' lines read again
 
     def author_row(self, author: Author) -> bytes | None:
         """The line `author` was read from, when it is the same object with the same views
@@ -135,7 +138,7 @@ class Kept:
         if found is None or found.author is not author:
             return None
         same = all(now is then for now, then in zip(views_of(author), found.views, strict=True))
-        return found.line if same and found.fields == author_fields(author) else None
+        return self.source.part(found.span) if same and found.fields == author_fields(author) else None
 
     def lists_as_read(self, author: Author, row: AuthorRow | None) -> bool:
         """Whether `author` has the fields, papers and co-authors (by key and slug, with the
@@ -146,8 +149,11 @@ class Kept:
             return True
         if row is None or row.fields != author_fields(author):
             return False
+        line = self.source.part(row.span) if self.source.intact() else None
+        if line is None:
+            return False
         papers, authors = self.places
-        read = loads_checked(row.line)
+        read = loads_checked(line)
         return [p.key for p in author.papers] == [papers[at].key for at in read[7]] and [
             (a.key, a.slug, n) for a, n in author.coauthors
         ] == [(authors[at].key, authors[at].slug, n) for at, n in read[8]]
@@ -186,17 +192,27 @@ def kept_model(
     the kept ones); an empty one (merged whole by its first build) when none can be used."""
     warm = WarmModel()
     key = user_key()
+    if key is None:  # this user has no key
+        return warm
     try:
-        data = signed_body(path.read_bytes(), key, MAGIC) if key is not None else None
-        if data is None:  # none, planted, or this user has no key
-            return warm
+        handle = path.open("rb", buffering=2**16)
+    except OSError:
+        return warm
+    source = ReadAgain(handle)  # open while the build runs
+    try:
+        data = signed_body(handle.read(), key, MAGIC)
+        if data is None:  # planted, or damaged
+            raise Damaged
         header, papers, authors = lines_of(data)
         if header.get("format") != FORMAT or header.get("code") != code_version():
-            return warm
-        merged, kept = merged_of(header, papers, authors, records, basis)
+            raise Damaged
+        start = len(MAGIC) + MAC_BYTES + data.index(b"\n") + 1  # of the first paper's line
+        merged, kept = merged_of(header, (papers, authors), start, records, basis)
         network = network_of(header["network"], kept.authors) if header["network"] is not None else None
     except (OSError, ValueError, TypeError, KeyError, IndexError, Damaged):
+        source.close()
         return warm
+    kept.source = source
     warm.last, warm.kept = merged, kept
     if network is not None:  # the model's co-author network: the next one while its pairs are the same
         warm.network = KeptNetwork(network, merged.changes.mark, list(kept.authors))
@@ -275,8 +291,19 @@ def keep(path: Path, warm: WarmModel, basis: Basis, citing: Citing) -> str:
     network = kept_network.network if kept_network.seen == merged.changes.mark else None
     mark = secrets.token_hex(16)
     kept = kept if isinstance(kept, Kept) else Kept(basis, {})
-    with replaced_atomically(path) as handle:
-        write_signed(handle, key, MAGIC, body_of(merged, basis, kept, citing, network, mark))
+    source = kept.source
+    reading = source.intact()
+    if not reading:  # the kept lines are read again only from the file read, unchanged: made again
+        source.close()
+    try:
+        with replaced_atomically(path) as handle:
+            write_signed(handle, key, MAGIC, body_of(merged, basis, kept, citing, network, mark))
+            if reading and not source.intact():  # changed while it was read again: not kept
+                raise Damaged
+    except Damaged:
+        return ""
+    finally:
+        source.close()
     warm.kept, warm.changed = Kept(basis, {}, mark=mark, base_url=citing.base_url), False
     return mark
 
@@ -359,8 +386,13 @@ def paper_lines(merged: Merged, kept: Kept, citing: Citing) -> Iterator[bytes]:
     rows, bases, keys = kept.rows, citing.bases, citing.keys
     for paper in merged.papers:
         read = rows.get(id(paper))
-        if read is not None and read.paper is paper and read.cited == keys.get(paper.key, ""):
-            yield read.line
+        if (
+            read is not None
+            and read.paper is paper
+            and read.cited == keys.get(paper.key, "")
+            and (line := kept.source.part(read.span)) is not None
+        ):
+            yield line
             continue
         places = paper.provenance
         yield dumps(
@@ -441,15 +473,21 @@ def lines_of(data: bytes) -> tuple[dict[str, Any], list[bytes], list[bytes]]:
 
 def merged_of(
     header: dict[str, Any],
-    paper_lines: list[bytes],
-    author_lines: list[bytes],
+    lines: tuple[list[bytes], list[bytes]],
+    start: int,
     records: list[AuthorRecord],
     now: Basis,
 ) -> tuple[Merged, Kept]:
-    """The model a kept model's lines hold (`lines_of`), and what it was made of. Its seeds
-    whose digest is not the one `now` gives (or that `now` does not know) are `STALE`:
-    `WarmModel.build` merges them again. Damaged (or KeyError, IndexError, TypeError,
-    ValueError) when the lines are not those `body_of` writes."""
+    """The model a kept model's lines hold (`lines_of`: its papers' and its authors'), and
+    what it was made of, with the spans of the lines (the first paper's at `start` in the
+    file). Its seeds whose digest is not the one `now` gives (or that `now` does not know)
+    are `STALE`: `WarmModel.build` merges them again. Damaged (or KeyError, IndexError,
+    TypeError, ValueError) when the lines are not those `body_of` writes."""
+    paper_lines, author_lines = lines
+    spans = []
+    for line in (*paper_lines, *author_lines):
+        spans.append(span_of(start, len(line)))
+        start += len(line) + 1
     seeds, lineage, sources = header["basis"]
     kept = Basis({text(path): text(digest) for path, digest in seeds.items()}, text(lineage), text(sources))
     by_path = {record.path: record for record in records}
@@ -460,7 +498,7 @@ def merged_of(
     listed: list[list[str]] = []  # each paper's authors by key
     groups: dict[tuple[int, str], list[Paper]] = {}
     contested, rows = [], {}
-    for line in paper_lines:
+    for line, span in zip(paper_lines, spans, strict=False):
         row = loads_checked(line)
         paper = paper_of(row, unchanged, subjects)
         papers.append(paper)
@@ -469,7 +507,7 @@ def merged_of(
         if len(row[6]) > 1:
             contested.append(paper)
         if isinstance(paper, KeptPaper):  # made whole from its records (not one merged again)
-            rows[id(paper)] = PaperRow(paper, line, row[9], row[10], row[12])
+            rows[id(paper)] = PaperRow(paper, span, row[9], row[10], row[12])
     author_rows = [loads_checked(line) for line in author_lines]
     authors = [author_of(row, papers, subjects) for row in author_rows]
     by_key = {author.key: author for author in authors}
@@ -514,8 +552,8 @@ def merged_of(
     )
     made = list(authors)  # a list of its own: the merge changes the model's
     kept_authors = {
-        id(author): AuthorRow(author, line, row[:7], len(row[7]), views_of(author))
-        for author, line, row in zip(authors, author_lines, author_rows, strict=True)
+        id(author): AuthorRow(author, span, row[:7], len(row[7]), views_of(author))
+        for author, span, row in zip(authors, spans[len(papers) :], author_rows, strict=True)
     }
     places = (list(papers), made)
     mark, base_url = text(header["mark"]), header["base_url"]
