@@ -129,7 +129,11 @@ class BuildState:
         `page_values_of`, for the values a build asks about)."""
         tags = tuple(self.value(f"pages_{name}") or "" for name in ("tag", "basis", "network"))
         rows = self.db.execute("SELECT kind, key, paths FROM page_paths")
-        paths = {(kind, key): tuple(found.split("\n")) if found else () for kind, key, found in rows}
+        kinds: dict[str, str] = {}  # each kind's name once, not once a row (3 MB at 37,537 papers)
+        paths = {
+            (kinds.setdefault(kind, kind), key): tuple(found.split("\n")) if found else ()
+            for kind, key, found in rows
+        }
         return (tags[0], tags[1], tags[2]), paths
 
     def page_values_of(self, reads: Iterable[Pair]) -> dict[Pair, Value]:
