@@ -41,7 +41,7 @@ def lines_file(envelope: dict[str, Any], name: str, lines: list[str]) -> bytes:
     """`json_lines` of items encoded already, a line each."""
     head = ",".join(f"{sorted_text(k)}:{sorted_text(v)}" for k, v in sorted(envelope.items()))
     body = ",\n".join(lines)
-    return as_bytes(f'{{{head},"{name}":[\n{body}\n]}}')
+    return f'{{{head},"{name}":[\n{body}\n]}}\n'.encode()  # its final newline in the text: not a copy more
 
 
 AUTHORS_A_BIBTEX_PART = 200  # authors a part of the authors' BibTeX holds at most, on average
