@@ -108,8 +108,8 @@ def test_no_search_shard_is_empty_or_listed_empty_at_any_size(tmp_path: Path) ->
         data, _ = pipeline.site_data(load_project(small_project(tmp_path, size)))
         bundles = list(search.outputs(data))
         assert [bundle.folder for bundle in bundles] == shards.folders(data.site, size, False)
-        makers = [bundle.produce.args[0] for bundle in bundles]  # type: ignore[attr-defined]
-        assert all(makers) and sum(map(len, makers)) == count, f"an empty shard at size {size}"
+        members = [bundle.produce.args[0].args[1] for bundle in bundles]  # type: ignore[attr-defined]
+        assert all(members) and sum(map(len, members)) == count, f"an empty shard at size {size}"
         scripts = [bundle.produce.args[2] for bundle in bundles]  # type: ignore[attr-defined]
         assert scripts == [True] + [False] * (len(bundles) - 1)
 
