@@ -25,6 +25,7 @@ from typing import Any, Protocol
 
 from scholarsite.errors import BuildError, Diagnostic, error
 from scholarsite.inputs.config import MAX_TEXT
+from scholarsite.inputs.digests import digest as sha256_of
 from scholarsite.inputs.files import fingerprint_digest, present, read_input
 from scholarsite.inputs.jsondata import loads, loads_checked, string_text
 from scholarsite.inputs.store import write_atomically
@@ -136,7 +137,7 @@ def read_lineage(root: Path, checks: Checks | None = None) -> tuple[dict[str, Li
         data = read_input(path, root, LINEAGE_FILE)
     except BuildError as exc:
         return {}, list(exc.diagnostics)
-    digest = hashlib.sha256(data).hexdigest()
+    digest = sha256_of(data)
     trusted = checks is not None and checks.checked(LINEAGE_FILE, digest)
     found, problems = lineage_of_bytes(data, trusted, digest)
     if checks is not None and not problems:
@@ -179,7 +180,7 @@ def lineage_of_bytes(
     process that builds again reads what it wrote) give the same objects: never change them.
     The bytes are known again by their sha256 (`digest`, when known), not held (9 MB at 37,537
     papers, to the end of the build)."""
-    digest = digest or hashlib.sha256(data).hexdigest()
+    digest = digest or sha256_of(data)
     if LAST_READ and LAST_READ[0][0] == digest:
         return LAST_READ[0][1], list(LAST_READ[0][2])
     if trusted and (found := trusted_lineage(data)) is not None:
@@ -217,7 +218,7 @@ def save_lineage(
         data: bytes | None = path.read_bytes()
     except OSError:
         data = None
-    was = hashlib.sha256(data).hexdigest() if data is not None else ""
+    was = sha256_of(data) if data is not None else ""
     if data is not None and (last := dumped(was, checks)) is not None:
         pieces = spliced(data, last, papers)  # not joined: written as they are
     else:

@@ -156,8 +156,8 @@ def outputs(data: SiteData) -> Iterator[Bundle]:
         members = key_of(settings, [(entry.url, entry.fixed) for entry in shard])
         kept = partial(values_kept, data.cards.papers, papers_of(shard))
         key = data.part_keys.key(folder, members, kept, partial(shard_key, data, settings, shard))
-        members = [member_of(entry) for entry in shard]
-        records = partial(records_of, data.cards.papers.value, members, data.config.portable)
+        held = [member_of(entry) for entry in shard]  # until its records are made
+        records = partial(records_of, data.cards.papers.value, held, data.config.portable)
         yield Bundle(folder, key, partial(index_shard, records, language, number == 0))
 
 
