@@ -154,7 +154,7 @@ class Ready:
             path = root / snapshot.SNAPSHOT_FILE
             data = self.data
             citing = snapshot.Citing(data.citation_bases, data.citation_keys, data.config.base_url)
-            model = snapshot.keep(path, self.caches.model, basis, citing)
+            model = snapshot.keep(path, self.caches.model, basis, citing, data.site.former_keys)
         self.caches.save(model)
         lasting = [d for d in self.diagnostics if d != self.project.cache.problem]  # said once
         save_last_build(self.project.root, self.site_dir, self.fingerprint, lasting)
@@ -302,7 +302,7 @@ def prepare(
         authors = [parse.author for parse in project.seeds if parse.author is not None]
         path = root / snapshot.SNAPSHOT_FILE
         caches.model = snapshot.kept_model(path, authors, basis, project.lineage, project.sources)
-    data, diagnostics = site_data(project, caches)
+    data, diagnostics = site_data(project, caches, basis)
     if fails(diagnostics, strict):
         caches.parses.save()
         raise BuildError(diagnostics)
@@ -320,16 +320,18 @@ def basis_of(project: Project, recorded: Mapping[str, bytes]) -> snapshot.Basis:
     return snapshot.Basis(seeds, lineage_digest(project.root), sources.hex() if sources else "")
 
 
-def site_data(project: Project, caches: Caches | None = None) -> tuple[SiteData, list[Diagnostic]]:
-    """The data every output family reads, and every problem found before rendering."""
+def site_data(
+    project: Project, caches: Caches | None = None, basis: snapshot.Basis | None = None
+) -> tuple[SiteData, list[Diagnostic]]:
+    """The data every output family reads, and every problem found before rendering (`basis`:
+    what the model is of, with a model kept: see `snapshot.unchanged`)."""
     caches = caches or Caches(project.cache, Memo())
     site, author_pages, problems = model_of(project, caches.memo, caches.model)
     folder = project.root / TEMPLATES_FOLDER
     templates = Templates(folder, project.templates, caches.memo, caches.templates, project.config.portable)
     caches.templates = templates
-    unchanged = (
-        snapshot.unchanged(caches.model, site, caches.state.value("pages_model")) if caches.model else None
-    )
+    mark = caches.state.value("pages_model")
+    unchanged = snapshot.unchanged(caches.model, site, mark, basis) if caches.model and basis else None
     data = SiteData(
         site=site,
         config=project.config,

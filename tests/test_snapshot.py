@@ -20,7 +20,7 @@ from scholarsite.inputs.sources import Sources
 from scholarsite.inputs.userkey import signed, signed_body, user_key
 from scholarsite.model import related
 from scholarsite.model.communities import find_communities
-from scholarsite.model.model import Author, Identities, Paper, build_model, title_identity
+from scholarsite.model.model import Author, Identities, Paper, Site, build_model, title_identity
 from scholarsite.model.network import build_network, coauthor_pairs
 from scholarsite.model.readagain import ReadAgain
 from scholarsite.model.snapshot import MAGIC, Basis, Citing, Kept, body_of, keep, kept_model, unchanged
@@ -77,6 +77,60 @@ def test_a_kept_model_merged_by_the_change_gives_the_whole_merge(tmp_path: Path,
             assert rows_of(written) == rows_of(made), f"run {run}, step {step}: {change}"
     assert merged_again > 150  # most edits merged by the change, not whole
     assert reused[0] > 50  # author rows written again as they were read (of authors no edit touched)
+
+
+def test_a_process_keeps_its_model_as_one_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process that builds again (the preview) takes the model it kept as a one-shot build
+    takes the one it reads: the next model it keeps writes again the lines of the papers still
+    the same objects (what it writes is still what a model made whole would write), and
+    `unchanged` names those papers, with their texts' digests and citation keys as written;
+    with another sources.yaml, or former keys not known, nothing is unchanged."""
+    key = user_key()
+    rng = random.Random(1207)
+    kept = tmp_path / "model.signed"
+    seeds = {f"seeds/s{n}.txt": seed(rng, f"seeds/s{n}.txt") for n in range(8)}
+    warm = WarmModel()
+    site = warm.build(seeds.values(), PUBLISHED, Identities(), plain)
+    lines_read = [0]
+    part = ReadAgain.part
+
+    def counted(self: ReadAgain, span: int) -> bytes | None:
+        found = part(self, span)
+        lines_read[0] += found is not None
+        return found
+
+    monkeypatch.setattr(ReadAgain, "part", counted)
+    for step in range(25):
+        mark = keep(kept, warm, basis_of(seeds), citing(site), site.former_keys)
+        assert mark, f"step {step}"
+        before = {id(paper) for paper in site.papers}
+        change = edited(rng, seeds)
+        numbered(seeds)
+        site = warm.build(seeds.values(), PUBLISHED, Identities(), plain)
+        found = unchanged(warm, site, mark, basis_of(seeds))
+        same = [paper for paper in site.papers if id(paper) in before]
+        if warm.last is not None and warm.last.changes.steps:  # merged by the change
+            assert found is not None, f"step {step}: {change}"
+            assert {id(paper) for paper in same} == found.papers, f"step {step}: {change}"
+            texts = {paper.key: related.text_digest(paper.title, paper.abstract) for paper in same}
+            assert found.texts == texts and found.bases == {key: f"base-{key}" for key in texts}
+        assert warm.last is not None
+        made = b"".join(body_of(warm.last, basis_of(seeds), Kept(basis_of(seeds), {}), citing(site)))
+        keep(kept, warm, basis_of(seeds), citing(site), site.former_keys)
+        written = signed_body(kept.read_bytes(), key or b"", MAGIC) or b""
+        assert rows_of(written) == rows_of(made), f"step {step}: {change}"
+    assert lines_read[0] > 100  # the unchanged papers' lines, read again from the process's own file
+    other_sources = replace(basis_of(seeds), sources="another")
+    assert unchanged(warm, site, warm.kept.mark, basis_of(seeds)) is not None  # type: ignore[union-attr]
+    assert unchanged(warm, site, warm.kept.mark, other_sources) is None  # type: ignore[union-attr]
+    keep(kept, warm, other_sources, citing(site))  # former keys not known
+    assert unchanged(warm, site, warm.kept.mark, other_sources) is None  # type: ignore[union-attr]
+
+
+def citing(site: Site) -> Citing:
+    """A citation key's base for each paper of `site`, made of its key (as a build's are of
+    the paper alone)."""
+    return Citing({paper.key: f"base-{paper.key}" for paper in site.papers})
 
 
 def rows_of(body: bytes) -> list[bytes]:
@@ -242,7 +296,7 @@ def test_an_author_merged_again_under_the_same_slug_names_no_spelling(tmp_path: 
         before = {id(a) for a in warm.kept.authors}  # type: ignore[union-attr]
         site = warm.build(seeds.values(), PUBLISHED, Identities(), plain)
         merged_again = next(a for a in site.authors if path in a.seed_paths)
-        found = unchanged(warm, site, mark)
+        found = unchanged(warm, site, mark, basis_of(seeds))
         assert id(merged_again) not in before and found is not None
         assert named <= found.spellings and (named or not found.spellings), edit
 
@@ -264,8 +318,9 @@ def test_unchanged_names_the_papers_the_kept_model_made_and_the_authors_added_or
     seeds["seeds/new.txt"] = added
     warm = kept_model(kept, list(seeds.values()), basis_of(seeds), {}, Sources())
     site = warm.build(seeds.values(), PUBLISHED, Identities(), plain)
-    assert mark and unchanged(warm, site, None) is None and unchanged(warm, site, "another") is None
-    found = unchanged(warm, site, mark)
+    assert mark and unchanged(warm, site, None, basis_of(seeds)) is None
+    assert unchanged(warm, site, "another", basis_of(seeds)) is None
+    found = unchanged(warm, site, mark, basis_of(seeds))
     assert found is not None and found.spellings == {"gil newcomer"}
     assert id(next(a for a in site.authors if a.name == "Gil Newcomer")) not in found.authors
     assert len(found.authors) >= len(site.authors) / 2
@@ -278,4 +333,7 @@ def test_unchanged_names_the_papers_the_kept_model_made_and_the_authors_added_or
     assert found.texts == {p.key: related.text_digest(p.title, p.abstract) for p in kept_papers}
     assert found.bases == {p.key: f"base{n}" for n, p in enumerate(built.papers) if p.key in found.texts}
     whole = WarmModel()
-    assert unchanged(whole, whole.build(seeds.values(), PUBLISHED, Identities(), plain), mark) is None
+    assert (
+        unchanged(whole, whole.build(seeds.values(), PUBLISHED, Identities(), plain), mark, basis_of(seeds))
+        is None
+    )

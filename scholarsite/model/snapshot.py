@@ -22,6 +22,7 @@ model is then merged whole, as without it (and without a key).
 from __future__ import annotations
 
 import datetime
+import os
 import secrets
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
@@ -159,6 +160,22 @@ class Kept:
         ] == [(authors[at].key, authors[at].slug, n) for at, n in read[8]]
 
 
+@dataclass
+class Written:
+    """The rows of a model as `body_of` writes it, with where each line is in the file (the
+    body starts `at` its offset): a warm process keeps them as the kept model's (`keep`)."""
+
+    at: int
+    rows: dict[int, PaperRow] = field(default_factory=dict)  # by the paper's id, as `Kept.rows`
+    author_rows: dict[int, AuthorRow] = field(default_factory=dict)  # by the author's id
+
+    def span(self, line: bytes) -> int:
+        """The span of `line`, the next one written (after its newline)."""
+        span = span_of(self.at + 1, len(line))
+        self.at += 1 + len(line)
+        return span
+
+
 def author_fields(author: Author) -> list[Any]:
     """The fields an author's row begins with."""
     return [
@@ -222,18 +239,19 @@ def kept_model(
     return warm
 
 
-def unchanged(warm: WarmModel, site: Site, mark: str | None) -> Unchanged | None:
-    """What of `site` (`warm`'s last build) is as the kept model it was made from had it:
-    None unless `warm` was made from a kept model and merged by the change since (not whole:
-    the same identities and publication dates), with lineage.txt and sources.yaml as that build
-    left them and the same former keys (so every unchanged paper has the sources.yaml entry it
-    had), and the build state saved with it (its `mark`: the state's digests are then that
-    model's build's)."""
+def unchanged(warm: WarmModel, site: Site, mark: str | None, basis: Basis) -> Unchanged | None:
+    """What of `site` (`warm`'s last build, made of `basis`) is as the kept model it was made
+    from had it: None unless `warm` was made from a kept model (read, or kept by this process)
+    and merged by the change since (not whole: the same identities and publication dates),
+    with lineage.txt and sources.yaml as that build left them and the same former keys (so
+    every unchanged paper has the sources.yaml entry it had), and the build state saved with
+    it (its `mark`: the state's digests are then that model's build's)."""
     kept, merged = warm.kept, warm.last
     if (
         not isinstance(kept, Kept)
         or merged is None
         or kept.former is None
+        or (kept.basis.lineage, kept.basis.sources) != (basis.lineage, basis.sources)
         or not kept.mark
         or kept.mark != mark
     ):
@@ -270,14 +288,19 @@ def spelling_links(authors: Iterable[Author]) -> Counter[tuple[str, str]]:
     return Counter((spelling, author.slug) for author in authors for spelling in author.spellings)
 
 
-def keep(path: Path, warm: WarmModel, basis: Basis, citing: Citing) -> str:
+def keep(
+    path: Path, warm: WarmModel, basis: Basis, citing: Citing, former: Mapping[str, str] | None = None
+) -> str:
     """Write the model of `warm`'s last build, made of `basis`, unless the kept one is it
     (with its co-author network, when the build made or reused one for it, and the papers'
     citation keys and the base URL, `citing`); the kept model's mark ("": none
     kept), new for each model written: the build state saved with it keeps it, and the next
     build takes its papers for `unchanged` only while the two agree (a build that ended
     between writing one and the other would otherwise take the state's digests of an edit
-    for those of the kept model's papers)."""
+    for those of the kept model's papers). The model written is then `warm`'s kept one, with
+    its rows and the former keys its build gave (`former`; None: not known): the process's
+    next build takes its unchanged papers for `unchanged` as a one-shot build takes those it
+    reads."""
     merged, kept, key = warm.last, warm.kept, user_key()
     if merged is None or key is None:
         return ""
@@ -295,17 +318,46 @@ def keep(path: Path, warm: WarmModel, basis: Basis, citing: Citing) -> str:
     reading = source.intact()
     if not reading:  # the kept lines are read again only from the file read, unchanged: made again
         source.close()
+    written = Written(len(MAGIC) + MAC_BYTES)
     try:
         with replaced_atomically(path) as handle:
-            write_signed(handle, key, MAGIC, body_of(merged, basis, kept, citing, network, mark))
+            write_signed(handle, key, MAGIC, body_of(merged, basis, kept, citing, network, mark, written))
             if reading and not source.intact():  # changed while it was read again: not kept
                 raise Damaged
+            made = os.fstat(handle.fileno())
     except Damaged:
         return ""
     finally:
         source.close()
-    warm.kept, warm.changed = Kept(basis, {}, mark=mark, base_url=citing.base_url), False
+    authors = list(merged.ordered_authors)
+    warm.kept = Kept(
+        basis,
+        written.rows,
+        authors,
+        origin=merged.changes.origin,
+        former=None if former is None else dict(former),
+        author_rows=written.author_rows,
+        places=(list(merged.papers), authors),
+        mark=mark,
+        base_url=citing.base_url,
+        source=opened_again(path, made),
+    )
+    warm.changed = False
     return mark
+
+
+def opened_again(path: Path, made: os.stat_result) -> ReadAgain:
+    """The file at `path`, open to be read again, if it is the one written (`made`); else none
+    (its rows are then made again: `keep`)."""
+    try:
+        handle = path.open("rb", buffering=2**16)
+    except OSError:
+        return ReadAgain()
+    found = ReadAgain(handle)
+    if found.stamp[:2] != (made.st_dev, made.st_ino):  # replaced since by another build
+        found.close()
+        return ReadAgain()
+    return found
 
 
 def text(value: object) -> str:
@@ -336,6 +388,7 @@ def body_of(
     citing: Citing,
     network: Network | None = None,
     mark: str = "",
+    written: Written | None = None,
 ) -> Iterator[bytes]:
     """The JSON lines of a model (marked `mark`), as pieces: each line, and the newlines
     between, made as it is written (an added seed's model had 59 MB of new lines at 37,537
@@ -368,51 +421,65 @@ def body_of(
         "papers": len(merged.papers),
         "authors": len(authors),
     }
-    yield dumps(header)
-    for line in paper_lines(merged, kept, citing):
+    written = written or Written(0)
+    top = dumps(header)
+    written.at += len(top)
+    yield top
+    for paper, line, cited in paper_lines(merged, kept, citing):
+        written.rows[id(paper)] = PaperRow(paper, written.span(line), *cited)
         yield b"\n"
         yield line
     for author in authors:
         line = kept.author_row(author) if in_place else None
+        line = line if line is not None else dumps(row_of_author(author, paper_at, author_at))
+        fields = author_fields(author)
+        fields[5:] = list(author.seed_paths), list(author.spellings)  # as written, not as merged later
+        written.author_rows[id(author)] = AuthorRow(
+            author, written.span(line), fields, len(author.papers), views_of(author)
+        )
         yield b"\n"
-        yield line if line is not None else dumps(row_of_author(author, paper_at, author_at))
+        yield line
 
 
-def paper_lines(merged: Merged, kept: Kept, citing: Citing) -> Iterator[bytes]:
-    """The line of each paper of `merged` (see `body_of`)."""
+def paper_lines(
+    merged: Merged, kept: Kept, citing: Citing
+) -> Iterator[tuple[Paper, bytes, tuple[str, str, str]]]:
+    """Each paper of `merged` with its line (see `body_of`) and what `unchanged` reads of the
+    row: its text's digest, its citation key before its suffix and after."""
     in_seed = OnDemand(  # each record's place in its seed's records, by line, of the seeds new rows ask
         lambda path: {line: at for at, line in enumerate(merged.records[path].lines)}
     )
     rows, bases, keys = kept.rows, citing.bases, citing.keys
     for paper in merged.papers:
         read = rows.get(id(paper))
+        cited = keys.get(paper.key, "")
         if (
             read is not None
             and read.paper is paper
-            and read.cited == keys.get(paper.key, "")
+            and read.cited == cited
             and (line := kept.source.part(read.span)) is not None
         ):
-            yield line
+            yield paper, line, (read.text_digest, read.base, read.cited)
             continue
         places = paper.provenance
-        yield dumps(
-            [
-                paper.key,
-                paper.slug,
-                paper.legacy_slug,
-                paper.title,
-                paper.year,
-                [[where.path, where.line, in_seed[where.path][where.line]] for where in places],
-                [places.index(version.where) for version in paper.versions],
-                [subject.code for subject in paper.subjects],
-                [author.key for author in paper.authors],
-                related.text_digest(paper.title, paper.abstract),
-                bases.get(paper.key, ""),
-                group_of(paper)[1],
-                keys.get(paper.key, ""),
-                facts_data(paper.facts),
-            ]
-        )
+        digest, base = related.text_digest(paper.title, paper.abstract), bases.get(paper.key, "")
+        row = [
+            paper.key,
+            paper.slug,
+            paper.legacy_slug,
+            paper.title,
+            paper.year,
+            [[where.path, where.line, in_seed[where.path][where.line]] for where in places],
+            [places.index(version.where) for version in paper.versions],
+            [subject.code for subject in paper.subjects],
+            [author.key for author in paper.authors],
+            digest,
+            base,
+            group_of(paper)[1],
+            cited,
+            facts_data(paper.facts),
+        ]
+        yield paper, dumps(row), (digest, base, cited)
 
 
 def row_of_author(author: Author, paper_at: dict[int, int], author_at: dict[int, int]) -> list[Any]:
