@@ -127,6 +127,28 @@ def test_a_process_keeps_its_model_as_one_read(tmp_path: Path, monkeypatch: pyte
     assert unchanged(warm, site, warm.kept.mark, other_sources) is None  # type: ignore[union-attr]
 
 
+def test_a_paper_whose_former_keys_changed_is_not_unchanged(tmp_path: Path) -> None:
+    """A paper a former key leads to since (retitled: lineage.txt gives its old key) or no
+    longer leads to may have another sources.yaml entry: it is not unchanged; the other papers
+    still are (a title edit does not make every paper's values again)."""
+    rng = random.Random(1209)
+    kept = tmp_path / "model.signed"
+    seeds = {f"seeds/s{n}.txt": seed(rng, f"seeds/s{n}.txt") for n in range(8)}
+    warm = WarmModel()
+    site = warm.build(seeds.values(), PUBLISHED, Identities(), plain)
+    mark = keep(kept, warm, basis_of(seeds), citing(site), {"2001/gone": "2001/elsewhere"})
+    change = edited(rng, seeds)
+    numbered(seeds)
+    site = warm.build(seeds.values(), PUBLISHED, Identities(), plain)
+    site.former_keys = {"2001/gone": "2001/elsewhere"}
+    before = unchanged(warm, site, mark, basis_of(seeds))
+    assert before is not None and len(before.papers) > 2, change
+    first, second = [paper for paper in site.papers if id(paper) in before.papers][:2]
+    site.former_keys = {"2001/gone": first.key, "2002/gone": second.key}  # one moved, one new
+    found = unchanged(warm, site, mark, basis_of(seeds))
+    assert found is not None and found.papers == before.papers - {id(first), id(second)}
+
+
 def citing(site: Site) -> Citing:
     """A citation key's base for each paper of `site`, made of its key (as a build's are of
     the paper alone)."""

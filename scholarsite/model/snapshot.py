@@ -243,9 +243,10 @@ def unchanged(warm: WarmModel, site: Site, mark: str | None, basis: Basis) -> Un
     """What of `site` (`warm`'s last build, made of `basis`) is as the kept model it was made
     from had it: None unless `warm` was made from a kept model (read, or kept by this process)
     and merged by the change since (not whole: the same identities and publication dates),
-    with lineage.txt and sources.yaml as that build left them and the same former keys (so
-    every unchanged paper has the sources.yaml entry it had), and the build state saved with
-    it (its `mark`: the state's digests are then that model's build's)."""
+    with lineage.txt and sources.yaml as that build left them, and the build state saved with
+    it (its `mark`: the state's digests are then that model's build's). A paper whose former
+    keys are not those it had then (retitled, or another paper took one) is not unchanged: its
+    sources.yaml entry may be another."""
     kept, merged = warm.kept, warm.last
     if (
         not isinstance(kept, Kept)
@@ -256,13 +257,18 @@ def unchanged(warm: WarmModel, site: Site, mark: str | None, basis: Basis) -> Un
         or kept.mark != mark
     ):
         return None
-    if merged.changes.origin is not kept.origin or site.former_keys != kept.former:
+    if merged.changes.origin is not kept.origin:
         return None
+    moved = refollowed(kept.former, site.former_keys)
     now, before = {id(a) for a in merged.ordered_authors}, {id(a) for a in kept.authors}
     gone = spelling_links(a for a in kept.authors if id(a) not in now)
     made = spelling_links(a for a in merged.ordered_authors if id(a) not in before)
     spellings = {spelling for spelling, _ in (gone - made) | (made - gone)}
-    same = [row for row in kept.rows.values() if merged.by_key.get(row.paper.key) is row.paper]
+    same = [
+        row
+        for row in kept.rows.values()
+        if merged.by_key.get(row.paper.key) is row.paper and row.paper.key not in moved
+    ]
     texts = {row.paper.key: row.text_digest for row in same}
     bases = {row.paper.key: row.base for row in same if row.base}
     keys = {row.paper.key: row.cited for row in same if row.cited}
@@ -279,6 +285,13 @@ def unchanged(warm: WarmModel, site: Site, mark: str | None, basis: Basis) -> Un
         id(author) for author in merged.ordered_authors if kept.lists_as_read(author, rows.get(author.key))
     )
     return Unchanged(ids, frozenset(spellings), texts, bases, keys, kept.base_url, authors, listed)
+
+
+def refollowed(before: Mapping[str, str], now: Mapping[str, str]) -> set[str]:
+    """The keys of the papers that a former key leads to now or led to `before` (old key ->
+    key: `lineage.former_keys`), where the two differ."""
+    changed = [old for old in before.keys() | now.keys() if before.get(old) != now.get(old)]
+    return {key for old in changed for key in (before.get(old), now.get(old)) if key is not None}
 
 
 def spelling_links(authors: Iterable[Author]) -> Counter[tuple[str, str]]:
