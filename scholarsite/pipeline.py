@@ -134,13 +134,18 @@ class Ready:
     diagnostics: tuple[Diagnostic, ...]
     workers: int
     basis: snapshot.Basis  # what the model is of (kept with it)
-    surveyed: Future[Survey | None] | None = None  # of site/, begun before the inputs were read
+    surveyed: Future[Survey | None] | Survey | None = None  # of site/, begun before the inputs were read,
+    # then the listing the last sync left (`left`)
 
     def search(self) -> list[Produced]:
         """The search bundles, being made already in processes of their own when there are
         several workers (the index takes about as long as all the pages)."""
         bundles = list(outputs(self.data, SEARCH_FAMILIES))
         return write.start_bundles(bundles, self.site_dir, self.workers) if self.workers > 1 else bundles
+
+    def left(self, listing: Survey) -> None:
+        """Take the listing of site/ a sync left for the next (the preview's search index)."""
+        self.surveyed = listing
 
     def finish(self) -> None:
         """Keep the caches, the pages papers had (`lineage.txt`) and the record of this complete
@@ -382,6 +387,7 @@ def sync_outputs(
         carried=carried,
         surveyed=ready.surveyed,
         handover=write.Handover(ready.caches.memo.take_added, ready.caches.memo.add),
+        leave=ready.left,
     )
 
 

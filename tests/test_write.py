@@ -646,6 +646,26 @@ def test_a_sync_takes_the_survey_made_before_it(tmp_path: Path, monkeypatch: pyt
     assert {path: (site / path).read_bytes() for path in OUTPUTS} == OUTPUTS
 
 
+def test_a_sync_leaves_its_listing_to_the_next(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The listing a sync leaves once it has switched (files written and removed, folders
+    pruned) is what a listing of site/ finds then; the next sync, of another scope, takes it
+    instead of listing site/ again, and still checks the files of its scope."""
+    site = tmp_path / "site"
+    sync({**OUTPUTS, "search/a.js": b"a", "old/deep/x.html": b"x"}, site)
+    (site / "notes.txt").write_bytes(b"mine")
+    (site / "search/a.js").write_bytes(b"damaged")
+    left: list[survey.Survey] = []
+    pages = {**OUTPUTS, "index.html": b"<h1>home, again</h1>", "new/y.html": b"y"}
+    report = sync(pages, site, scope=lambda path: not path.startswith("search/"), leave=left.append)
+    assert report.removed == ("old/deep/x.html",) and not (site / "old").exists()
+    (listing,) = left
+    assert listing.disk == switch.scan(str(site.resolve())) and listing.damaged is None
+    monkeypatch.setattr(switch, "scan", lambda root: pytest.fail("the sync listed site/ again"))
+    found = sync({"search/a.js": b"a"}, site, scope=lambda path: path.startswith("search/"), surveyed=listing)
+    assert found.written == ("search/a.js",) and found.foreign == ()
+    assert (site / "search/a.js").read_bytes() == b"a"
+
+
 def test_a_survey_the_site_has_moved_on_from_is_not_taken(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

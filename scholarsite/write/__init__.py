@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import fcntl
 import os
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from concurrent.futures import Future
 from pathlib import Path
 
@@ -111,8 +111,9 @@ def sync(
     inputs: str | None = None,
     only: Collection[str] | None = None,
     carried: Collection[str] = frozenset(),
-    surveyed: Future[Survey | None] | None = None,
+    surveyed: Future[Survey | None] | Survey | None = None,
     handover: Handover = NOTHING_HANDED,
+    leave: Callable[[Survey], None] | None = None,
 ) -> SyncReport:
     """Make ``site_dir`` hold exactly ``items`` (plus untouched foreign files).
 
@@ -124,7 +125,8 @@ def sync(
     paths are looked at one by one instead of listing the whole site. ``carried`` are owned
     paths kept as they are without being planned (the pages a change did not touch): out of the
     scope, but CarriedLost, before anything is written, when one of them is not intact.
-    ``surveyed``: a survey of the site begun earlier (`survey.start`), used if still true.
+    ``surveyed``: a survey of the site begun earlier (`survey.start`), or the listing a sync
+    left (`leave`: given it once the sync has switched), used if still true.
     ``handover``: what the producing workers make besides outputs that the caller keeps.
     """
     listed = list(items)
@@ -135,9 +137,8 @@ def sync(
     try:
         fcntl.flock(lock, fcntl.LOCK_EX)  # one sync per site at a time
         scope = only.__contains__ if only is not None else scope
-        sync = Sync(
-            root, scope or (lambda path: True), inputs, only, carried, survey.taken(surveyed), handover
-        )
+        surveyed_now = survey.taken(surveyed)
+        sync = Sync(root, scope or (lambda path: True), inputs, only, carried, surveyed_now, handover, leave)
         return sync.run(listed, workers, progress)
     finally:
         os.close(lock)

@@ -27,11 +27,12 @@ Stamp = tuple[int, int, int, int] | None  # the manifest's inode, size, mtime an
 
 @dataclass(frozen=True)
 class Survey:
-    """A listing of site/ and which of the files the manifest owns were changed there."""
+    """A listing of site/ and which of the files the manifest owns were changed there (None:
+    not checked, as in the listing a sync leaves for the next: `Sync.switch`)."""
 
     stamp: Stamp  # of the manifest the survey checked against
     disk: Disk
-    damaged: frozenset[str]
+    damaged: frozenset[str] | None
 
 
 def stamp_of(root: str) -> Stamp:
@@ -70,11 +71,11 @@ def start(site_dir: Path) -> Future[Survey | None] | None:
     return future
 
 
-def taken(future: Future[Survey | None] | None) -> Survey | None:
-    """The survey begun as `future` (None if its process died: the sync looks itself); the
-    sync checks that the site is still as the survey found it (`Stamp`)."""
-    if future is None:
-        return None
+def taken(future: Future[Survey | None] | Survey | None) -> Survey | None:
+    """The survey begun as `future` (None if its process died: the sync looks itself), or
+    one given; the sync checks that the site is still as the survey found it (`Stamp`)."""
+    if future is None or isinstance(future, Survey):
+        return future
     try:
         return future.result()
     except BrokenProcessPool:  # killed, out of memory

@@ -114,8 +114,10 @@ class Sync:
         carried: Collection[str] = frozenset(),
         surveyed: Survey | None = None,
         handover: Handover = NOTHING_HANDED,
+        leave: Callable[[Survey], None] | None = None,
     ):
         self.root = root
+        self.leave = leave  # given the listing of site/ once switched (the next sync's to take)
         self.handover = handover  # what the producing workers hand over besides outputs
         self.surveyed = surveyed  # what site/ held, found beforehand (`survey`): used if still so
         self.only = only  # the paths considered, when they are few and known (looked at, not listed)
@@ -211,7 +213,7 @@ class Sync:
 
     def damaged(self, entries: dict[str, Entry], disk: Disk) -> set[str]:
         """The paths of `entries` whose files in site/ were changed since the build wrote them."""
-        if self.surveyed is not None:
+        if self.surveyed is not None and self.surveyed.damaged is not None:
             return {path for path in self.surveyed.damaged if path in entries}
         return repair.damaged(self.root, entries, disk.files)
 
@@ -258,18 +260,17 @@ class Sync:
         changed = bool(staged or stale)
         inputs = self.inputs if self.inputs is not None else ("" if changed else self.recorded)
         manifest = partial(manifest_pieces, final, inputs)  # made as it is written (or compared)
+        pruned = sorted({*(previous.keys() - new_paths), *disk.temps})
         if changed or disk.temps or not same_file(os.path.join(self.root, MANIFEST), manifest()):
             write_pieces(os.path.join(self.stage, MANIFEST), manifest(), self.mode)
-            journal = {
-                "early": [*disk.temps, *early],
-                "moves": staged,
-                "late": late,
-                "prune": sorted({*(previous.keys() - new_paths), *disk.temps}),
-            }
+            journal = {"early": [*disk.temps, *early], "moves": staged, "late": late, "prune": pruned}
             temporary = os.path.join(self.root, TMP_PREFIX + JOURNAL)
             write_file(temporary, json.dumps(journal).encode(), self.mode)
             os.replace(temporary, os.path.join(self.root, JOURNAL))  # the commit
             replay(self.root)
+        if self.leave is not None and self.only is None:  # a listing of the few paths looked at is not left
+            after = settled(self.root, disk, staged, [*early, *late], pruned)
+            self.leave(Survey(survey.stamp_of(self.root), after, None))
         written(os.path.join(self.root, MANIFEST), parse_manifest, (final, inputs))
         UNRECORDED.pop(self.root, None)  # `final` holds them
         if self.only is None:  # a few pages (the preview's first): the next sync records them
@@ -304,6 +305,20 @@ class Sync:
                 kind = "symlink" if disk.files[folder] else "hand-placed file"
                 raise ForeignFileConflict(folder, f"a {kind} is where a folder must go")
         return adopted
+
+
+def settled(root: str, disk: Disk, staged: list[str], removed: list[str], pruned: list[str]) -> Disk:
+    """What site/ holds once a switch has moved `staged` in, removed `removed` and the
+    leftover temporary files, and pruned the folders of `pruned` left empty (`disk`: what it
+    held before)."""
+    files = dict(disk.files)
+    for path in removed:
+        del files[path]
+    files.update(dict.fromkeys(staged, False))
+    gone = {folder for path in pruned for folder in ancestors(path)}
+    gone = {folder for folder in gone if not os.path.isdir(os.path.join(root, folder))}
+    dirs = {*disk.dirs, *(folder for path in staged for folder in ancestors(path))} - gone
+    return Disk(files, dirs, [])
 
 
 def produced(job: Job, workers: int, progress: Progress) -> list[Made]:
