@@ -8,7 +8,7 @@ import hashlib
 import os
 import random
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Container, Iterable
 from dataclasses import replace
 from pathlib import Path
 
@@ -111,7 +111,7 @@ def test_a_process_keeps_its_model_as_one_read(tmp_path: Path, monkeypatch: pyte
         same = [paper for paper in site.papers if id(paper) in before]
         if warm.last is not None and warm.last.changes.steps:  # merged by the change
             assert found is not None, f"step {step}: {change}"
-            assert {id(paper) for paper in same} == found.papers, f"step {step}: {change}"
+            assert {id(paper) for paper in same} == held(found.papers, site.papers), f"step {step}: {change}"
             texts = {paper.key: related.text_digest(paper.title, paper.abstract) for paper in same}
             assert found.texts == texts and found.bases == {key: f"base-{key}" for key in texts}
         assert warm.last is not None
@@ -142,11 +142,17 @@ def test_a_paper_whose_former_keys_changed_is_not_unchanged(tmp_path: Path) -> N
     site = warm.build(seeds.values(), PUBLISHED, Identities(), plain)
     site.former_keys = {"2001/gone": "2001/elsewhere"}
     before = unchanged(warm, site, mark, basis_of(seeds))
-    assert before is not None and len(before.papers) > 2, change
+    assert before is not None and len(held(before.papers, site.papers)) > 2, change
     first, second = [paper for paper in site.papers if id(paper) in before.papers][:2]
     site.former_keys = {"2001/gone": first.key, "2002/gone": second.key}  # one moved, one new
     found = unchanged(warm, site, mark, basis_of(seeds))
-    assert found is not None and found.papers == before.papers - {id(first), id(second)}
+    assert found is not None
+    assert held(found.papers, site.papers) == held(before.papers, site.papers) - {id(first), id(second)}
+
+
+def held(found: Container[int], items: Iterable[object]) -> set[int]:
+    """The ids of `items` that `found` (ids, as `unchanged` gives them) holds."""
+    return {id(item) for item in items if id(item) in found}
 
 
 def citing(site: Site) -> Citing:
@@ -345,12 +351,12 @@ def test_unchanged_names_the_papers_the_kept_model_made_and_the_authors_added_or
     found = unchanged(warm, site, mark, basis_of(seeds))
     assert found is not None and found.spellings == {"gil newcomer"}
     assert id(next(a for a in site.authors if a.name == "Gil Newcomer")) not in found.authors
-    assert len(found.authors) >= len(site.authors) / 2
+    assert len(held(found.authors, site.authors)) >= len(site.authors) / 2
     newcomer = next(a for a in site.authors if a.name == "Gil Newcomer")
     assert not any(id(paper) in found.papers for paper in newcomer.papers)
     groups_of_added = {(r.year, r.identity.title) for r in added.records}
     untouched = [p for p in site.papers if (p.year, title_identity(p.title)) not in groups_of_added]
-    assert {id(p) for p in untouched} <= found.papers
+    assert {id(p) for p in untouched} <= held(found.papers, site.papers)
     kept_papers = [p for p in site.papers if id(p) in found.papers]
     assert found.texts == {p.key: related.text_digest(p.title, p.abstract) for p in kept_papers}
     assert found.bases == {p.key: f"base{n}" for n, p in enumerate(built.papers) if p.key in found.texts}

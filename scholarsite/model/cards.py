@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from typing import Any, Generic, TypeVar
@@ -22,6 +22,7 @@ from scholarsite.inputs.records import Details
 from scholarsite.inputs.sources import SourceEntry, Sources
 from scholarsite.inputs.unicode import normalise
 from scholarsite.model import urls
+from scholarsite.model.lookups import Checked
 from scholarsite.model.model import REMEMBERED_TEXTS, Author, Paper, Site, Subject
 from scholarsite.model.naming import PLAIN_TEXT
 from scholarsite.tex import render as tex
@@ -42,14 +43,14 @@ class Unchanged:
     and, by key, those papers' texts' digests as the related index has them and their citation
     keys before suffixes."""
 
-    papers: frozenset[int]
+    papers: Container[int]
     spellings: frozenset[str]
     texts: Mapping[str, str] = field(default_factory=dict)
     bases: Mapping[str, str] = field(default_factory=dict)
     keys: Mapping[str, str] = field(default_factory=dict)  # their citation keys
     base_url: str | None = None  # the site's when the kept model was (their citation records read it)
-    authors: frozenset[int] = frozenset()  # by id, the authors whose cards' inputs are the kept model's
-    listed: frozenset[int] = frozenset()  # by id, the authors with the kept model's fields and lists
+    authors: Container[int] = frozenset()  # by id, the authors whose cards' inputs are the kept model's
+    listed: Container[int] = frozenset()  # by id, the authors with the kept model's fields and lists
 
 
 def nothing_known(reads: list[Read]) -> dict[Read, tuple[str, str]]:
@@ -403,6 +404,7 @@ class Cards:
     ):
         self.memo = memo or Memo()
         self.unchanged = unchanged
+        self.same_papers = Checked(self.inputs_as_kept)  # asked one by one: the first page asks few
         self.sources = sources or Sources()
         self.site = site
         self.log = log  # the cards pages read, while they are planned
@@ -516,21 +518,16 @@ class Cards:
 
     def same_inputs(self, paper: Paper) -> bool:
         """Whether `paper_inputs` is known to be what it was in the last build (`same_papers`)."""
-        return paper.key in self.same_papers
+        return paper in self.same_papers
 
-    @cached_property
-    def same_papers(self) -> frozenset[str]:
-        """The keys of the papers whose `paper_inputs` are known to be what they were in the
-        last build: each is one the kept model made and the build did not merge again (its
+    def inputs_as_kept(self, paper: Paper) -> bool:
+        """Whether the paper is one the kept model made and the build did not merge again (its
         records, authors and sources.yaml entry the same), and no name of its author list is a
         spelling of an author added or gone (whom the name links to is the same)."""
         unchanged = self.unchanged
-        if unchanged is None:
-            return frozenset()
-        kept = [paper for paper in self.site.papers if id(paper) in unchanged.papers]
-        if unchanged.spellings:
-            kept = [paper for paper in kept if not self.names_any(paper, unchanged.spellings)]
-        return frozenset(paper.key for paper in kept)
+        if unchanged is None or id(paper) not in unchanged.papers:
+            return False
+        return not unchanged.spellings or not self.names_any(paper, unchanged.spellings)
 
     def names_any(self, paper: Paper, spellings: frozenset[str]) -> bool:
         """Whether a name of the paper's author list is one of `spellings`."""

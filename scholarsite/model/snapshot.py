@@ -27,6 +27,7 @@ import secrets
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -41,6 +42,7 @@ from scholarsite.inputs.userkey import MAC_BYTES, signed_body, user_key, write_s
 from scholarsite.model import related
 from scholarsite.model.cards import Unchanged
 from scholarsite.model.lineage import LastLineage, former_keys
+from scholarsite.model.lookups import Checked, FieldOf
 from scholarsite.model.model import (
     AbstractVersion,
     Author,
@@ -102,6 +104,9 @@ class PaperRow(NamedTuple):
     cited: str  # its citation key
 
 
+PAPER_ROW_FIELDS = ("text_digest", "base", "cited")  # what `unchanged` reads of a paper's row
+
+
 class AuthorRow(NamedTuple):
     """An author the kept model made, with where the line of its row is (written again as it is
     while the author is the same object with the same views and fields) and what is compared
@@ -118,19 +123,29 @@ class AuthorRow(NamedTuple):
 class Kept:
     """What the kept model was made of, and the rows it was read from of the papers that are
     still the same objects (written again as they are); for `unchanged`, the authors made
-    from it, its change log's origin and, when lineage.txt and sources.yaml are as the build
+    from it, its change log's mark then and, when lineage.txt and sources.yaml are as the build
     that kept it left them, the former keys they give its papers."""
 
     basis: Basis
     rows: dict[int, PaperRow]  # by the paper's id (the paper held: its id stays its own)
     authors: list[Author] = field(default_factory=list)
-    origin: object = None
+    seen: object = None  # the model's change log when it was kept (`Changes.mark`)
     former: dict[str, str] | None = None
     author_rows: dict[int, AuthorRow] = field(default_factory=dict)  # by id, as `rows`
     places: tuple[list[Paper], list[Author]] = ([], [])  # the papers and authors in the order read
     mark: str = ""  # given when it was kept, and to the build state saved with it (`keep`)
     base_url: str | None = None  # the site's when it was kept (its papers' citation records read it)
     source: ReadAgain = field(default_factory=ReadAgain)  # the file read, its rows' lines read again
+
+    @cached_property
+    def rows_of_papers(self) -> dict[str, PaperRow]:
+        """The papers' rows by paper key."""
+        return {row.paper.key: row for row in self.rows.values()}
+
+    @cached_property
+    def rows_of_authors(self) -> dict[str, AuthorRow]:
+        """The authors' rows by author key."""
+        return {row.author.key: row for row in self.author_rows.values()}
 
     def author_row(self, author: Author) -> bytes | None:
         """The line `author` was read from, when it is the same object with the same views
@@ -257,34 +272,43 @@ def unchanged(warm: WarmModel, site: Site, mark: str | None, basis: Basis) -> Un
         or kept.mark != mark
     ):
         return None
-    if merged.changes.origin is not kept.origin:
+    moves = merged.changes.moved(kept.seen)  # None: merged whole since, or the log does not go back
+    if moves is None:
         return None
+    out = {id(paper) for paper in moves[0]}  # taken out since: each paper put in is a new object
     moved = refollowed(kept.former, site.former_keys)
-    now, before = {id(a) for a in merged.ordered_authors}, {id(a) for a in kept.authors}
+    now = {id(author): author for author in merged.ordered_authors}
+    before = {id(author) for author in kept.authors}
     gone = spelling_links(a for a in kept.authors if id(a) not in now)
     made = spelling_links(a for a in merged.ordered_authors if id(a) not in before)
     spellings = {spelling for spelling, _ in (gone - made) | (made - gone)}
-    same = [
-        row
-        for row in kept.rows.values()
-        if merged.by_key.get(row.paper.key) is row.paper and row.paper.key not in moved
-    ]
-    texts = {row.paper.key: row.text_digest for row in same}
-    bases = {row.paper.key: row.base for row in same if row.base}
-    keys = {row.paper.key: row.cited for row in same if row.cited}
-    ids = frozenset(id(row.paper) for row in same)
-    authors = frozenset(  # as their cards show them: name, slug, number of papers
-        id(row.author)
-        for row in kept.author_rows.values()
-        if merged.authors.get(row.author.key) is row.author
-        and (row.author.name, row.author.slug) == (row.fields[2], row.fields[1])
-        and len(row.author.papers) == row.papers
+
+    def same_paper(row: PaperRow | None) -> bool:
+        return row is not None and id(row.paper) not in out and row.paper.key not in moved
+
+    def same_author(row: AuthorRow | None) -> bool:  # as its card shows it: name, slug, number of papers
+        return (
+            row is not None
+            and merged.authors.get(row.author.key) is row.author
+            and (row.author.name, row.author.slug) == (row.fields[2], row.fields[1])
+            and len(row.author.papers) == row.papers
+        )
+
+    def listed(author: Author | None) -> bool:  # its papers and co-authors too (`Kept.lists_as_read`)
+        return author is not None and kept.lists_as_read(author, kept.rows_of_authors.get(author.key))
+
+    rows = kept.rows_of_papers
+    texts, bases, keys = (FieldOf(rows, name, lambda key: same_paper(rows[key])) for name in PAPER_ROW_FIELDS)
+    return Unchanged(
+        Checked(lambda at: same_paper(kept.rows.get(at))),
+        frozenset(spellings),
+        texts,
+        bases,
+        keys,
+        base_url=kept.base_url,
+        authors=Checked(lambda at: same_author(kept.author_rows.get(at))),
+        listed=Checked(lambda at: listed(now.get(at))),
     )
-    rows = {row.author.key: row for row in kept.author_rows.values()}
-    listed = frozenset(  # their papers and co-authors too (`Kept.lists_as_read`)
-        id(author) for author in merged.ordered_authors if kept.lists_as_read(author, rows.get(author.key))
-    )
-    return Unchanged(ids, frozenset(spellings), texts, bases, keys, kept.base_url, authors, listed)
 
 
 def refollowed(before: Mapping[str, str], now: Mapping[str, str]) -> set[str]:
@@ -347,7 +371,7 @@ def keep(
         basis,
         written.rows,
         authors,
-        origin=merged.changes.origin,
+        seen=merged.changes.mark,
         former=None if former is None else dict(former),
         author_rows=written.author_rows,
         places=(list(merged.papers), authors),
@@ -639,7 +663,7 @@ def merged_of(
     mark, base_url = text(header["mark"]), header["base_url"]
     if base_url is not None and type(base_url) is not str:
         raise Damaged
-    return merged, Kept(kept, rows, made, merged.changes.origin, None, kept_authors, places, mark, base_url)
+    return merged, Kept(kept, rows, made, merged.changes.mark, None, kept_authors, places, mark, base_url)
 
 
 def tally(counts: list[tuple[Author, int]]) -> Counter[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from functools import cache, cached_property, partial
+from functools import cached_property, partial
 from typing import Any
 
 from scholarsite.inputs.config import Config
@@ -74,12 +74,8 @@ def citation_records(
     last = cards.unchanged
     kept = last.keys if last is not None and last.base_url == config.base_url else {}
 
-    @cache
-    def same() -> frozenset[str]:  # the papers whose card's inputs and citation key are the kept model's
-        return frozenset(key for key in cards.same_papers if kept.get(key) == keys[key])
-
     def unchanged(paper: Paper) -> bool:  # its card's inputs, citation key and base URL the last build's
-        return paper.key in same()
+        return cards.same_inputs(paper) and kept.get(paper.key) == keys[paper.key]
 
     return MadeOnDemand(
         cards.papers.entities,
