@@ -50,7 +50,7 @@ class Unchanged:
     keys: Mapping[str, str] = field(default_factory=dict)  # their citation keys
     base_url: str | None = None  # the site's when the kept model was (their citation records read it)
     authors: Container[int] = frozenset()  # by id, the authors whose cards' inputs are the kept model's
-    listed: Container[int] = frozenset()  # by id, the authors with the kept model's fields and lists
+    listed: Container[Author] = frozenset()  # the authors with the kept model's fields and lists
 
 
 def nothing_known(reads: list[Read]) -> dict[Read, tuple[str, str]]:

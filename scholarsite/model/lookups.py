@@ -22,23 +22,23 @@ class Checked(Container[Any]):
 
 
 class FieldOf(Mapping[str, str]):
-    """One field of some rows, by key: of the rows `keep` holds for, where the field is not
-    empty."""
+    """One field of some rows (by key, from `rows` when first asked): of the rows `keep` holds
+    for, where the field is not empty."""
 
-    def __init__(self, rows: Mapping[str, Any], field: str, keep: Callable[[str], bool]):
-        self.rows = rows
+    def __init__(self, rows: Callable[[], Mapping[str, Any]], field: str, keep: Callable[[str], bool]):
+        self.rows = rows  # asked for when first needed
         self.field = field
         self.keep = keep
 
     def __getitem__(self, key: str) -> str:
-        row = self.rows.get(key)
+        row = self.rows().get(key)
         value = getattr(row, self.field, "") if row is not None and self.keep(key) else ""
         if not value:
             raise KeyError(key)
         return value
 
     def __iter__(self) -> Iterator[str]:
-        return (key for key, row in self.rows.items() if getattr(row, self.field) and self.keep(key))
+        return (key for key, row in self.rows().items() if getattr(row, self.field) and self.keep(key))
 
     def __len__(self) -> int:
         return sum(1 for _ in self)

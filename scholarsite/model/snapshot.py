@@ -277,10 +277,10 @@ def unchanged(warm: WarmModel, site: Site, mark: str | None, basis: Basis) -> Un
         return None
     out = {id(paper) for paper in moves[0]}  # taken out since: each paper put in is a new object
     moved = refollowed(kept.former, site.former_keys)
-    now = {id(author): author for author in merged.ordered_authors}
-    before = {id(author) for author in kept.authors}
-    gone = spelling_links(a for a in kept.authors if id(a) not in now)
-    made = spelling_links(a for a in merged.ordered_authors if id(a) not in before)
+    now, before = set(map(id, merged.ordered_authors)), set(map(id, kept.authors))
+    gone_ids, made_ids = before - now, now - before
+    gone = spelling_links(a for a in kept.authors if id(a) in gone_ids)
+    made = spelling_links(a for a in merged.ordered_authors if id(a) in made_ids)
     spellings = {spelling for spelling, _ in (gone - made) | (made - gone)}
 
     def same_paper(row: PaperRow | None) -> bool:
@@ -294,11 +294,15 @@ def unchanged(warm: WarmModel, site: Site, mark: str | None, basis: Basis) -> Un
             and len(row.author.papers) == row.papers
         )
 
-    def listed(author: Author | None) -> bool:  # its papers and co-authors too (`Kept.lists_as_read`)
-        return author is not None and kept.lists_as_read(author, kept.rows_of_authors.get(author.key))
+    def listed(author: Author) -> bool:  # its papers and co-authors too (`Kept.lists_as_read`)
+        return kept.lists_as_read(author, kept.rows_of_authors.get(author.key))
 
-    rows = kept.rows_of_papers
-    texts, bases, keys = (FieldOf(rows, name, lambda key: same_paper(rows[key])) for name in PAPER_ROW_FIELDS)
+    def rows() -> dict[str, PaperRow]:  # by key, made when first asked (not before the first page)
+        return kept.rows_of_papers
+
+    texts, bases, keys = (
+        FieldOf(rows, name, lambda key: same_paper(rows()[key])) for name in PAPER_ROW_FIELDS
+    )
     return Unchanged(
         Checked(lambda at: same_paper(kept.rows.get(at))),
         frozenset(spellings),
@@ -307,7 +311,7 @@ def unchanged(warm: WarmModel, site: Site, mark: str | None, basis: Basis) -> Un
         keys,
         base_url=kept.base_url,
         authors=Checked(lambda at: same_author(kept.author_rows.get(at))),
-        listed=Checked(lambda at: listed(now.get(at))),
+        listed=Checked(listed),
     )
 
 

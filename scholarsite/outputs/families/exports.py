@@ -98,7 +98,7 @@ def authors_kept(data: SiteData, authors: list[Author]) -> bool:
     """Whether these authors have the fields, papers and co-authors the kept model had (their
     lines of `data/authors.json` are then the last build's: `Kept.lists_as_read`)."""
     listed = data.unchanged.listed if data.unchanged is not None else frozenset()
-    return all(id(author) in listed for author in authors)
+    return all(author in listed for author in authors)
 
 
 def cited_key(data: SiteData, groups: list[tuple[str, list[str]]]) -> str:
