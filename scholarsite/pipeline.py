@@ -159,7 +159,8 @@ class Ready:
             path = root / snapshot.SNAPSHOT_FILE
             data = self.data
             citing = snapshot.Citing(data.citation_bases, data.citation_keys, data.config.base_url)
-            model = snapshot.keep(path, self.caches.model, basis, citing, data.site.former_keys)
+            again = self.caches.inputs is not None  # a process that builds again (the preview)
+            model = snapshot.keep(path, self.caches.model, basis, citing, data.site.former_keys, again)
         self.caches.save(model)
         lasting = [d for d in self.diagnostics if d != self.project.cache.problem]  # said once
         save_last_build(self.project.root, self.site_dir, self.fingerprint, lasting)

@@ -125,6 +125,14 @@ def test_a_process_keeps_its_model_as_one_read(tmp_path: Path, monkeypatch: pyte
     assert unchanged(warm, site, warm.kept.mark, other_sources) is None  # type: ignore[union-attr]
     keep(kept, warm, other_sources, citing(site))  # former keys not known
     assert unchanged(warm, site, warm.kept.mark, other_sources) is None  # type: ignore[union-attr]
+    once = WarmModel()  # a one-shot build's: the same file, no rows noted (it builds no more)
+    once.build(seeds.values(), PUBLISHED, Identities(), plain)
+    keep(tmp_path / "once.signed", once, basis_of(seeds), citing(site), site.former_keys, again=False)
+    assert isinstance(once.kept, Kept) and not once.kept.rows and not once.kept.author_rows
+    written = signed_body((tmp_path / "once.signed").read_bytes(), key or b"", MAGIC) or b""
+    assert once.last is not None
+    made = b"".join(body_of(once.last, basis_of(seeds), Kept(basis_of(seeds), {}), citing(site)))
+    assert rows_of(written) == rows_of(made)
 
 
 def test_a_paper_whose_former_keys_changed_is_not_unchanged(tmp_path: Path) -> None:
