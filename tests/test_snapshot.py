@@ -79,7 +79,7 @@ def test_a_kept_model_merged_by_the_change_gives_the_whole_merge(tmp_path: Path,
     assert reused[0] > 50  # author rows written again as they were read (of authors no edit touched)
 
 
-def test_a_process_keeps_its_model_as_one_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_process_keeps_its_model_as_one_read(tmp_path: Path, lines_read: list[int]) -> None:
     """A process that builds again (the preview) takes the model it kept as a one-shot build
     takes the one it reads: the next model it keeps writes again the lines of the papers still
     the same objects (what it writes is still what a model made whole would write), and
@@ -91,15 +91,6 @@ def test_a_process_keeps_its_model_as_one_read(tmp_path: Path, monkeypatch: pyte
     seeds = {f"seeds/s{n}.txt": seed(rng, f"seeds/s{n}.txt") for n in range(8)}
     warm = WarmModel()
     site = warm.build(seeds.values(), PUBLISHED, Identities(), plain)
-    lines_read = [0]
-    part = ReadAgain.part
-
-    def counted(self: ReadAgain, span: int) -> bytes | None:
-        found = part(self, span)
-        lines_read[0] += found is not None
-        return found
-
-    monkeypatch.setattr(ReadAgain, "part", counted)
     for step in range(25):
         mark = keep(kept, warm, basis_of(seeds), citing(site), site.former_keys)
         assert mark, f"step {step}"
@@ -119,7 +110,7 @@ def test_a_process_keeps_its_model_as_one_read(tmp_path: Path, monkeypatch: pyte
         keep(kept, warm, basis_of(seeds), citing(site), site.former_keys)
         written = signed_body(kept.read_bytes(), key or b"", MAGIC) or b""
         assert rows_of(written) == rows_of(made), f"step {step}: {change}"
-    assert lines_read[0] > 100  # the unchanged papers' lines, read again from the process's own file
+    assert len(lines_read) > 100  # the unchanged papers' lines, read again from the process's own file
     other_sources = replace(basis_of(seeds), sources="another")
     assert unchanged(warm, site, warm.kept.mark, basis_of(seeds)) is not None  # type: ignore[union-attr]
     assert unchanged(warm, site, warm.kept.mark, other_sources) is None  # type: ignore[union-attr]
@@ -175,6 +166,21 @@ def rows_of(body: bytes) -> list[bytes]:
 
 
 @pytest.fixture
+def lines_read(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The spans of the kept model's lines read again (`ReadAgain.part`), as they are read."""
+    spans: list[int] = []
+    part = ReadAgain.part
+
+    def counted(self: ReadAgain, span: int) -> bytes | None:
+        found = part(self, span)
+        spans.extend([span] if found is not None else [])
+        return found
+
+    monkeypatch.setattr(ReadAgain, "part", counted)
+    return spans
+
+
+@pytest.fixture
 def reused(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """How many author rows keeping a model took as they were read."""
     count = [0]
@@ -190,7 +196,7 @@ def reused(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 def test_kept_lines_are_read_again_only_from_the_file_read_while_it_is_unchanged(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lines_read: list[int]
 ) -> None:
     """A kept model's lines are not held: those written again are read again from the file the
     build read. Changed in place since, its rows are made again (the same lines); changed while
@@ -204,15 +210,6 @@ def test_kept_lines_are_read_again_only_from_the_file_read_while_it_is_unchanged
     seeds["seeds/added.txt"] = seed(rng, "seeds/added.txt")
     numbered(seeds)
     original = kept.read_bytes()
-    read_again: list[int] = []
-    part = ReadAgain.part
-
-    def counted(self: ReadAgain, span: int) -> bytes | None:
-        found = part(self, span)
-        read_again.extend([span] if found is not None else [])
-        return found
-
-    monkeypatch.setattr(ReadAgain, "part", counted)
 
     def kept_again(meanwhile: Callable[[], object]) -> tuple[str, list[bytes], list[bytes]]:
         """The mark of the model kept after `meanwhile`, its rows, and the rows made afresh."""
@@ -221,15 +218,16 @@ def test_kept_lines_are_read_again_only_from_the_file_read_while_it_is_unchanged
         warm.build(seeds.values(), PUBLISHED, Identities(), plain)
         assert warm.last is not None
         made = rows_of(b"".join(body_of(warm.last, basis_of(seeds), Kept(basis_of(seeds), {}), Citing())))
-        read_again.clear()
+        lines_read.clear()
         meanwhile()
         mark = keep(kept, warm, basis_of(seeds), Citing())
         return mark, rows_of(signed_body(kept.read_bytes(), user_key() or b"", MAGIC) or b""), made
 
     mark, written, made = kept_again(lambda: None)
-    assert mark and written == made and len(read_again) > 5  # most papers' lines read again
+    assert mark and written == made and len(lines_read) > 5  # most papers' lines read again
     mark, written, made = kept_again(lambda: os.utime(kept, ns=(1, 1)))  # changed in place
-    assert mark and written == made and read_again == []
+    assert mark and written == made and lines_read == []
+    part = ReadAgain.part
 
     def changed_while_read(self: ReadAgain, span: int) -> bytes | None:
         os.utime(kept, ns=(1, 1))
